@@ -1,0 +1,22 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/`. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const supabaseDir = path.join(repoRoot, "supabase");
+export const configTomlPath = path.join(supabaseDir, "config.toml");
+export const migrationsDir = path.join(supabaseDir, "migrations");
+export const seedPath = path.join(supabaseDir, "seed.sql");
+export const dbTestsDir = path.join(supabaseDir, "tests");
+
+export const stateDir = process.env.STACK_DIR ? path.resolve(process.env.STACK_DIR) : path.join(repoRoot, ".stack");
+export const pgDataDir = path.join(stateDir, "db", "data");
+export const pgSocketDir = path.join(stateDir, "db", "run");
+export const pgLogPath = path.join(stateDir, "db", "postgres.log");
+export const logsDir = path.join(stateDir, "logs");
+export const runDir = path.join(stateDir, "run");
+
+export const baseSchemaPath = path.join(repoRoot, "stack", "db", "base-schema.sql");
+export const binDir = path.join(repoRoot, "node_modules", ".bin");
+export const supabaseCli = path.join(binDir, "supabase");
+export const envLocalPath = path.join(repoRoot, ".env.local");

@@ -1,0 +1,167 @@
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { StackConfig } from "./config.ts";
+import { pgDataDir, pgLogPath, pgSocketDir, stateDir } from "./paths.ts";
+import { assertPortFree } from "./ports.ts";
+import { StackError, run } from "./run.ts";
+import { type OsUser, databaseOsUser, pgBinDir } from "./system.ts";
+
+/** Password of every login role in the stack, as with `supabase start`. Local development only. */
+export const dbPassword = "postgres";
+
+export function dbUrl(config: StackConfig, user = "postgres"): string {
+  return `postgresql://${user}:${dbPassword}@127.0.0.1:${config.dbPort}/postgres`;
+}
+
+/** A connection as the cluster's bootstrap superuser over the private Unix socket. */
+export function adminClient(config: StackConfig, database = "postgres"): pg.Client {
+  return new pg.Client({ host: pgSocketDir, port: config.dbPort, user: "supabase_admin", database });
+}
+
+function asUser(user: OsUser) {
+  return { uid: user.uid, gid: user.gid, env: { ...process.env, LC_ALL: "C.UTF-8", HOME: stateDir } };
+}
+
+function pgBin(name: string): string {
+  return path.join(pgBinDir, name);
+}
+
+function makeOwnedDir(dir: string, user: OsUser): void {
+  mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.getuid?.() === 0) chownSync(dir, user.uid, user.gid);
+  chmodSync(dir, 0o700);
+}
+
+export function clusterExists(): boolean {
+  return existsSync(path.join(pgDataDir, "PG_VERSION"));
+}
+
+/** Settings of the stack's cluster: loopback only, logical replication for Realtime, tuned for dev. */
+function clusterSettings(config: StackConfig): string {
+  return [
+    `port = ${config.dbPort}`,
+    `listen_addresses = '127.0.0.1'`,
+    `unix_socket_directories = '${pgSocketDir}'`,
+    `wal_level = logical`,
+    `max_replication_slots = 20`,
+    `max_wal_senders = 20`,
+    `max_connections = 200`,
+    `shared_buffers = 128MB`,
+    // a development database: durability against power loss is traded for speed
+    `fsync = off`,
+    `synchronous_commit = off`,
+    `full_page_writes = off`,
+    `shared_preload_libraries = 'pg_stat_statements'`,
+    `log_min_messages = warning`,
+    `log_line_prefix = '%m [%p] %q%u@%d '`,
+    `timezone = 'UTC'`,
+    "",
+  ].join("\n");
+}
+
+const hbaRules = [
+  "# TYPE  DATABASE     USER  ADDRESS        METHOD",
+  "local   all          all                  trust",
+  "local   replication  all                  trust",
+  "host    all          all   127.0.0.1/32   scram-sha-256",
+  "host    replication  all   127.0.0.1/32   scram-sha-256",
+  "",
+].join("\n");
+
+export async function initCluster(config: StackConfig): Promise<void> {
+  const user = await databaseOsUser();
+  makeOwnedDir(path.dirname(pgDataDir), user);
+  makeOwnedDir(pgSocketDir, user);
+  const pwFile = path.join(path.dirname(pgDataDir), "pwfile");
+  writeFileSync(pwFile, `${dbPassword}\n`, { mode: 0o600 });
+  if (process.getuid?.() === 0) chownSync(pwFile, user.uid, user.gid);
+  const result = await run(
+    pgBin("initdb"),
+    ["-D", pgDataDir, "-U", "supabase_admin", `--pwfile=${pwFile}`, "-E", "UTF8", "--locale=C.UTF-8", "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync"],
+    asUser(user),
+  );
+  rmSync(pwFile, { force: true });
+  if (result.code !== 0) {
+    if (result.stderr.includes("Permission denied")) {
+      throw new StackError(
+        `PostgreSQL runs as OS user "${user.name}", which cannot write ${path.dirname(pgDataDir)}.\n` +
+          `Give it access (every parent directory needs o+x), or set STACK_DIR to a directory it can use.\n${result.stderr.trim()}`,
+      );
+    }
+    throw new StackError(`initdb failed:\n${result.stderr.trim() || result.stdout.trim()}`);
+  }
+  writeFileSync(path.join(pgDataDir, "stack.conf"), clusterSettings(config));
+  writeFileSync(path.join(pgDataDir, "pg_hba.conf"), hbaRules);
+  const conf = path.join(pgDataDir, "postgresql.conf");
+  writeFileSync(conf, `${readFileSync(conf, "utf8")}\ninclude 'stack.conf'\n`);
+}
+
+/** The PID in postmaster.pid when that process is alive; undefined otherwise. */
+export function runningPid(): number | undefined {
+  const pidFile = path.join(pgDataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+  return cmdline.includes("postgres") ? pid : undefined;
+}
+
+export async function startCluster(config: StackConfig): Promise<"started" | "already running"> {
+  if (runningPid()) return "already running";
+  const user = await databaseOsUser();
+  // A crash leaves postmaster.pid behind; PostgreSQL recovers from its WAL once the stale file is gone.
+  rmSync(path.join(pgDataDir, "postmaster.pid"), { force: true });
+  await assertPortFree(config.dbPort, "database");
+  makeOwnedDir(pgSocketDir, user);
+  writeFileSync(path.join(pgDataDir, "stack.conf"), clusterSettings(config));
+  const result = await run(pgBin("pg_ctl"), ["start", "-D", pgDataDir, "-l", pgLogPath, "-w", "-t", "60", "-s"], asUser(user));
+  if (result.code !== 0) {
+    const tail = existsSync(pgLogPath) ? readFileSync(pgLogPath, "utf8").trim().split("\n").slice(-15).join("\n") : "";
+    throw new StackError(`PostgreSQL did not start (log: ${pgLogPath}):\n${tail || result.stderr.trim()}`);
+  }
+  return "started";
+}
+
+export async function stopCluster(): Promise<"stopped" | "not running"> {
+  if (!runningPid()) return "not running";
+  const user = await databaseOsUser();
+  const result = await run(pgBin("pg_ctl"), ["stop", "-D", pgDataDir, "-m", "fast", "-w", "-t", "60", "-s"], asUser(user));
+  if (result.code !== 0 && runningPid()) throw new StackError(`PostgreSQL did not stop: ${result.stderr.trim()}`);
+  return "stopped";
+}
+
+export async function removeCluster(): Promise<void> {
+  await stopCluster();
+  rmSync(path.dirname(pgDataDir), { recursive: true, force: true });
+}
+
+/** Runs SQL (several statements allowed) as the bootstrap superuser, in one implicit transaction. */
+export async function execAsAdmin(config: StackConfig, sql: string): Promise<void> {
+  const client = adminClient(config);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function isReady(config: StackConfig): Promise<boolean> {
+  const client = new pg.Client({ connectionString: dbUrl(config), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,96 @@
+import { existsSync, writeFileSync } from "node:fs";
+import type { StackConfig } from "./config.ts";
+import { formatEnv, stackEnv } from "./env.ts";
+import { applyBaseSchema, applyMigrations, applySeed } from "./migrate.ts";
+import path from "node:path";
+import { envLocalPath, repoRoot } from "./paths.ts";
+import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
+import { clusterExists, dbUrl, initCluster, removeCluster, runningPid, startCluster, stopCluster } from "./postgres.ts";
+import { debianPackages, ensureDebianPackages } from "./system.ts";
+
+export type Log = (line: string) => void;
+
+/** The API server: gateway and the Supabase-compatible services behind it. */
+export function apiService(config: StackConfig): ServiceSpec {
+  return {
+    name: "api",
+    entry: path.join(repoRoot, "stack", "server", "main.ts"),
+    ports: [{ port: config.apiPort, what: "API gateway" }],
+  };
+}
+
+export interface StartReport {
+  created: boolean;
+  database: "started" | "already running";
+  seconds: number;
+}
+
+/**
+ * Brings the stack up: creates the cluster on first use (base schema, migrations, seed), or
+ * starts the existing one and applies pending migrations. Safe to call when already running.
+ * If anything fails after Postgres started, Postgres is stopped again before the error surfaces.
+ */
+export async function startStack(config: StackConfig, log: Log): Promise<StartReport> {
+  const began = performance.now();
+  await ensureDebianPackages([debianPackages.postgres], log);
+  const created = !clusterExists();
+  if (created) {
+    log("Creating the database cluster in .stack/ …");
+    await initCluster(config);
+  }
+  const database = await startCluster(config);
+  try {
+    if (created) {
+      await applyBaseSchema(config);
+    }
+    const migrated = await applyMigrations(config);
+    if (/Applying migration/i.test(migrated)) log(migrated);
+    if (created && (await applySeed(config))) log("Seeded from supabase/seed.sql");
+    await startService(apiService(config));
+  } catch (error) {
+    await stopService("api");
+    if (database === "started") await stopCluster();
+    if (created) await removeCluster();
+    throw error;
+  }
+  if (!existsSync(envLocalPath)) {
+    writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(stackEnv(config))}\n`);
+    log("Wrote .env.local");
+  }
+  return { created, database, seconds: (performance.now() - began) / 1000 };
+}
+
+export async function stopStack(): Promise<{ api: string; database: string }> {
+  const api = await stopService("api");
+  return { api, database: await stopCluster() };
+}
+
+export async function resetStack(config: StackConfig, log: Log): Promise<StartReport> {
+  log("Removing the database …");
+  await stopService("api");
+  await removeCluster();
+  return await startStack(config, log);
+}
+
+export interface ServiceStatus {
+  name: string;
+  running: boolean;
+  detail: string;
+}
+
+export function stackStatus(config: StackConfig): ServiceStatus[] {
+  const pid = runningPid();
+  return [
+    {
+      name: "database",
+      running: Boolean(pid),
+      detail: pid ? `${dbUrl(config)} (pid ${pid})` : clusterExists() ? "stopped" : "not created yet",
+    },
+    service("api", `http://127.0.0.1:${config.apiPort}`),
+  ];
+}
+
+function service(name: string, where: string): ServiceStatus {
+  const pid = servicePid(name);
+  return { name, running: Boolean(pid), detail: pid ? `${where} (pid ${pid})` : "stopped" };
+}

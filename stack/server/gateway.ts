@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { anonKey, publishableKey, secretKey, serviceRoleKey } from "../lib/keys.ts";
+
+/**
+ * The API gateway in front of the stack's services, as Kong fronts them in `supabase start`:
+ * checks the `apikey`, answers CORS, swaps an opaque `sb_…` key for the role's JWT, and hands
+ * the request to the service that owns the path prefix.
+ */
+export interface GatewayContext {
+  /** Role of the apikey the request presented; undefined on open routes called without a key. */
+  apikeyRole?: "anon" | "service_role";
+  /** The bearer token the service should act with: the caller's Authorization, else the apikey's JWT. */
+  bearer?: string;
+  /** Path below the service prefix, with the query string (e.g. `/token?grant_type=password`). */
+  path: string;
+  url: URL;
+}
+
+export type ServiceHandler = (req: IncomingMessage, res: ServerResponse, ctx: GatewayContext) => Promise<void> | void;
+
+export interface ServiceRoute {
+  prefix: string;
+  handler: ServiceHandler;
+  /** Paths below the prefix that Supabase serves without an apikey (e.g. email-link verification). */
+  open?: (path: string) => boolean;
+}
+
+const keyRoles: Record<string, { role: "anon" | "service_role"; jwt: string }> = {
+  [anonKey]: { role: "anon", jwt: anonKey },
+  [publishableKey]: { role: "anon", jwt: anonKey },
+  [serviceRoleKey]: { role: "service_role", jwt: serviceRoleKey },
+  [secretKey]: { role: "service_role", jwt: serviceRoleKey },
+};
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(payload), ...headers });
+  res.end(payload);
+}
+
+function applyCors(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", "Content-Range, Content-Location, Preference-Applied, X-Supabase-Api-Version, Location, Range-Unit");
+  if (req.method === "OPTIONS") {
+    res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS, TRACE, CONNECT");
+    res.setHeader("Access-Control-Allow-Headers", String(req.headers["access-control-request-headers"] ?? "authorization, x-client-info, apikey, content-type"));
+    res.setHeader("Access-Control-Max-Age", "3600");
+  }
+}
+
+function bearerOf(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
+  return match?.[1]?.trim();
+}
+
+export function createGateway(routes: ServiceRoute[]) {
+  return async function gateway(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    applyCors(req, res);
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const route = routes.find((r) => url.pathname === r.prefix || url.pathname.startsWith(`${r.prefix}/`));
+    if (!route) return sendJson(res, 404, { message: "no Route matched with those values" });
+    const path = url.pathname.slice(route.prefix.length) || "/";
+    if (req.method === "OPTIONS" && !route.open?.(path)) {
+      res.writeHead(200, { "Content-Length": 0 });
+      return void res.end();
+    }
+    const presented = String(req.headers.apikey ?? url.searchParams.get("apikey") ?? "");
+    const key = keyRoles[presented];
+    if (!key && !route.open?.(path)) {
+      if (!presented) return sendJson(res, 401, { message: "No API key found in request" });
+      return sendJson(res, 401, { message: "Invalid authentication credentials" });
+    }
+    const callerBearer = bearerOf(req.headers.authorization);
+    const bearer = callerBearer && keyRoles[callerBearer] ? keyRoles[callerBearer].jwt : (callerBearer ?? key?.jwt);
+    try {
+      await route.handler(req, res, { apikeyRole: key?.role, bearer, path: path + url.search, url });
+    } catch (error) {
+      console.error(`[gateway] ${req.method} ${url.pathname}:`, error);
+      if (!res.headersSent) sendJson(res, 500, { message: "An unexpected error occurred" });
+      else res.end();
+    }
+  };
+}

@@ -1,0 +1,27 @@
+// The stack's API server: the gateway on [api].port and the services behind it.
+// Started detached by `npm run stack -- start`; logs to .stack/logs/api.log.
+import http from "node:http";
+import { loadConfig } from "../lib/config.ts";
+import { createServerContext } from "./context.ts";
+import { createGateway } from "./gateway.ts";
+import { serviceRoutes } from "./routes.ts";
+
+const config = loadConfig();
+const ctx = createServerContext(config);
+const server = http.createServer(createGateway(serviceRoutes(ctx)));
+server.keepAliveTimeout = 65_000;
+
+// A database that restarts under us must not take the API down: pools reconnect on next use.
+ctx.authenticatorPool.on("error", (error) => console.error("[db] authenticator pool:", error.message));
+ctx.adminPool.on("error", (error) => console.error("[db] admin pool:", error.message));
+
+server.listen(config.apiPort, "127.0.0.1", () => console.log(`[api] listening on http://127.0.0.1:${config.apiPort}`));
+
+function shutdown() {
+  server.close();
+  server.closeAllConnections();
+  void Promise.allSettled([ctx.authenticatorPool.end(), ctx.adminPool.end()]).then(() => process.exit(0));
+  setTimeout(() => process.exit(0), 3000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
