@@ -23,13 +23,22 @@ function integer(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isInteger(value) ? value : fallback;
 }
 
+function portOverride(name: string): number | undefined {
+  const value = process.env[name];
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * Parses config.toml. STACK_API_PORT, STACK_DB_PORT and STACK_INBOX_PORT override its ports, so a
+ * second stack (with its own STACK_DIR) can run beside the first, e.g. for parallel test runs.
+ */
 export function parseConfig(text: string): StackConfig {
   const raw = parse(text) as Table;
   return {
     projectId: typeof raw.project_id === "string" ? raw.project_id : "default",
-    apiPort: integer(table(raw, "api").port, 54321),
-    dbPort: integer(table(raw, "db").port, 54322),
-    inboxPort: integer(table(raw, "local_smtp").port ?? table(raw, "inbucket").port, 54324),
+    apiPort: portOverride("STACK_API_PORT") ?? integer(table(raw, "api").port, 54321),
+    dbPort: portOverride("STACK_DB_PORT") ?? integer(table(raw, "db").port, 54322),
+    inboxPort: portOverride("STACK_INBOX_PORT") ?? integer(table(raw, "local_smtp").port ?? table(raw, "inbucket").port, 54324),
     dbMajorVersion: integer(table(raw, "db").major_version, 15),
     raw,
   };

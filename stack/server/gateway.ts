@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { anonKey, publishableKey, secretKey, serviceRoleKey } from "../lib/keys.ts";
 
 /**
@@ -17,12 +18,17 @@ export interface GatewayContext {
 }
 
 export type ServiceHandler = (req: IncomingMessage, res: ServerResponse, ctx: GatewayContext) => Promise<void> | void;
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, ctx: GatewayContext) => void;
 
 export interface ServiceRoute {
   prefix: string;
   handler: ServiceHandler;
   /** Paths below the prefix that Supabase serves without an apikey (e.g. email-link verification). */
   open?: (path: string) => boolean;
+  /** WebSocket upgrades below the prefix (Realtime). */
+  upgrade?: UpgradeHandler;
+  /** Called when the API server shuts down. */
+  close?: () => Promise<void> | void;
 }
 
 const keyRoles: Record<string, { role: "anon" | "service_role"; jwt: string }> = {
@@ -53,6 +59,27 @@ function bearerOf(header: string | undefined): string | undefined {
   return match?.[1]?.trim();
 }
 
+function resolveKey(req: IncomingMessage, url: URL) {
+  const presented = String(req.headers.apikey ?? url.searchParams.get("apikey") ?? "");
+  return { presented, key: keyRoles[presented] };
+}
+
+/** Routes a WebSocket upgrade to the service that owns the prefix, after the same apikey check. */
+export function createUpgradeRouter(routes: ServiceRoute[]) {
+  return function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const route = routes.find((r) => r.upgrade && url.pathname.startsWith(`${r.prefix}/`));
+    const { presented, key } = resolveKey(req, url);
+    if (!route?.upgrade || (!key && !route.open?.(url.pathname.slice(route.prefix.length)))) {
+      const status = !route ? "404 Not Found" : "401 Unauthorized";
+      const body = JSON.stringify({ message: !route ? "no Route matched with those values" : presented ? "Invalid authentication credentials" : "No API key found in request" });
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
+    route.upgrade(req, socket, head, { apikeyRole: key?.role, bearer: key?.jwt, path: url.pathname.slice(route.prefix.length) + url.search, url });
+  };
+}
+
 export function createGateway(routes: ServiceRoute[]) {
   return async function gateway(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applyCors(req, res);
@@ -64,8 +91,7 @@ export function createGateway(routes: ServiceRoute[]) {
       res.writeHead(200, { "Content-Length": 0 });
       return void res.end();
     }
-    const presented = String(req.headers.apikey ?? url.searchParams.get("apikey") ?? "");
-    const key = keyRoles[presented];
+    const { presented, key } = resolveKey(req, url);
     if (!key && !route.open?.(path)) {
       if (!presented) return sendJson(res, 401, { message: "No API key found in request" });
       return sendJson(res, 401, { message: "Invalid authentication credentials" });

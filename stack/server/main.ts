@@ -3,12 +3,14 @@
 import http from "node:http";
 import { loadConfig } from "../lib/config.ts";
 import { createServerContext } from "./context.ts";
-import { createGateway } from "./gateway.ts";
+import { createGateway, createUpgradeRouter } from "./gateway.ts";
 import { serviceRoutes } from "./routes.ts";
 
 const config = loadConfig();
 const ctx = createServerContext(config);
-const server = http.createServer(createGateway(serviceRoutes(ctx)));
+const routes = await serviceRoutes(ctx);
+const server = http.createServer(createGateway(routes));
+server.on("upgrade", createUpgradeRouter(routes));
 server.keepAliveTimeout = 65_000;
 
 // A database that restarts under us must not take the API down: pools reconnect on next use.
@@ -20,7 +22,9 @@ server.listen(config.apiPort, "127.0.0.1", () => console.log(`[api] listening on
 function shutdown() {
   server.close();
   server.closeAllConnections();
-  void Promise.allSettled([ctx.authenticatorPool.end(), ctx.adminPool.end()]).then(() => process.exit(0));
+  void Promise.allSettled(routes.map((route) => route.close?.()))
+    .then(() => Promise.allSettled([ctx.authenticatorPool.end(), ctx.adminPool.end()]))
+    .then(() => process.exit(0));
   setTimeout(() => process.exit(0), 3000).unref();
 }
 process.on("SIGTERM", shutdown);
