@@ -18,7 +18,7 @@ export async function applyBaseSchema(config: StackConfig): Promise<void> {
 export async function applyMigrations(config: StackConfig): Promise<string> {
   const result = await run(supabaseCli, ["migration", "up", `--remote=${dbUrl(config)}`, "--yes", "--workdir", repoRoot], {
     cwd: repoRoot,
-    env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" },
+    env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1", PGSSLMODE: "disable" },
   });
   const output = `${result.stdout}${result.stderr}`.trim();
   if (result.code !== 0) throw new StackError(`A migration failed (supabase migration up):\n${output}`);
