@@ -20,7 +20,8 @@ async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case "start": {
       const report = await startStack(config, log);
-      const verb = report.database === "already running" ? "Already running" : report.created ? "Created and started" : "Started";
+      const alreadyRunning = report.database === "already running" && report.api === "already running";
+      const verb = report.created ? "Created and started" : alreadyRunning ? "Already running" : "Started";
       log(`${verb}: local stack ready in ${report.seconds.toFixed(2)} s`);
       for (const service of stackStatus(config)) log(`  ${service.name.padEnd(10)} ${service.detail}`);
       return 0;

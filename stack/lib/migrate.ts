@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import pg from "pg";
 import type { StackConfig } from "./config.ts";
-import { baseSchemaPath, repoRoot, seedPath, supabaseCli } from "./paths.ts";
+import { baseSchemaPath, seedPath, supabaseCli, workDir } from "./paths.ts";
 import { dbUrl, execAsAdmin } from "./postgres.ts";
 import { StackError, run } from "./run.ts";
 
@@ -16,8 +16,8 @@ export async function applyBaseSchema(config: StackConfig): Promise<void> {
 
 /** Applies pending supabase/migrations with the real Supabase CLI, as `supabase migration up` does. */
 export async function applyMigrations(config: StackConfig): Promise<string> {
-  const result = await run(supabaseCli, ["migration", "up", `--remote=${dbUrl(config)}`, "--yes", "--workdir", repoRoot], {
-    cwd: repoRoot,
+  const result = await run(supabaseCli, ["migration", "up", `--remote=${dbUrl(config)}`, "--yes", "--workdir", workDir], {
+    cwd: workDir,
     env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1", PGSSLMODE: "disable" },
   });
   const output = `${result.stdout}${result.stderr}`.trim();

@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 
 /** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/`. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const supabaseDir = path.join(repoRoot, "supabase");
+/** The directory holding `supabase/` (config, migrations, seed, tests); STACK_WORKDIR overrides it. */
+export const workDir = process.env.STACK_WORKDIR ? path.resolve(process.env.STACK_WORKDIR) : repoRoot;
+export const supabaseDir = path.join(workDir, "supabase");
 export const configTomlPath = path.join(supabaseDir, "config.toml");
 export const migrationsDir = path.join(supabaseDir, "migrations");
 export const seedPath = path.join(supabaseDir, "seed.sql");

@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { StackConfig } from "./config.ts";
@@ -29,6 +29,10 @@ function pgBin(name: string): string {
 
 function makeOwnedDir(dir: string, user: OsUser): void {
   mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
+  // The cluster's OS user must be able to pass through the stack's own directories.
+  for (let parent = path.dirname(dir); parent.startsWith(stateDir); parent = path.dirname(parent)) {
+    chmodSync(parent, statSync(parent).mode | 0o111);
+  }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (process.getuid?.() === 0) chownSync(dir, user.uid, user.gid);
   chmodSync(dir, 0o700);
@@ -49,9 +53,8 @@ function clusterSettings(config: StackConfig): string {
     `max_wal_senders = 20`,
     `max_connections = 200`,
     `shared_buffers = 128MB`,
-    // a development database: durability against power loss is traded for speed
+    // a development database: durability against power loss (not against a crashed process) is traded for speed
     `fsync = off`,
-    `synchronous_commit = off`,
     `full_page_writes = off`,
     `shared_preload_libraries = 'pg_stat_statements'`,
     `log_min_messages = warning`,
@@ -113,18 +116,38 @@ export function runningPid(): number | undefined {
   return cmdline.includes("postgres") ? pid : undefined;
 }
 
+function logTail(lines = 15): string {
+  return existsSync(pgLogPath) ? readFileSync(pgLogPath, "utf8").trim().split("\n").slice(-lines).join("\n") : "";
+}
+
+/**
+ * A crash (kill -9, power loss) leaves postmaster.pid and the socket's lock file behind.
+ * PostgreSQL replays its WAL on the next start once those stale files are gone.
+ */
+function removeCrashLeftovers(): void {
+  rmSync(path.join(pgDataDir, "postmaster.pid"), { force: true });
+  if (!existsSync(pgSocketDir)) return;
+  for (const file of readdirSync(pgSocketDir)) {
+    if (file.startsWith(".s.PGSQL.")) rmSync(path.join(pgSocketDir, file), { force: true });
+  }
+}
+
 export async function startCluster(config: StackConfig): Promise<"started" | "already running"> {
   if (runningPid()) return "already running";
   const user = await databaseOsUser();
-  // A crash leaves postmaster.pid behind; PostgreSQL recovers from its WAL once the stale file is gone.
-  rmSync(path.join(pgDataDir, "postmaster.pid"), { force: true });
+  removeCrashLeftovers();
   await assertPortFree(config.dbPort, "database");
   makeOwnedDir(pgSocketDir, user);
   writeFileSync(path.join(pgDataDir, "stack.conf"), clusterSettings(config));
-  const result = await run(pgBin("pg_ctl"), ["start", "-D", pgDataDir, "-l", pgLogPath, "-w", "-t", "60", "-s"], asUser(user));
+  let result = await run(pgBin("pg_ctl"), ["start", "-D", pgDataDir, "-l", pgLogPath, "-w", "-t", "60", "-s"], asUser(user));
+  // After a crash, backends of the dead postmaster may hold its shared memory for a moment.
+  for (let attempt = 0; result.code !== 0 && attempt < 10 && /still in use/.test(logTail()); attempt++) {
+    await new Promise((r) => setTimeout(r, 500));
+    removeCrashLeftovers();
+    result = await run(pgBin("pg_ctl"), ["start", "-D", pgDataDir, "-l", pgLogPath, "-w", "-t", "60", "-s"], asUser(user));
+  }
   if (result.code !== 0) {
-    const tail = existsSync(pgLogPath) ? readFileSync(pgLogPath, "utf8").trim().split("\n").slice(-15).join("\n") : "";
-    throw new StackError(`PostgreSQL did not start (log: ${pgLogPath}):\n${tail || result.stderr.trim()}`);
+    throw new StackError(`PostgreSQL did not start (log: ${pgLogPath}):\n${logTail() || result.stderr.trim()}`);
   }
   return "started";
 }

@@ -3,7 +3,7 @@ import type { StackConfig } from "./config.ts";
 import { formatEnv, stackEnv } from "./env.ts";
 import { applyBaseSchema, applyMigrations, applySeed } from "./migrate.ts";
 import path from "node:path";
-import { envLocalPath, repoRoot } from "./paths.ts";
+import { envLocalPath, repoRoot, stateDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { clusterExists, dbUrl, initCluster, removeCluster, runningPid, startCluster, stopCluster } from "./postgres.ts";
 import { debianPackages, ensureDebianPackages } from "./system.ts";
@@ -22,6 +22,7 @@ export function apiService(config: StackConfig): ServiceSpec {
 export interface StartReport {
   created: boolean;
   database: "started" | "already running";
+  api: "started" | "already running";
   seconds: number;
 }
 
@@ -35,10 +36,11 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
   await ensureDebianPackages([debianPackages.postgres], log);
   const created = !clusterExists();
   if (created) {
-    log("Creating the database cluster in .stack/ …");
+    log(`Creating the database cluster in ${path.relative(process.cwd(), stateDir) || "."}/ …`);
     await initCluster(config);
   }
   const database = await startCluster(config);
+  let api: StartReport["api"] = "already running";
   try {
     if (created) {
       await applyBaseSchema(config);
@@ -46,7 +48,7 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     const migrated = await applyMigrations(config);
     if (/Applying migration/i.test(migrated)) log(migrated);
     if (created && (await applySeed(config))) log("Seeded from supabase/seed.sql");
-    await startService(apiService(config));
+    api = await startService(apiService(config));
   } catch (error) {
     await stopService("api");
     if (database === "started") await stopCluster();
@@ -57,7 +59,7 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(stackEnv(config))}\n`);
     log("Wrote .env.local");
   }
-  return { created, database, seconds: (performance.now() - began) / 1000 };
+  return { created, database, api, seconds: (performance.now() - began) / 1000 };
 }
 
 export async function stopStack(): Promise<{ api: string; database: string }> {

@@ -27,11 +27,15 @@ export function installCommand(names: string[]): string {
  * Installs missing Debian packages with apt-get when running as root; otherwise explains exactly
  * what to run. `apt-get update` runs first only when the plain install cannot find a package.
  */
-export async function ensureDebianPackages(packages: readonly DebianPackage[], log = console.log): Promise<void> {
+export async function ensureDebianPackages(
+  packages: readonly DebianPackage[],
+  log: (line: string) => void = console.log,
+  canInstall = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get"),
+): Promise<void> {
   const missing = missingPackages(packages);
   if (missing.length === 0) return;
   const names = missing.map((pkg) => pkg.name);
-  if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) {
+  if (!canInstall) {
     throw new StackError(
       `Missing Debian package${names.length > 1 ? "s" : ""}: ${names.join(", ")}.\n` +
         `Install ${names.length > 1 ? "them" : "it"} with:\n  ${installCommand(names)}`,

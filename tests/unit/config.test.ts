@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { loadConfig, parseConfig } from "../../stack/lib/config.ts";
+
+describe("supabase/config.toml, as the product needs it", () => {
+  const config = loadConfig();
+  const raw = config.raw as Record<string, any>;
+
+  test("uses Supabase's local ports and PostgreSQL 15", () => {
+    expect(config).toMatchObject({ apiPort: 54321, dbPort: 54322, inboxPort: 54324, dbMajorVersion: 15 });
+  });
+
+  test("sends users back to the app's auth route handlers, with email confirmation and Ethereum sign-in on", () => {
+    expect(raw.auth.site_url).toBe("http://localhost:3000");
+    expect(raw.auth.additional_redirect_urls).toEqual(
+      expect.arrayContaining(["http://localhost:3000/auth/confirm", "http://localhost:3000/auth/callback"]),
+    );
+    expect(raw.auth.email.enable_confirmations).toBe(true);
+    expect(raw.auth.web3.ethereum.enabled).toBe(true);
+  });
+
+  test("declares PRODUCT.md's three buckets with their visibility, size limit and types", () => {
+    expect(raw.storage.buckets).toEqual({
+      avatars: { public: true, file_size_limit: "2MiB", allowed_mime_types: ["image/png", "image/jpeg", "image/webp", "image/gif"] },
+      "room-covers": { public: true, file_size_limit: "5MiB", allowed_mime_types: ["image/png", "image/jpeg", "image/webp"] },
+      media: { public: false, file_size_limit: "50MiB", allowed_mime_types: ["audio/*", "video/*"] },
+    });
+  });
+});
+
+describe("parseConfig", () => {
+  test("falls back to Supabase's default ports", () => {
+    expect(parseConfig('project_id = "x"')).toMatchObject({ projectId: "x", apiPort: 54321, dbPort: 54322, inboxPort: 54324 });
+  });
+
+  test("lets STACK_*_PORT run a second stack beside the first", () => {
+    process.env.STACK_DB_PORT = "60022";
+    try {
+      expect(parseConfig("[db]\nport = 54322").dbPort).toBe(60022);
+    } finally {
+      delete process.env.STACK_DB_PORT;
+    }
+  });
+
+  test("rejects a config that is not TOML", () => {
+    expect(() => parseConfig("[db\nport = ")).toThrow();
+  });
+});
