@@ -11,6 +11,7 @@ import { debianPackages, ensureDebianPackages } from "../stack/lib/system.ts";
 import { databaseTypesPath, generateDatabaseTypes } from "../stack/lib/types.ts";
 
 const bin = (name: string) => path.join(binDir, name);
+process.env.NEXT_TELEMETRY_DISABLED = "1";
 const log = (line: string) => console.log(line);
 
 interface LayerResult {
@@ -42,6 +43,13 @@ async function pgTap(config: StackConfig): Promise<LayerResult> {
   for (const match of result.stdout.matchAll(failedMatch)) failed += Number(match[1]);
   if (result.code !== 0 && failed === 0) failed = 1;
   return { layer: "pgTAP", passed: total - failed, failed, ok: result.code === 0 && total > 0 };
+}
+
+async function typecheck(): Promise<LayerResult> {
+  const result = await run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { cwd: repoRoot });
+  const errors = (result.stdout.match(/error TS\d+/g) ?? []).length;
+  if (result.code !== 0) process.stdout.write(result.stdout + result.stderr);
+  return { layer: "typecheck (tsc)", passed: result.code === 0 ? 1 : 0, failed: result.code === 0 ? 0 : Math.max(errors, 1), ok: result.code === 0 };
 }
 
 async function vitest(): Promise<LayerResult> {
@@ -101,6 +109,7 @@ async function test(): Promise<number> {
   const stop = await withStack(config);
   const results: LayerResult[] = [];
   try {
+    results.push(await typecheck());
     results.push(await vitest());
     results.push(await pgTap(config));
     results.push(await advisors(config));

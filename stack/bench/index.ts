@@ -1,0 +1,53 @@
+// `npm run bench:stack`: how fast the local backend starts, then every other stack/bench/*.ts
+// against a private stack (own STACK_DIR and ports), so a running dev stack is left alone.
+import { spawnSync } from "node:child_process";
+import { readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "../lib/paths.ts";
+
+const benchDir = path.join(repoRoot, ".stack-bench");
+const env = { ...process.env, STACK_DIR: benchDir, STACK_API_PORT: "62321", STACK_DB_PORT: "62322", STACK_INBOX_PORT: "62324" };
+
+function stack(command: string): { seconds: number; ok: boolean; output: string } {
+  const began = performance.now();
+  const result = spawnSync(process.execPath, [path.join(repoRoot, "stack", "cli.ts"), command], { cwd: repoRoot, env, encoding: "utf8" });
+  return { seconds: (performance.now() - began) / 1000, ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+function must<T extends { ok: boolean; output: string }>(result: T, what: string): T {
+  if (!result.ok) {
+    console.error(`${what} failed:\n${result.output}`);
+    process.exit(1);
+  }
+  return result;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+stack("stop");
+rmSync(benchDir, { recursive: true, force: true });
+
+console.log("Stack start (to a ready, migrated database and API), measured around `npm run stack -- start`:");
+const cold = must(stack("start"), "cold start");
+must(stack("stop"), "stop");
+const warm: number[] = [];
+for (let i = 0; i < 3; i++) {
+  warm.push(must(stack("start"), "warm start").seconds);
+  if (i < 2) must(stack("stop"), "stop");
+}
+console.log(`  cold (no .stack/): ${cold.seconds.toFixed(2)} s   (goal < 15 s)`);
+console.log(`  warm (median of 3): ${median(warm).toFixed(2)} s   (goal < 3 s; runs: ${warm.map((s) => s.toFixed(2)).join(", ")})`);
+
+const benches = readdirSync(path.join(repoRoot, "stack", "bench"))
+  .filter((file) => file.endsWith(".ts") && file !== "index.ts")
+  .sort();
+let failed = false;
+for (const file of benches) {
+  console.log(`\n${file.replace(/\.ts$/, "")}:`);
+  const result = spawnSync(process.execPath, [path.join(repoRoot, "stack", "bench", file)], { cwd: repoRoot, env, stdio: "inherit" });
+  if (result.status !== 0) failed = true;
+}
+
+stack("stop");
+rmSync(benchDir, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
