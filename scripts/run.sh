@@ -11,8 +11,10 @@ fi
 
 if [ ! -x node_modules/.bin/node ] || [ ! -f node_modules/.package-lock.json ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "Installing npm packages (npm ci) …"
-  npm ci --no-audit --no-fund --loglevel=error
+  echo "Installing npm packages …"
+  # `npm install` (not `npm ci`): npm 11 records other platforms' optional binaries loosely in the
+  # lockfile, which `npm ci` rejects; install still honours the locked versions.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 exec node_modules/.bin/node scripts/tasks.ts "$@"
