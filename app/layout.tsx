@@ -1,5 +1,8 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { SiteHeader } from "@/components/site-header";
+import { SupabaseProvider } from "@/components/supabase-provider";
+import { getCurrentUser } from "@/lib/auth/current-user";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,10 +16,16 @@ export const viewport: Viewport = {
   colorScheme: "light dark",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await getCurrentUser();
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body className="min-h-dvh">
+        <SupabaseProvider serverUserId={user?.id ?? null}>
+          <SiteHeader user={user} />
+          {children}
+        </SupabaseProvider>
+      </body>
     </html>
   );
 }

@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { AvatarUploader } from "@/components/account/avatar-uploader";
+import { ProfileForm } from "@/components/account/profile-form";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { Card } from "@/components/ui/card";
+import { getCurrentUser } from "@/lib/auth/current-user";
+
+export const metadata: Metadata = { title: "Your account" };
+
+export default async function AccountPage() {
+  const user = await getCurrentUser();
+  if (!user) redirect("/login?next=/account");
+  const profile = user.profile;
+  return (
+    <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
+          <p className="text-muted">{user.email ?? "Signed in with a wallet"}</p>
+        </div>
+        {profile ? (
+          <Link href={`/u/${profile.username}`} className="text-sm text-accent underline-offset-4 hover:underline">
+            View your public profile
+          </Link>
+        ) : null}
+      </div>
+      {profile ? (
+        <>
+          <Card>
+            <AvatarUploader userId={user.id} name={profile.display_name} currentPath={profile.avatar_path} />
+          </Card>
+          <Card>
+            <h2 className="mb-4 text-lg font-semibold">Profile</h2>
+            <ProfileForm initial={{ username: profile.username, displayName: profile.display_name, bio: profile.bio }} />
+          </Card>
+        </>
+      ) : (
+        <Card>We couldn't load your profile — reload the page in a moment.</Card>
+      )}
+      <Card className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 className="text-lg font-semibold">Password and session</h2>
+          <Link href="/account/password" className="text-sm text-accent underline-offset-4 hover:underline">
+            Set a new password
+          </Link>
+        </div>
+        <SignOutButton />
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ResetRequestForm } from "@/components/auth/reset-request-form";
+import { NarrowPage } from "@/components/ui/card";
+
+export const metadata: Metadata = { title: "Reset your password" };
+
+export default function ResetPage() {
+  return (
+    <NarrowPage
+      title="Reset your password"
+      intro={
+        <>
+          We'll email you a link to set a new one.{" "}
+          <Link href="/login" className="text-accent underline-offset-4 hover:underline">
+            Back to sign in
+          </Link>
+        </>
+      }
+    >
+      <ResetRequestForm />
+    </NarrowPage>
+  );
+}

@@ -1,0 +1,29 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { SignupForm } from "@/components/auth/signup-form";
+import { NarrowPage } from "@/components/ui/card";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { safeNextPath } from "@/lib/auth/redirect";
+
+export const metadata: Metadata = { title: "Create your account" };
+
+export default async function SignupPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const next = safeNextPath((await searchParams).next);
+  if (await getCurrentUser()) redirect(next);
+  return (
+    <NarrowPage
+      title="Create your Cuepoint account"
+      intro={
+        <>
+          Already have one?{" "}
+          <Link href={`/login?next=${encodeURIComponent(next)}`} className="text-accent underline-offset-4 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <SignupForm next={next} />
+    </NarrowPage>
+  );
+}

@@ -1,0 +1,101 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { setAvatar } from "@/app/account/actions";
+import { Avatar } from "@/components/avatar";
+import { useSupabase } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { avatarObjectPath, avatarTypes, checkAvatarFile } from "@/lib/avatars-upload";
+import { publicEnv } from "@/lib/env";
+
+/** Uploads straight to Storage (with progress), then the server action points the profile at it. */
+function uploadWithProgress(url: string, headers: Record<string, string>, file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", url);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    request.onload = () => resolve({ status: request.status, body: request.responseText });
+    request.onerror = () => reject(new Error("network"));
+    request.send(file);
+  });
+}
+
+export function AvatarUploader({ userId, name, currentPath }: { userId: string; name: string; currentPath: string | null }) {
+  const supabase = useSupabase();
+  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  async function upload(file: File) {
+    setError(null);
+    setSaved(false);
+    const problem = checkAvatarFile(file);
+    if (problem) return setError(problem);
+    const { data } = await supabase.auth.getSession();
+    if (!data.session) return setError("Your session has ended — sign in again.");
+    const path = avatarObjectPath(userId, file.type);
+    const env = publicEnv();
+    setProgress(0);
+    try {
+      const result = await uploadWithProgress(
+        `${env.supabaseUrl}/storage/v1/object/avatars/${path}`,
+        { Authorization: `Bearer ${data.session.access_token}`, apikey: env.supabaseKey, "Content-Type": file.type, "x-upsert": "false" },
+        file,
+        setProgress,
+      );
+      if (result.status === 413) return setError("Pictures up to 2 MB");
+      if (result.status === 415 || /mime type/i.test(result.body)) return setError("Pictures can be PNG, JPEG, WebP or GIF");
+      if (result.status >= 300) return setError("The upload failed — try again.");
+      const saved = await setAvatar(path);
+      if (!saved.ok) return setError(saved.error);
+      setSaved(true);
+      router.refresh();
+    } catch {
+      setError("The upload stopped — check your connection and try again.");
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex items-center gap-4">
+        <Avatar path={currentPath} name={name} size={72} />
+        <div className="flex flex-col gap-2">
+          <label htmlFor="avatar" className="text-sm font-medium">
+            Profile picture
+          </label>
+          <input
+            ref={input}
+            id="avatar"
+            type="file"
+            accept={avatarTypes.join(",")}
+            aria-describedby="avatar-hint"
+            className="text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
+            disabled={progress !== null}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) void upload(file);
+            }}
+          />
+          <p id="avatar-hint" className="text-sm text-muted">
+            PNG, JPEG, WebP or GIF, up to 2 MB.
+          </p>
+        </div>
+      </div>
+      {progress !== null ? (
+        <div className="flex items-center gap-3">
+          <progress className="h-2 w-full accent-accent" max={1} value={progress} aria-label="Upload progress" />
+          <span className="w-12 text-right text-sm tabular-nums text-muted">{Math.round(progress * 100)}%</span>
+        </div>
+      ) : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {saved ? <Alert tone="success">New picture saved.</Alert> : null}
+    </div>
+  );
+}

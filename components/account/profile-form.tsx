@@ -1,0 +1,56 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { type ProfileFormState, updateProfile } from "@/app/account/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextAreaField, TextField } from "@/components/ui/field";
+import { fieldErrors, profileSchema } from "@/lib/validation/profile";
+
+/**
+ * The profile form: validated in the browser with the same schema the server action uses, so most
+ * mistakes show without a round trip; the server's answer (e.g. "That username is taken") shows
+ * next to its field. What was typed stays in the fields either way.
+ */
+export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }) {
+  const [state, action, pending] = useActionState(updateProfile, { status: "idle", values: initial, errors: {} });
+  const [clientErrors, setClientErrors] = useState<ProfileFormState["errors"] | null>(null);
+  const errors = clientErrors ?? state.errors;
+
+  return (
+    <form
+      action={action}
+      noValidate
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        const data = new FormData(event.currentTarget);
+        const parsed = profileSchema.safeParse({ username: data.get("username"), displayName: data.get("displayName"), bio: data.get("bio") });
+        if (!parsed.success) {
+          event.preventDefault();
+          setClientErrors(fieldErrors(parsed.error));
+        } else setClientErrors(null);
+      }}
+    >
+      {state.status === "saved" && !clientErrors ? <Alert tone="success">Profile saved.</Alert> : null}
+      {state.message ? <Alert tone="error">{state.message}</Alert> : null}
+      <TextField
+        id="username"
+        label="Username"
+        defaultValue={state.values.username}
+        key={`u-${state.values.username}`}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={errors.username}
+        hint="3–24 lowercase letters, digits or _. Your page is /u/your-username."
+      />
+      <TextField id="displayName" label="Display name" defaultValue={state.values.displayName} key={`d-${state.values.displayName}`} autoComplete="name" error={errors.displayName} />
+      <TextAreaField id="bio" label="Bio" defaultValue={state.values.bio} key={`b-${state.values.bio}`} error={errors.bio} hint="Up to 280 characters." />
+      <div>
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : "Save profile"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+"use client";
+
+import { useState } from "react";
+import { useSupabase } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { confirmRedirect } from "@/lib/auth/links";
+import { authErrorMessage } from "@/lib/auth/messages";
+import { useFormFields } from "@/lib/auth/use-form-fields";
+import { emailOnlySchema } from "@/lib/validation/auth";
+
+export function MagicLinkForm({ next }: { next: string }) {
+  const supabase = useSupabase();
+  const form = useFormFields(emailOnlySchema, { email: "" });
+  const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) return;
+    setPending(true);
+    const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: confirmRedirect(next), shouldCreateUser: false } });
+    setPending(false);
+    if (error) form.setFormError(authErrorMessage(error));
+    else setSentTo(input.email);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-labelledby="magic-link">
+      <h2 id="magic-link" className="text-lg font-semibold">
+        Email me a sign-in link
+      </h2>
+      {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      {sentTo ? <Alert tone="success">Check {sentTo}: the link in it signs you in. It works once, for one hour.</Alert> : null}
+      <TextField id="magic-email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
+      <Button type="submit" variant="secondary" disabled={pending}>
+        {pending ? "Sending…" : "Send me a link"}
+      </Button>
+    </form>
+  );
+}

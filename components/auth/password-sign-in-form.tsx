@@ -1,0 +1,54 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useSupabase } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { authErrorMessage } from "@/lib/auth/messages";
+import { useFormFields } from "@/lib/auth/use-form-fields";
+import { signInSchema } from "@/lib/validation/auth";
+import { ResendConfirmation } from "./resend-confirmation";
+
+export function PasswordSignInForm() {
+  const supabase = useSupabase();
+  const form = useFormFields(signInSchema, { email: "", password: "" });
+  const [pending, setPending] = useState(false);
+  const [unconfirmed, setUnconfirmed] = useState(false);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) return;
+    setPending(true);
+    setUnconfirmed(false);
+    const { error } = await supabase.auth.signInWithPassword(input);
+    setPending(false);
+    if (error) {
+      form.setFormError(authErrorMessage(error));
+      setUnconfirmed(error.code === "email_not_confirmed");
+    }
+    // On success the SIGNED_IN handler takes the person where they were going.
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-labelledby="password-sign-in">
+      <h2 id="password-sign-in" className="text-lg font-semibold">
+        Sign in with your password
+      </h2>
+      {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      {unconfirmed ? <ResendConfirmation email={form.values.email} /> : null}
+      <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
+      <TextField id="password" label="Password" type="password" autoComplete="current-password" {...form.bind("password")} />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Button type="submit" disabled={pending}>
+          {pending ? "Signing in…" : "Sign in"}
+        </Button>
+        <Link href="/login/reset" className="text-sm text-accent underline-offset-4 hover:underline">
+          Forgot your password?
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import { useState } from "react";
+import { useSupabase } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { confirmRedirect } from "@/lib/auth/links";
+import { authErrorMessage } from "@/lib/auth/messages";
+import { useFormFields } from "@/lib/auth/use-form-fields";
+import { emailOnlySchema } from "@/lib/validation/auth";
+
+export function ResetRequestForm() {
+  const supabase = useSupabase();
+  const form = useFormFields(emailOnlySchema, { email: "" });
+  const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) return;
+    setPending(true);
+    const { error } = await supabase.auth.resetPasswordForEmail(input.email, { redirectTo: confirmRedirect("/account/password") });
+    setPending(false);
+    if (error) form.setFormError(authErrorMessage(error));
+    else setSentTo(input.email);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      {sentTo ? <Alert tone="success">If {sentTo} has an account, a link to set a new password is on its way.</Alert> : null}
+      <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
+      <Button type="submit" disabled={pending}>
+        {pending ? "Sending…" : "Send me a reset link"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
+import type { Database } from "@/types/database";
+
+/**
+ * What the product does on each session event (PRODUCT.md, "Session and sign-in").
+ * supabase-js also relays these events to the app's other tabs, so signing out in one tab
+ * signs out the others. Handlers never await Supabase calls inside the callback (that can
+ * deadlock the auth lock); navigation and refresh are enough.
+ */
+export function SessionEvents({ supabase, serverUserId }: { supabase: SupabaseClient<Database>; serverUserId: string | null }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const renderedUser = useRef(serverUserId);
+  const currentPath = useRef(pathname);
+  renderedUser.current = serverUserId;
+  currentPath.current = pathname;
+
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
+      const userId = session?.user.id ?? null;
+      switch (event) {
+        case "INITIAL_SESSION":
+          // The server rendered the chrome from the same cookies; refresh only if they disagree.
+          if (userId !== renderedUser.current) router.refresh();
+          break;
+        case "SIGNED_IN":
+          if (userId === renderedUser.current) break;
+          renderedUser.current = userId;
+          if (isAuthPage(currentPath.current)) {
+            router.replace(safeNextPath(new URLSearchParams(window.location.search).get("next")));
+          }
+          router.refresh();
+          break;
+        case "SIGNED_OUT":
+          renderedUser.current = null;
+          void supabase.removeAllChannels();
+          router.replace("/");
+          router.refresh();
+          break;
+        case "TOKEN_REFRESHED":
+          if (session) void supabase.realtime.setAuth(session.access_token);
+          break;
+        case "USER_UPDATED":
+          router.refresh();
+          break;
+        case "PASSWORD_RECOVERY":
+          router.push("/account/password");
+          break;
+      }
+    });
+    return () => data.subscription.unsubscribe();
+  }, [supabase, router]);
+
+  return null;
+}

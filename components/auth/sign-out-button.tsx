@@ -1,0 +1,36 @@
+"use client";
+
+import { useState } from "react";
+import { useSupabase } from "@/components/supabase-provider";
+import { Button } from "@/components/ui/button";
+
+/** Signs out this browser; the SIGNED_OUT handler then clears state and goes to `/`. */
+export function SignOutButton({ variant = "secondary" }: { variant?: "secondary" | "ghost" }) {
+  const supabase = useSupabase();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="inline-flex flex-col">
+      <Button
+        variant={variant}
+        disabled={pending}
+        onClick={async () => {
+          setPending(true);
+          setError(null);
+          const { error: failure } = await supabase.auth.signOut({ scope: "local" });
+          if (failure) {
+            setError("We couldn't sign you out — check your connection and try again.");
+            setPending(false);
+          }
+        }}
+      >
+        {pending ? "Signing out…" : "Sign out"}
+      </Button>
+      {error ? (
+        <span role="alert" className="mt-1 text-sm text-danger">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}

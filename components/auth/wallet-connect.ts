@@ -1,0 +1,28 @@
+// Loaded on demand (dynamic import) so thirdweb stays out of the sign-in page's first load.
+import { createThirdwebClient } from "thirdweb";
+import { getInstalledWallets, injectedProvider, type Wallet } from "thirdweb/wallets";
+import type { EthereumWallet } from "@supabase/supabase-js";
+
+export interface InjectedWalletChoice {
+  id: string;
+  wallet: Wallet;
+}
+
+/** Browser wallets that announced themselves (EIP-6963), as thirdweb discovers them. */
+export async function discoverInjectedWallets(): Promise<InjectedWalletChoice[]> {
+  // Wallets answer the discovery request asynchronously; give them a moment.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  return getInstalledWallets().map((wallet) => ({ id: wallet.id, wallet }));
+}
+
+/**
+ * Connects the chosen wallet with thirdweb and returns its EIP-1193 provider, which
+ * supabase.auth.signInWithWeb3 uses to build and sign the EIP-4361 message.
+ */
+export async function connectInjectedWallet(clientId: string, choice: InjectedWalletChoice): Promise<EthereumWallet> {
+  const client = createThirdwebClient({ clientId });
+  await choice.wallet.connect({ client });
+  const provider = injectedProvider(choice.wallet.id);
+  if (!provider) throw new Error("The wallet disconnected before signing");
+  return provider as unknown as EthereumWallet;
+}

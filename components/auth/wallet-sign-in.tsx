@@ -1,0 +1,80 @@
+"use client";
+
+import { useState } from "react";
+import { useSupabase } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { missingCredentialsMessage } from "@/lib/chain/credentials";
+import { authErrorMessage } from "@/lib/auth/messages";
+import type { InjectedWalletChoice } from "./wallet-connect";
+
+const statement = "Sign in to Cuepoint with this wallet.";
+
+/** Sign in with Ethereum (EIP-4361). thirdweb loads only when the person asks for it. */
+export function WalletSignIn({ clientId }: { clientId: string | null }) {
+  const supabase = useSupabase();
+  const [wallets, setWallets] = useState<InjectedWalletChoice[] | null>(null);
+  const [status, setStatus] = useState<"idle" | "looking" | "signing">("idle");
+  const [error, setError] = useState<string | null>(null);
+
+  async function find() {
+    setError(null);
+    setStatus("looking");
+    const { discoverInjectedWallets } = await import("./wallet-connect");
+    const found = await discoverInjectedWallets();
+    setWallets(found);
+    setStatus("idle");
+    if (found.length === 1) await signIn(found[0]);
+  }
+
+  async function signIn(choice: InjectedWalletChoice) {
+    if (!clientId) return;
+    setError(null);
+    setStatus("signing");
+    try {
+      const { connectInjectedWallet } = await import("./wallet-connect");
+      const wallet = await connectInjectedWallet(clientId, choice);
+      const { error: failure } = await supabase.auth.signInWithWeb3({ chain: "ethereum", wallet, statement });
+      if (failure) setError(authErrorMessage(failure));
+    } catch (failure) {
+      const message = (failure as Error).message ?? "";
+      setError(/reject|denied|cancel/i.test(message) ? "You cancelled in your wallet. Try again when you're ready." : `Your wallet couldn't sign in: ${message}`);
+    } finally {
+      setStatus("idle");
+    }
+  }
+
+  return (
+    <section className="flex flex-col gap-4" aria-labelledby="wallet-sign-in">
+      <h2 id="wallet-sign-in" className="text-lg font-semibold">
+        Sign in with Ethereum
+      </h2>
+      {!clientId ? (
+        <Alert tone="info">
+          <p className="font-medium">{missingCredentialsMessage}</p>
+          <p className="mt-1 text-muted">Wallet sign-in is turned off on this server until a thirdweb client ID is configured. Email sign-in works as usual.</p>
+        </Alert>
+      ) : (
+        <>
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          {wallets && wallets.length === 0 ? (
+            <Alert tone="info">No wallet found in this browser. Install one such as MetaMask or Rabby, then reload this page.</Alert>
+          ) : null}
+          {wallets && wallets.length > 1 ? (
+            <div className="flex flex-wrap gap-2">
+              {wallets.map((choice) => (
+                <Button key={choice.id} variant="secondary" disabled={status !== "idle"} onClick={() => signIn(choice)}>
+                  {choice.id}
+                </Button>
+              ))}
+            </div>
+          ) : (
+            <Button variant="secondary" disabled={status !== "idle"} onClick={find}>
+              {status === "looking" ? "Looking for your wallet…" : status === "signing" ? "Check your wallet…" : "Connect wallet and sign in"}
+            </Button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

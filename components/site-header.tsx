@@ -1,0 +1,48 @@
+import Link from "next/link";
+import { Avatar } from "@/components/avatar";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { buttonClasses } from "@/components/ui/button";
+import type { CurrentUser } from "@/lib/auth/current-user";
+
+export function SiteHeader({ user }: { user: CurrentUser | null }) {
+  const name = user?.profile?.display_name ?? user?.email ?? "Account";
+  return (
+    <header className="border-b border-line bg-raised/80 backdrop-blur">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-raised focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <nav aria-label="Main" className="mx-auto flex h-14 max-w-5xl items-center gap-3 px-4">
+        <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-accent">
+          <svg aria-hidden="true" viewBox="0 0 32 32" className="h-7 w-7">
+            <rect width="32" height="32" rx="7" fill="currentColor" />
+            <path d="M9 22V10l9 6-9 6zm11-12h3v12h-3z" fill="var(--color-raised)" />
+          </svg>
+          Cuepoint
+        </Link>
+        <Link href="/" className="rounded-md px-2 py-1 text-sm text-muted hover:text-ink">
+          Rooms
+        </Link>
+        <div className="ml-auto flex items-center gap-2">
+          {user ? (
+            <>
+              <Link href="/account" className="flex items-center gap-2 rounded-full py-1 pl-1 pr-3 text-sm hover:bg-line/60" aria-label={`Your account (${name})`}>
+                <Avatar path={user.profile?.avatar_path} name={name} size={28} />
+                <span className="hidden max-w-40 truncate sm:inline">{name}</span>
+              </Link>
+              <SignOutButton variant="ghost" />
+            </>
+          ) : (
+            <>
+              <Link href="/login" className={buttonClasses("ghost")}>
+                Sign in
+              </Link>
+              <Link href="/signup" className={buttonClasses("primary")}>
+                Sign up
+              </Link>
+            </>
+          )}
+        </div>
+      </nav>
+    </header>
+  );
+}

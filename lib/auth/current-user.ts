@@ -1,0 +1,23 @@
+import { cache } from "react";
+import { createClient } from "@/lib/supabase/server";
+import type { Database } from "@/types/database";
+
+export type Profile = Database["public"]["Tables"]["profiles"]["Row"];
+
+export interface CurrentUser {
+  id: string;
+  email: string | null;
+  profile: Profile | null;
+}
+
+/**
+ * The signed-in user for this request (verified by Supabase Auth), with their profile; null when
+ * signed out or when the backend cannot be reached. Cached per request.
+ */
+export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
+  const supabase = await createClient();
+  const { data, error } = await supabase.auth.getUser();
+  if (error || !data.user) return null;
+  const { data: profile } = await supabase.from("profiles").select("*").eq("id", data.user.id).maybeSingle();
+  return { id: data.user.id, email: data.user.email ?? null, profile: profile ?? null };
+});
