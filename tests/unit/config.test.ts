@@ -12,7 +12,7 @@ describe("supabase/config.toml, as the product needs it", () => {
   test("sends users back to the app's auth route handlers, with email confirmation and Ethereum sign-in on", () => {
     expect(raw.auth.site_url).toBe("http://localhost:3000");
     expect(raw.auth.additional_redirect_urls).toEqual(
-      expect.arrayContaining(["http://localhost:3000/auth/confirm", "http://localhost:3000/auth/callback"]),
+      expect.arrayContaining(["http://localhost:3000/auth/confirm**", "http://localhost:3000/auth/callback**"]),
     );
     expect(raw.auth.email.enable_confirmations).toBe(true);
     expect(raw.auth.web3.ethereum.enabled).toBe(true);
