@@ -1,0 +1,95 @@
+import { expect, test } from "@playwright/test";
+import { expectSignedIn, expectSignedOut, screenshot, signInWithPassword, watchConsole } from "./support/pages";
+import { apiUrl, createConfirmedUser, profileOf } from "./support/users";
+
+const png = (bytes: number) => {
+  // A real 1×1 PNG, padded with a trailing chunk to the size wanted.
+  const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+  return bytes <= pixel.length ? pixel : Buffer.concat([pixel, Buffer.alloc(bytes - pixel.length)]);
+};
+
+test("edit the profile: invalid values show next to their field and stay typed; a taken username is named; valid values save", async ({ page }) => {
+  const errors = watchConsole(page);
+  const user = await createConfirmedUser("profile");
+  const other = await createConfirmedUser("taken");
+  const taken = (await profileOf(other.id)).username;
+  await signInWithPassword(page, user.email, user.password);
+  await expectSignedIn(page);
+  await page.goto("/account");
+  await screenshot(page, "account");
+
+  await page.getByLabel("Username").fill("Bad Name!");
+  await page.getByLabel("Display name").fill("");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.locator("#username-error")).toHaveText("Usernames use 3–24 lowercase letters, digits or _");
+  await expect(page.locator("#displayName-error")).toHaveText("Enter the name people see");
+  await expect(page.getByLabel("Username")).toHaveValue("Bad Name!");
+  await screenshot(page, "account-invalid");
+
+  await page.getByLabel("Username").fill(taken);
+  await page.getByLabel("Display name").fill("Test Person");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.locator("#username-error")).toHaveText("That username is taken");
+  await expect(page.getByLabel("Username")).toHaveValue(taken);
+
+  const mine = `e2e_${Date.now().toString(36)}`;
+  await page.getByLabel("Username").fill(mine);
+  await page.getByLabel("Bio").fill("Crate digger.");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+  expect(await profileOf(user.id)).toMatchObject({ username: mine, display_name: "Test Person", bio: "Crate digger." });
+
+  await page.goto(`/u/${mine}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Test Person");
+  await screenshot(page, "public-profile");
+  expect(errors).toEqual([]);
+});
+
+test("upload an avatar with a progress bar; a 3 MB file is refused before upload; replacing removes the old file", async ({ page }) => {
+  const user = await createConfirmedUser("avatar");
+  await signInWithPassword(page, user.email, user.password);
+  await expectSignedIn(page);
+  await page.goto("/account");
+
+  await page.getByLabel("Profile picture").setInputFiles({ name: "big.png", mimeType: "image/png", buffer: png(3 * 1024 * 1024) });
+  await expect(page.getByRole("alert")).toHaveText("Pictures up to 2 MB");
+  expect((await profileOf(user.id)).avatar_path).toBeNull();
+
+  await page.getByLabel("Profile picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png(200 * 1024) });
+  await expect(page.getByText("New picture saved.")).toBeVisible();
+  const first = (await profileOf(user.id)).avatar_path;
+  expect(first).toMatch(new RegExp(`^${user.id}/avatar-\\d+\\.png$`));
+  await expect(page.locator(`img[src*="${first}"]`).first()).toBeVisible();
+
+  await page.getByLabel("Profile picture").setInputFiles({ name: "me2.png", mimeType: "image/png", buffer: png(1024) });
+  await expect(page.getByText("New picture saved.")).toBeVisible();
+  const second = (await profileOf(user.id)).avatar_path;
+  expect(second).not.toBe(first);
+  const gone = await fetch(`${apiUrl}/storage/v1/object/public/avatars/${first}`);
+  expect(gone.ok).toBe(false);
+  expect((await gone.text()).toLowerCase()).toContain("not found");
+});
+
+test("the session survives a reload and a server render", async ({ page }) => {
+  const user = await createConfirmedUser("reload");
+  await signInWithPassword(page, user.email, user.password);
+  await expectSignedIn(page);
+  await page.reload();
+  await expectSignedIn(page);
+  const html = await (await page.request.get("/account")).text();
+  expect(html).toContain(user.email);
+});
+
+test("signing out in one tab signs out the other", async ({ context }) => {
+  const user = await createConfirmedUser("tabs");
+  const first = await context.newPage();
+  await signInWithPassword(first, user.email, user.password);
+  await expectSignedIn(first);
+  const second = await context.newPage();
+  await second.goto("/account");
+  await expectSignedIn(second);
+  await first.getByRole("button", { name: "Sign out" }).click();
+  await expectSignedOut(first);
+  await expectSignedOut(second);
+  await expect(second).toHaveURL(/\/$/);
+});
