@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { expectSignedIn, expectSignedOut, screenshot, signInWithPassword, watchConsole } from "./support/pages";
-import { apiUrl, createConfirmedUser, profileOf } from "./support/users";
+import { expectSignedIn, expectSignedOut, screenshot, signInWithPassword, watchConsole } from "../e2e/support/pages";
+import { apiUrl, createConfirmedUser, profileOf } from "../e2e/support/users";
 
 const png = (bytes: number) => {
   // A real 1×1 PNG, padded with a trailing chunk to the size wanted.

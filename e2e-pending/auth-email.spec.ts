@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { latestLink } from "./support/inbox";
-import { expectSignedIn, expectSignedOut, screenshot, signInWithPassword, watchConsole } from "./support/pages";
-import { createConfirmedUser, uniqueEmail } from "./support/users";
+import { latestLink } from "../e2e/support/inbox";
+import { expectSignedIn, expectSignedOut, screenshot, signInWithPassword, watchConsole } from "../e2e/support/pages";
+import { createConfirmedUser, uniqueEmail } from "../e2e/support/users";
 
 test("sign up → confirmation email → confirmed and signed in; sign out; sign back in with the password", async ({ page }) => {
   const errors = watchConsole(page);
