@@ -174,6 +174,15 @@ const tasks: Record<string, () => Promise<number>> = {
   "db:types": dbTypes,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
+  "bench:web": async () => {
+    const config = loadConfig();
+    const stop = await withStack(config);
+    try {
+      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-web.ts")], { cwd: repoRoot });
+    } finally {
+      await stop();
+    }
+  },
   "bench:stack": () => runInherit(process.execPath, [path.join(repoRoot, "stack", "bench", "index.ts")], { cwd: repoRoot }),
 };
 
