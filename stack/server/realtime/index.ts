@@ -1,0 +1,10 @@
+import type { ServerContext } from "../context.ts";
+import { type ServiceRoute, sendJson } from "../gateway.ts";
+
+/** The Realtime service at /realtime/v1. Placeholder until the service lands: answers 404 for every path. */
+export async function createRealtimeRoute(_ctx: ServerContext): Promise<ServiceRoute> {
+  return {
+    prefix: "/realtime/v1",
+    handler: (_req, res) => sendJson(res, 404, { message: "no Route matched with those values" }),
+  };
+}
