@@ -1,10 +1,19 @@
 import type { ServerContext } from "../context.ts";
-import { type ServiceRoute, sendJson } from "../gateway.ts";
+import type { ServiceRoute } from "../gateway.ts";
+import { stackFunctionsOptions } from "./options.ts";
+import { createFunctionsService } from "./service.ts";
 
-/** The Functions service at /functions/v1. Placeholder until the service lands: answers 404 for every path. */
-export async function createFunctionsRoute(_ctx: ServerContext): Promise<ServiceRoute> {
+/**
+ * Edge Functions at /functions/v1/<name>: each supabase/functions/<name>/index.ts runs in its own
+ * Deno process. Like `supabase start`, the gateway asks no apikey here and lets preflights
+ * through: the function's verify_jwt setting and its own code decide.
+ */
+export async function createFunctionsRoute(ctx: ServerContext): Promise<ServiceRoute> {
+  const service = createFunctionsService(stackFunctionsOptions(ctx.config));
   return {
     prefix: "/functions/v1",
-    handler: (_req, res) => sendJson(res, 404, { message: "no Route matched with those values" }),
+    open: () => true,
+    handler: (req, res, gatewayCtx) => service.handle(req, res, gatewayCtx),
+    close: () => service.close(),
   };
 }
