@@ -1,10 +1,47 @@
 import type { ServerContext } from "../context.ts";
-import { type ServiceRoute, sendJson } from "../gateway.ts";
+import type { ServiceRoute } from "../gateway.ts";
+import { globalFileSizeLimit, syncConfiguredBuckets } from "./bucket-store.ts";
+import { errors, StorageError, sendStorageError } from "./errors.ts";
+import { drain } from "./http.ts";
+import { hasDotSegment, route } from "./routes.ts";
 
-/** The Storage service at /storage/v1. Placeholder until the service lands: answers 404 for every path. */
-export async function createStorageRoute(_ctx: ServerContext): Promise<ServiceRoute> {
+const prefix = "/storage/v1";
+
+/**
+ * The Storage service at /storage/v1, compatible with Supabase Storage's HTTP API as storage-js
+ * uses it. Buckets declared in config.toml are created or updated at start; objects' rows live in
+ * storage.objects (read and written as the caller, so RLS decides) and their bytes under .stack/.
+ */
+export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRoute> {
+  const synced = await syncConfiguredBuckets(ctx.adminPool, ctx.config.raw);
+  if (synced.length) console.log(`[storage] buckets from config.toml: ${synced.map((bucket) => bucket.id).join(", ")}`);
+  const globalLimit = globalFileSizeLimit(ctx.config.raw);
+
   return {
-    prefix: "/storage/v1",
-    handler: (_req, res) => sendJson(res, 404, { message: "no Route matched with those values" }),
+    prefix,
+    // Like Kong's storage route in `supabase start`: no key check at the gateway; Storage reads the JWT itself.
+    open: () => true,
+    handler: async (req, res, gateway) => {
+      const method = req.method ?? "GET";
+      const pathname = gateway.url.pathname.slice(prefix.length) || "/";
+      if (method === "OPTIONS") {
+        res.writeHead(200, { "Content-Length": 0 });
+        res.end();
+        return;
+      }
+      try {
+        if (hasDotSegment(req.url ?? "")) throw errors.invalidKey((req.url ?? "").split("?")[0].slice(prefix.length + 1));
+        const handler = route(method, pathname);
+        if (!handler) throw errors.notFoundRoute(method, `${prefix}${pathname}`);
+        await handler({ req, res, server: ctx, bearer: gateway.bearer, url: gateway.url, globalLimit });
+      } catch (error) {
+        const storageError = error instanceof StorageError ? error : errors.internal();
+        if (!(error instanceof StorageError)) console.error(`[storage] ${method} ${pathname}:`, error);
+        if (req.destroyed || res.destroyed) return;
+        // A refused upload's remaining bytes are read and dropped, so the client gets this answer.
+        drain(req);
+        sendStorageError(res, storageError);
+      }
+    },
   };
 }

@@ -1,0 +1,115 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, type ReadStream } from "node:fs";
+import { copyFile, link, mkdir, open, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { stateDir } from "../../lib/paths.ts";
+import { errors } from "./errors.ts";
+
+/**
+ * Object bytes on disk: `<stateDir>/storage/<bucket>/<name>.<version>`. Every upload gets a new
+ * version, so a file is written once (to a temporary file, then renamed into place) and never
+ * changed; replacing or moving an object points its row at a new file and deletes the old one.
+ */
+export const storageRoot = path.join(stateDir, "storage");
+const uploadsDir = path.join(stateDir, "storage-uploads");
+
+function bucketDir(bucket: string): string {
+  const dir = path.resolve(storageRoot, bucket);
+  if (path.dirname(dir) !== storageRoot) throw errors.invalidBucketName();
+  return dir;
+}
+
+export function objectPath(bucket: string, name: string, version: string): string {
+  const root = bucketDir(bucket);
+  const file = path.resolve(root, ...name.split("/")) + (name.endsWith("/") ? `/.${version}` : `.${version}`);
+  if (!file.startsWith(root + path.sep)) throw errors.invalidKey(name);
+  return file;
+}
+
+/** A file being received: bytes go to a temporary file while its size and MD5 are counted. */
+export class IncomingFile {
+  readonly tempPath = path.join(uploadsDir, randomUUID());
+  size = 0;
+  private readonly hash = createHash("md5");
+  private handle?: Awaited<ReturnType<typeof open>>;
+
+  async write(chunk: Buffer): Promise<void> {
+    if (!this.handle) {
+      await mkdir(uploadsDir, { recursive: true });
+      this.handle = await open(this.tempPath, "w");
+    }
+    this.size += chunk.length;
+    this.hash.update(chunk);
+    await this.handle.write(chunk);
+  }
+
+  async close(): Promise<{ size: number; eTag: string }> {
+    if (!this.handle) {
+      await mkdir(uploadsDir, { recursive: true });
+      this.handle = await open(this.tempPath, "w");
+    }
+    await this.handle.close();
+    return { size: this.size, eTag: `"${this.hash.digest("hex")}"` };
+  }
+
+  /** Moves the finished file to where the object's version lives. */
+  async placeAt(bucket: string, name: string, version: string): Promise<string> {
+    const target = objectPath(bucket, name, version);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(this.tempPath, target);
+    return target;
+  }
+
+  async discard(): Promise<void> {
+    await this.handle?.close().catch(() => undefined);
+    await unlink(this.tempPath).catch(() => undefined);
+  }
+}
+
+/** Gives an existing version's bytes to a new version: a hard link, as versions are immutable. */
+export async function duplicateObject(from: { bucket: string; name: string; version: string }, to: { bucket: string; name: string; version: string }): Promise<void> {
+  const source = objectPath(from.bucket, from.name, from.version);
+  const target = objectPath(to.bucket, to.name, to.version);
+  await mkdir(path.dirname(target), { recursive: true });
+  try {
+    await link(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw errors.noSuchKey();
+    const temp = path.join(uploadsDir, randomUUID());
+    await mkdir(uploadsDir, { recursive: true });
+    await copyFile(source, temp);
+    await rename(temp, target);
+  }
+}
+
+/** Deletes a version's bytes and the folders it leaves empty (never the bucket's own folder). */
+export async function removeObjectFile(bucket: string, name: string, version: string | null | undefined): Promise<void> {
+  if (!version) return;
+  let file: string;
+  try {
+    file = objectPath(bucket, name, version);
+  } catch {
+    return;
+  }
+  await unlink(file).catch(() => undefined);
+  const root = bucketDir(bucket);
+  for (let dir = path.dirname(file); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      break;
+    }
+  }
+}
+
+export async function removeBucketFiles(bucket: string): Promise<void> {
+  await rm(bucketDir(bucket), { recursive: true, force: true });
+}
+
+export async function openObject(bucket: string, name: string, version: string, range?: { start: number; end: number }): Promise<ReadStream> {
+  const file = objectPath(bucket, name, version);
+  await stat(file).catch(() => {
+    throw errors.noSuchKey();
+  });
+  return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+}
