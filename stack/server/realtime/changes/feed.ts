@@ -1,0 +1,294 @@
+import pg from "pg";
+import type { StackConfig } from "../../../lib/config.ts";
+import { dbPassword } from "../../../lib/postgres.ts";
+import type { Claims } from "../../jwt.ts";
+import { passes } from "./filters.ts";
+import type { PgOutputMessage, TupleValue } from "./pgoutput.ts";
+import { Relations, type Relation } from "./relations.ts";
+import { type ReplicationStream, startReplication } from "./replication.ts";
+import { type ResolvedBinding, publication, resolveBindings } from "./subscriptions.ts";
+import type { ChangeBinding, ChangeSubscriber, ChangesFeed, SubscribeResult } from "./types.ts";
+import { valueJson } from "./values.ts";
+import { Visibility, type VisibilityGroup } from "./visibility.ts";
+
+type ChangeType = "INSERT" | "UPDATE" | "DELETE";
+type Row = Map<string, TupleValue>;
+
+interface Change {
+  type: ChangeType;
+  relation: Relation;
+  commitTimestamp: string;
+  newRow?: Row;
+  oldRow?: Row;
+  oldIsKeyOnly: boolean;
+}
+
+interface Subscription {
+  claims: Claims;
+  role: string;
+  claimsKey: string;
+  bindings: ResolvedBinding[];
+}
+
+type Transaction = { commitTime: Date; messages: PgOutputMessage[] };
+
+function rowOf(relation: Relation, tuple: TupleValue[] | undefined, keyOnly = false): Row | undefined {
+  if (!tuple) return undefined;
+  const row: Row = new Map();
+  relation.columns.forEach((column, i) => {
+    if (!keyOnly || column.isKey) row.set(column.name, tuple[i]);
+  });
+  return row;
+}
+
+/** Postgres-connection failures worth retrying (as opposed to bad subscription params). */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  if (!code) return !/Subscription insert failed|Error parsing|No subscription params/.test((error as Error).message ?? "");
+  return code.startsWith("E") || code.startsWith("08") || code === "57P01" || code === "57P03";
+}
+
+export interface ClosableChangesFeed extends ChangesFeed {
+  close(): Promise<void>;
+}
+
+/**
+ * postgres_changes: the replication stream of the supabase_realtime publication, matched against
+ * the subscribed channels' bindings and filters, checked against RLS per (role, claims) group,
+ * and delivered in commit order in Realtime's payload shape.
+ */
+export function createChangesFeed(config: StackConfig, log: (line: string) => void): ClosableChangesFeed {
+  const connection = { host: "127.0.0.1", port: config.dbPort, database: "postgres", password: dbPassword };
+  const pool = new pg.Pool({ ...connection, user: "postgres", max: 3 });
+  pool.on("error", () => undefined);
+  const relations = new Relations(pool);
+  const visibility = new Visibility({ ...connection, user: "authenticator" });
+  const subscriptions = new Map<ChangeSubscriber, Subscription>();
+  const pending: Transaction[] = [];
+  let current: Transaction | undefined;
+  let stream: ReplicationStream | undefined;
+  let processing = false;
+  let closed = false;
+  let downSince: number | undefined;
+  let ready: Promise<void>;
+  let markReady: () => void = () => undefined;
+  const resetReady = () => {
+    ready = new Promise((resolve) => (markReady = resolve));
+  };
+  resetReady();
+
+  async function connect(): Promise<void> {
+    while (!closed) {
+      try {
+        stream = await startReplication({
+          host: connection.host,
+          port: connection.port,
+          user: "postgres",
+          password: dbPassword,
+          publication,
+          onMessage: onMessage,
+          onEnd: (error) => {
+            stream = undefined;
+            current = undefined;
+            if (closed) return;
+            resetReady();
+            downSince = Date.now();
+            log(`[realtime] lost the replication stream (${error.message}); reconnecting until the database is back`);
+            setTimeout(() => void connect(), 500);
+          },
+        });
+        if (downSince !== undefined) log(`[realtime] replication stream is back after ${((Date.now() - downSince) / 1000).toFixed(1)} s; postgres_changes flow again`);
+        downSince = undefined;
+        markReady();
+        return;
+      } catch (error) {
+        if (downSince === undefined) {
+          downSince = Date.now();
+          log(`[realtime] cannot start the replication stream (${(error as Error).message}); retrying`);
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+  void connect();
+
+  function onMessage(message: PgOutputMessage): void {
+    if (message.tag === "begin") current = { commitTime: message.commitTime, messages: [] };
+    else if (message.tag === "commit") {
+      if (current && current.messages.length > 0) pending.push(current);
+      current = undefined;
+      void drain();
+    } else if (message.tag !== "other") current?.messages.push(message);
+  }
+
+  async function drain(): Promise<void> {
+    if (processing) return;
+    processing = true;
+    try {
+      while (pending.length > 0 && !closed) {
+        const batch = pending.splice(0, pending.length);
+        try {
+          await process(batch);
+        } catch (error) {
+          log(`[realtime] could not deliver a batch of changes: ${(error as Error).message}`);
+        }
+      }
+    } finally {
+      processing = false;
+    }
+  }
+
+  async function toChanges(batch: Transaction[]): Promise<Change[]> {
+    const changes: Change[] = [];
+    for (const txn of batch) {
+      const commitTimestamp = txn.commitTime.toISOString();
+      for (const m of txn.messages) {
+        if (m.tag === "relation") {
+          await relations.refresh(m.relid, m.schema, m.table, m.columns);
+          continue;
+        }
+        if (m.tag !== "insert" && m.tag !== "update" && m.tag !== "delete") continue;
+        const relation = relations.get(m.relid);
+        if (!relation) continue;
+        if (m.tag === "insert") changes.push({ type: "INSERT", relation, commitTimestamp, newRow: rowOf(relation, m.newTuple), oldIsKeyOnly: false });
+        else if (m.tag === "update") {
+          changes.push({ type: "UPDATE", relation, commitTimestamp, newRow: rowOf(relation, m.newTuple), oldRow: rowOf(relation, m.oldTuple, m.oldIsKeyOnly), oldIsKeyOnly: m.oldIsKeyOnly });
+        } else changes.push({ type: "DELETE", relation, commitTimestamp, oldRow: rowOf(relation, m.oldTuple, m.oldIsKeyOnly), oldIsKeyOnly: m.oldIsKeyOnly });
+      }
+    }
+    return changes;
+  }
+
+  function keyOf(change: Change): Record<string, string | null> | undefined {
+    const row = change.newRow ?? change.oldRow;
+    const key: Record<string, string | null> = {};
+    for (const name of change.relation.primaryKey) {
+      const value = row?.get(name);
+      if (value === undefined) return undefined;
+      key[name] = value;
+    }
+    return key;
+  }
+
+  async function process(batch: Transaction[]): Promise<void> {
+    const changes = await toChanges(batch);
+    if (changes.length === 0 || subscriptions.size === 0) return;
+
+    // Which subscriber wants which change, through which binding ids (before RLS).
+    type Candidate = { subscriber: ChangeSubscriber; subscription: Subscription; ids: number[] };
+    const candidates = changes.map(() => [] as Candidate[]);
+    for (const [subscriber, subscription] of subscriptions) {
+      changes.forEach((change, index) => {
+        const ids: number[] = [];
+        for (const binding of subscription.bindings) {
+          const filters = binding.tables.get(change.relation.relid);
+          if (!filters || (binding.event !== "*" && binding.event !== change.type)) continue;
+          if (passes(filters, (change.type === "DELETE" ? change.oldRow : change.newRow) ?? new Map())) ids.push(binding.id);
+        }
+        if (ids.length > 0) candidates[index].push({ subscriber, subscription, ids });
+      });
+    }
+
+    // RLS: one visibility check per distinct (role, claims), for the changes it would receive.
+    const groups = new Map<string, VisibilityGroup>();
+    changes.forEach((change, index) => {
+      if (!change.relation.rlsEnabled || change.type === "DELETE") return;
+      const key = keyOf(change);
+      if (!key || change.relation.primaryKey.length === 0) return;
+      for (const { subscription } of candidates[index]) {
+        let group = groups.get(subscription.claimsKey);
+        if (!group) groups.set(subscription.claimsKey, (group = { role: subscription.role, claims: subscription.claims, tables: new Map() }));
+        const rows = group.tables.get(change.relation) ?? [];
+        group.tables.set(change.relation, rows);
+        if (!rows.some((r) => r.index === index)) rows.push({ index, key });
+      }
+    });
+    const groupKeys = [...groups.keys()];
+    let verdicts: Array<{ visible: Set<number>; error?: string }> = [];
+    try {
+      verdicts = await visibility.check([...groups.values()]);
+    } catch (error) {
+      log(`[realtime] RLS check failed, withholding ${groupKeys.length ? "changes" : "nothing"}: ${(error as Error).message}`);
+      verdicts = groupKeys.map(() => ({ visible: new Set<number>(), error: (error as Error).message }));
+    }
+    const visibleTo = new Map(groupKeys.map((key, i) => [key, verdicts[i]]));
+    for (const [key, verdict] of visibleTo) if (verdict?.error) log(`[realtime] RLS check for role ${groups.get(key)?.role} failed: ${verdict.error}`);
+
+    const dataCache = new Map<string, string>();
+    for (let index = 0; index < changes.length; index++) {
+      const change = changes[index];
+      for (const { subscriber, subscription, ids } of candidates[index]) {
+        if (!subscriptions.has(subscriber)) continue;
+        const checked = change.relation.rlsEnabled && change.type !== "DELETE";
+        if (checked && !visibleTo.get(subscription.claimsKey)?.visible.has(index)) continue;
+        const cacheKey = `${index}:${subscription.role}`;
+        let data = dataCache.get(cacheKey);
+        if (data === undefined) dataCache.set(cacheKey, (data = await dataJson(change, subscription.role)));
+        subscriber.deliverChange(ids, data);
+      }
+    }
+  }
+
+  function recordJson(change: Change, row: Row | undefined, columns: Set<string>, fallback?: Row): string {
+    const parts: string[] = [];
+    for (const column of change.relation.columns) {
+      if (!columns.has(column.name) || !row?.has(column.name)) continue;
+      let value = row.get(column.name);
+      if (value === undefined) value = fallback?.get(column.name);
+      if (value === undefined) continue;
+      parts.push(`${JSON.stringify(column.name)}:${valueJson(column.type, value)}`);
+    }
+    return `{${parts.join(",")}}`;
+  }
+
+  /** The change's `data` as Realtime sends it to one role: only the columns that role may select. */
+  async function dataJson(change: Change, role: string): Promise<string> {
+    const { relation } = change;
+    const head = `"schema":${JSON.stringify(relation.schema)},"table":${JSON.stringify(relation.table)}`;
+    const selectable = await relations.selectable(role, relation.relid);
+    if (change.type !== "DELETE") {
+      if (relation.primaryKey.length === 0) return `{${head},"type":"${change.type}","errors":["Error 400: Bad Request, no primary key"]}`;
+      if (!relation.primaryKey.every((c) => selectable.has(c))) return `{${head},"type":"${change.type}","errors":["Error 401: Unauthorized"]}`;
+    }
+    const columns = relation.columns.filter((c) => selectable.has(c.name)).map((c) => ({ name: c.name, type: c.type }));
+    let body = `{${head},"commit_timestamp":${JSON.stringify(change.commitTimestamp)},"type":"${change.type}","columns":${JSON.stringify(columns)}`;
+    if (change.type !== "DELETE") body += `,"record":${recordJson(change, change.newRow, selectable, change.oldRow)}`;
+    if (change.type === "UPDATE") {
+      // Without REPLICA IDENTITY FULL the old row is just its key (Postgres sends the old key only when it changed).
+      const old = change.oldRow ?? new Map(relation.primaryKey.map((name) => [name, change.newRow?.get(name)]));
+      body += `,"old_record":${recordJson(change, old, selectable)}`;
+    }
+    if (change.type === "DELETE") {
+      // Deletes are not RLS-checked (the row is gone), so under RLS only the primary key goes out.
+      const allowed = relation.rlsEnabled ? new Set(relation.primaryKey.filter((c) => selectable.has(c))) : selectable;
+      body += `,"old_record":${recordJson(change, change.oldRow, allowed)}`;
+    }
+    return `${body},"errors":null}`;
+  }
+
+  return {
+    async subscribe(subscriber: ChangeSubscriber, bindings: ChangeBinding[], claims: Claims): Promise<SubscribeResult> {
+      try {
+        const resolved = await resolveBindings(pool, bindings, claims);
+        await Promise.race([ready, new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error("replication is not running"), { code: "ECONNREFUSED" })), 10_000))]);
+        subscriptions.set(subscriber, { claims, role: String(claims.role), claimsKey: JSON.stringify(claims), bindings: resolved });
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, message: (error as Error).message, retry: isConnectionError(error) };
+      }
+    },
+    updateClaims(subscriber: ChangeSubscriber, claims: Claims): void {
+      const subscription = subscriptions.get(subscriber);
+      if (subscription) subscriptions.set(subscriber, { ...subscription, claims, role: String(claims.role), claimsKey: JSON.stringify(claims) });
+    },
+    unsubscribe(subscriber: ChangeSubscriber): void {
+      subscriptions.delete(subscriber);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      stream?.stop();
+      await visibility.close();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
