@@ -15,7 +15,10 @@ export function apiService(config: StackConfig): ServiceSpec {
   return {
     name: "api",
     entry: path.join(repoRoot, "stack", "server", "main.ts"),
-    ports: [{ port: config.apiPort, what: "API gateway" }],
+    ports: [
+      { port: config.apiPort, what: "API gateway" },
+      { port: config.inboxPort, what: "email inbox" },
+    ],
   };
 }
 

@@ -4,6 +4,8 @@ import http from "node:http";
 import { loadConfig } from "../lib/config.ts";
 import { createServerContext } from "./context.ts";
 import { createGateway, createUpgradeRouter } from "./gateway.ts";
+import { createInboxHandler } from "./inbox/api.ts";
+import { inbox } from "./inbox/store.ts";
 import { serviceRoutes } from "./routes.ts";
 
 const config = loadConfig();
@@ -19,9 +21,15 @@ ctx.adminPool.on("error", (error) => console.error("[db] admin pool:", error.mes
 
 server.listen(config.apiPort, "127.0.0.1", () => console.log(`[api] listening on http://127.0.0.1:${config.apiPort}`));
 
+// The Mailpit-compatible inbox where the Auth service's emails land ([local_smtp].port).
+const inboxServer = http.createServer(createInboxHandler(inbox));
+inboxServer.listen(config.inboxPort, "127.0.0.1", () => console.log(`[inbox] listening on http://127.0.0.1:${config.inboxPort}`));
+
 function shutdown() {
   server.close();
   server.closeAllConnections();
+  inboxServer.close();
+  inboxServer.closeAllConnections();
   void Promise.allSettled(routes.map((route) => route.close?.()))
     .then(() => Promise.allSettled([ctx.authenticatorPool.end(), ctx.adminPool.end()]))
     .then(() => process.exit(0));

@@ -1,0 +1,148 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { StackConfig } from "../../lib/config.ts";
+import { workDir } from "../../lib/paths.ts";
+
+/** The email kinds GoTrue sends, by their config.toml template names. */
+export type EmailKind = "confirmation" | "magic_link" | "recovery" | "email_change" | "invite";
+
+export interface EmailTemplate {
+  subject: string;
+  /** Go-template HTML, rendered by mail.ts. */
+  content: string;
+}
+
+/** What the Auth service honours from config.toml's [auth], [auth.email], [auth.rate_limit] and [auth.web3]. */
+export interface AuthSettings {
+  siteUrl: string;
+  /** The URL this service is reached at (GoTrue's API_EXTERNAL_URL); also the JWT issuer. */
+  externalUrl: string;
+  additionalRedirectUrls: string[];
+  jwtExpiry: number;
+  refreshTokenRotation: boolean;
+  refreshTokenReuseInterval: number;
+  enableSignup: boolean;
+  minimumPasswordLength: number;
+  passwordRequirements: string;
+  email: {
+    enabled: boolean;
+    doubleConfirmChanges: boolean;
+    enableConfirmations: boolean;
+    securePasswordChange: boolean;
+    maxFrequencySeconds: number;
+    otpLength: number;
+    otpExpiry: number;
+  };
+  templates: Record<EmailKind, EmailTemplate>;
+  rateLimit: { emailSent: number; tokenRefresh: number; signInSignUps: number; tokenVerifications: number; web3: number };
+  web3Ethereum: boolean;
+  sender: { name: string; address: string };
+}
+
+type Table = Record<string, unknown>;
+
+function table(parent: Table, key: string): Table {
+  const value = parent[key];
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Table) : {};
+}
+const str = (value: unknown, fallback: string) => (typeof value === "string" ? value : fallback);
+const num = (value: unknown, fallback: number) => (typeof value === "number" && Number.isFinite(value) ? value : fallback);
+const bool = (value: unknown, fallback: boolean) => (typeof value === "boolean" ? value : fallback);
+
+/** Go durations as config.toml writes them ("0s", "60s", "1m30s", "1h"), in seconds. */
+export function parseDurationSeconds(value: unknown, fallback: number): number {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string") return fallback;
+  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join("") !== value.trim()) return fallback;
+  const unit: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  return parts.reduce((sum, [, amount, u]) => sum + Number(amount) * unit[u], 0);
+}
+
+// GoTrue's built-in templates, used when config.toml names no content_path.
+const defaultTemplates: Record<EmailKind, EmailTemplate> = {
+  confirmation: {
+    subject: "Confirm Your Signup",
+    content: '<h2>Confirm your signup</h2>\n\n<p>Follow this link to confirm your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Confirm your mail</a></p>',
+  },
+  magic_link: {
+    subject: "Your Magic Link",
+    content: '<h2>Magic Link</h2>\n\n<p>Follow this link to login:</p>\n<p><a href="{{ .ConfirmationURL }}">Log In</a></p>',
+  },
+  recovery: {
+    subject: "Reset Your Password",
+    content: '<h2>Reset Password</h2>\n\n<p>Follow this link to reset the password for your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Reset Password</a></p>',
+  },
+  email_change: {
+    subject: "Confirm Email Change",
+    content:
+      '<h2>Confirm Change of Email</h2>\n\n<p>Follow this link to confirm the update of your email from {{ .Email }} to {{ .NewEmail }}:</p>\n<p><a href="{{ .ConfirmationURL }}">Change Email</a></p>',
+  },
+  invite: {
+    subject: "You have been invited",
+    content:
+      '<h2>You have been invited</h2>\n\n<p>You have been invited to create a user on {{ .SiteURL }}. Follow this link to accept the invite:</p>\n<p><a href="{{ .ConfirmationURL }}">Accept the invite</a></p>',
+  },
+};
+
+function template(emailTable: Table, kind: EmailKind): EmailTemplate {
+  const configured = table(table(emailTable, "template"), kind);
+  const fallback = defaultTemplates[kind];
+  const contentPath = configured.content_path;
+  let content = fallback.content;
+  if (typeof contentPath === "string" && contentPath) {
+    // The CLI resolves content_path against the project directory (the one holding supabase/).
+    content = readFileSync(path.resolve(workDir, contentPath), "utf8");
+  }
+  return { subject: str(configured.subject, fallback.subject), content };
+}
+
+/** STACK_AUTH_JWT_EXPIRY (seconds) overrides jwt_expiry, so end-to-end tests can use short-lived tokens. */
+function jwtExpiryOverride(): number | undefined {
+  const value = process.env.STACK_AUTH_JWT_EXPIRY;
+  return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
+}
+
+export function authSettings(config: StackConfig): AuthSettings {
+  const auth = table(config.raw, "auth");
+  const email = table(auth, "email");
+  const rate = table(auth, "rate_limit");
+  const smtp = table(config.raw, "local_smtp");
+  const apiUrl = `http://127.0.0.1:${config.apiPort}`;
+  return {
+    siteUrl: str(auth.site_url, "http://127.0.0.1:3000"),
+    externalUrl: str(auth.external_url, "") || `${apiUrl}/auth/v1`,
+    additionalRedirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.filter((u): u is string => typeof u === "string") : [],
+    jwtExpiry: jwtExpiryOverride() ?? num(auth.jwt_expiry, 3600),
+    refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
+    refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
+    enableSignup: bool(auth.enable_signup, true),
+    minimumPasswordLength: Math.max(6, num(auth.minimum_password_length, 6)),
+    passwordRequirements: str(auth.password_requirements, ""),
+    email: {
+      enabled: bool(email.enabled, true),
+      doubleConfirmChanges: bool(email.double_confirm_changes, true),
+      enableConfirmations: bool(email.enable_confirmations, false),
+      securePasswordChange: bool(email.secure_password_change, false),
+      maxFrequencySeconds: parseDurationSeconds(email.max_frequency, 1),
+      otpLength: num(email.otp_length, 6),
+      otpExpiry: num(email.otp_expiry, 3600),
+    },
+    templates: {
+      confirmation: template(email, "confirmation"),
+      magic_link: template(email, "magic_link"),
+      recovery: template(email, "recovery"),
+      email_change: template(email, "email_change"),
+      invite: template(email, "invite"),
+    },
+    rateLimit: {
+      emailSent: num(rate.email_sent, 2),
+      tokenRefresh: num(rate.token_refresh, 150),
+      signInSignUps: num(rate.sign_in_sign_ups, 30),
+      tokenVerifications: num(rate.token_verifications, 30),
+      web3: num(rate.web3, 30),
+    },
+    web3Ethereum: bool(table(table(auth, "web3"), "ethereum").enabled, false),
+    sender: { name: str(smtp.sender_name, "Admin"), address: str(smtp.admin_email, "admin@email.com") },
+  };
+}

@@ -1,0 +1,73 @@
+import { badRequest, forbidden, unprocessable } from "./errors.ts";
+import { hashPassword, randomUUID } from "./crypto.ts";
+import { createLink } from "./links.ts";
+import { createFlowState, parseChallenge } from "./pkce.ts";
+import { objectField, readParams, stringField } from "./request.ts";
+import { type AuthService, type Call, checkPasswordStrength, limit, ok, redirectTo, validateEmail } from "./service.ts";
+import { issueSession } from "./sessions.ts";
+import { findUserByEmail, findUserById, insertEmailIdentity, insertUser, isConfirmed, userJson, withTransaction } from "./users.ts";
+
+/**
+ * POST /signup. With confirmations on, the answer is the user (no session) and a confirmation
+ * email; signing up again with a confirmed address answers a look-alike user so addresses cannot
+ * be enumerated, and with an unconfirmed one re-sends the confirmation (GoTrue's behaviour).
+ */
+export async function signup(svc: AuthService, call: Call): Promise<void> {
+  const { settings } = svc;
+  if (!settings.enableSignup) throw forbidden("signup_disabled", "Signups not allowed for this instance");
+  const params = await readParams(call.req);
+  limit(call, svc.limits.signInSignUps);
+  const password = stringField(params, "password");
+  const emailInput = stringField(params, "email");
+  const phone = stringField(params, "phone");
+  const data = objectField(params, "data") ?? {};
+  const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
+  if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on signup.");
+  if (!emailInput) {
+    if (phone) throw badRequest("phone_provider_disabled", "Phone signups are disabled");
+    throw badRequest("validation_failed", "To signup, please provide your email");
+  }
+  if (!settings.email.enabled) throw badRequest("email_provider_disabled", "Email signups are disabled");
+  if (!password) throw unprocessable("validation_failed", "Signup requires a valid password");
+  checkPasswordStrength(settings, password);
+  const email = validateEmail(emailInput);
+  const autoconfirm = !settings.email.enableConfirmations;
+  const redirect = redirectTo(svc, call);
+
+  const result = await withTransaction(svc.pool, async (db) => {
+    await db.query("select pg_advisory_xact_lock(hashtext($1))", [`signup:${email}`]);
+    const existing = await findUserByEmail(db, email);
+    if (existing && isConfirmed(existing)) {
+      if (autoconfirm) throw unprocessable("user_already_exists", "User already registered");
+      const now = new Date().toISOString();
+      const lookalike = {
+        ...userJson(existing),
+        id: randomUUID(),
+        created_at: now,
+        updated_at: now,
+        confirmation_sent_at: now,
+        user_metadata: data,
+        app_metadata: { provider: "email", providers: ["email"] },
+        identities: [],
+      };
+      for (const key of ["last_sign_in_at", "confirmed_at", "email_confirmed_at", "recovery_sent_at", "new_email", "email_change_sent_at"]) delete (lookalike as Record<string, unknown>)[key];
+      return { body: lookalike };
+    }
+    let user = existing;
+    if (!user) {
+      user = await insertUser(db, {
+        email,
+        encryptedPassword: await hashPassword(password),
+        userMetadata: data,
+        appMetadata: { provider: "email", providers: ["email"] },
+        emailConfirmed: autoconfirm,
+      });
+      await insertEmailIdentity(db, user);
+    }
+    if (autoconfirm) return { body: await issueSession(db, settings, user.id, "password", { userAgent: call.req.headers["user-agent"] }) };
+    if (challenge) await createFlowState(db, user.id, challenge, "email/signup");
+    await createLink({ db, settings, mailer: svc.mailer, redirectTo: redirect, pkce: Boolean(challenge) }, user, "signup");
+    return { body: userJson((await findUserById(db, user.id))!) };
+  });
+  ok(call, result.body);
+}

@@ -1,0 +1,86 @@
+import { OAuthError, badRequest } from "./errors.ts";
+import { passwordMatches } from "./crypto.ts";
+import { consumeAuthCode } from "./pkce.ts";
+import { readParams, stringField } from "./request.ts";
+import { type AuthService, type Call, limit, ok } from "./service.ts";
+import { type AuthMethod, issueSession, refreshSession } from "./sessions.ts";
+import { findUserByEmail, isBanned, withTransaction } from "./users.ts";
+import { web3Grant } from "./web3.ts";
+
+const invalidCredentials = () => badRequest("invalid_credentials", "Invalid login credentials");
+
+async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
+  const params = await readParams(call.req);
+  limit(call, svc.limits.signInSignUps);
+  const email = stringField(params, "email");
+  const phone = stringField(params, "phone");
+  const password = stringField(params, "password");
+  if (email && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on login.");
+  if (!email) {
+    if (phone) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
+    throw invalidCredentials();
+  }
+  if (!svc.settings.email.enabled) throw badRequest("email_provider_disabled", "Email logins are disabled");
+  const user = await findUserByEmail(svc.pool, email);
+  if (!user || !(await passwordMatches(password, user.encrypted_password))) throw invalidCredentials();
+  if (isBanned(user)) throw badRequest("user_banned", "User is banned");
+  if (!user.email_confirmed_at && svc.settings.email.enableConfirmations) throw badRequest("email_not_confirmed", "Email not confirmed");
+  const session = await withTransaction(svc.pool, (db) => issueSession(db, svc.settings, user.id, "password", { userAgent: call.req.headers["user-agent"] }));
+  ok(call, session);
+}
+
+async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
+  const params = await readParams(call.req);
+  limit(call, svc.limits.tokenRefresh);
+  const token = stringField(params, "refresh_token");
+  if (!token) throw badRequest("validation_failed", "refresh_token required");
+  // A reuse error revokes the token family, so the transaction must commit even when it throws.
+  let failure: unknown;
+  const session = await withTransaction(svc.pool, async (db) => {
+    try {
+      return await refreshSession(db, svc.settings, token);
+    } catch (error) {
+      failure = error;
+      return undefined;
+    }
+  });
+  if (!session) throw failure;
+  ok(call, session);
+}
+
+const flowAmr: Record<string, AuthMethod> = {
+  "email/signup": "email/signup",
+  magiclink: "magiclink",
+  recovery: "recovery",
+  email_change: "email_change",
+  invite: "invite",
+};
+
+async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
+  const params = await readParams(call.req);
+  limit(call, svc.limits.signInSignUps);
+  const authCode = stringField(params, "auth_code");
+  const verifier = stringField(params, "code_verifier");
+  const session = await withTransaction(svc.pool, async (db) => {
+    const flow = await consumeAuthCode(db, authCode, verifier);
+    return await issueSession(db, svc.settings, flow.userId, flowAmr[flow.method] ?? "otp", { userAgent: call.req.headers["user-agent"] });
+  });
+  ok(call, session);
+}
+
+/** POST /token?grant_type=… */
+export async function token(svc: AuthService, call: Call): Promise<void> {
+  const grantType = call.url.searchParams.get("grant_type") ?? "";
+  switch (grantType) {
+    case "password":
+      return await passwordGrant(svc, call);
+    case "refresh_token":
+      return await refreshGrant(svc, call);
+    case "pkce":
+      return await pkceGrant(svc, call);
+    case "web3":
+      return await web3Grant(svc, call);
+    default:
+      throw new OAuthError("unsupported_grant_type", "");
+  }
+}

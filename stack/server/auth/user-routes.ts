@@ -1,0 +1,89 @@
+import { badRequest, unprocessable } from "./errors.ts";
+import { hashPassword, passwordMatches } from "./crypto.ts";
+import { createEmailChange } from "./links.ts";
+import { createFlowState, parseChallenge } from "./pkce.ts";
+import { objectField, readParams, stringField } from "./request.ts";
+import { type AuthService, type Call, checkPasswordStrength, ok, redirectTo, requireUser, validateEmail } from "./service.ts";
+import { type LogoutScope, logout } from "./sessions.ts";
+import { findUserByEmail, findUserById, mergeMetadata, userJson, withTransaction } from "./users.ts";
+
+/** GET /user: the caller's user. */
+export async function getUser(svc: AuthService, call: Call): Promise<void> {
+  const caller = await requireUser(svc, call);
+  ok(call, userJson(caller.user));
+}
+
+/**
+ * PUT /user: user_metadata (`data`, merged), password (other sessions are signed out, as GoTrue
+ * does) and email (a change confirmed by link, on both addresses with double_confirm_changes).
+ */
+export async function updateUser(svc: AuthService, call: Call): Promise<void> {
+  const caller = await requireUser(svc, call);
+  const params = await readParams(call.req);
+  const { settings } = svc;
+  const data = objectField(params, "data");
+  const password = params.password === undefined || params.password === null ? undefined : stringField(params, "password");
+  const emailInput = stringField(params, "email");
+  if (stringField(params, "phone")) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+  const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
+  const redirect = redirectTo(svc, call);
+
+  const user = await withTransaction(svc.pool, async (db) => {
+    const current = (await findUserById(db, caller.user.id, true))!;
+    if (password !== undefined) {
+      checkPasswordStrength(settings, password);
+      if (await passwordMatches(password, current.encrypted_password)) {
+        throw unprocessable("same_password", "New password should be different from the old password.");
+      }
+      await db.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [current.id, await hashPassword(password)]);
+      await logout(db, current.id, caller.sessionId, "others");
+    }
+    if (data) {
+      await db.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [current.id, mergeMetadata(current.raw_user_meta_data, data)]);
+    }
+    if (emailInput) {
+      const email = validateEmail(emailInput);
+      if (email !== (current.email ?? "").toLowerCase()) {
+        const taken = await findUserByEmail(db, email);
+        if (taken && taken.id !== current.id) throw unprocessable("email_exists", "A user with this email address has already been registered");
+        const linkContext = { db, settings, mailer: svc.mailer, redirectTo: redirect, pkce: Boolean(challenge) };
+        if (challenge) await createFlowState(db, current.id, challenge, "email_change");
+        if (settings.email.enableConfirmations || current.email) {
+          await createEmailChange(linkContext, (await findUserById(db, current.id))!, email);
+        } else {
+          await db.query("update auth.users set email = $2, updated_at = now() where id = $1", [current.id, email]);
+        }
+      }
+    }
+    return (await findUserById(db, current.id))!;
+  });
+  ok(call, userJson(user));
+}
+
+/** POST /logout?scope=global|local|others: 204, the chosen sessions ended. */
+export async function logoutRoute(svc: AuthService, call: Call): Promise<void> {
+  const caller = await requireUser(svc, call);
+  const scope = (call.url.searchParams.get("scope") ?? "global") as LogoutScope;
+  if (!["global", "local", "others"].includes(scope)) throw badRequest("validation_failed", `Unsupported logout scope "${scope}"`);
+  await logout(svc.pool, caller.user.id, caller.sessionId, scope);
+  call.res.writeHead(204);
+  call.res.end();
+}
+
+/** GET /settings: which providers are on, as supabase-js and dashboards read them. */
+export async function settingsRoute(svc: AuthService, call: Call): Promise<void> {
+  const { settings } = svc;
+  const off = ["anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "x", "zoom", "phone", "web3_solana"];
+  ok(call, {
+    external: { ...Object.fromEntries(off.map((name) => [name, false])), email: settings.email.enabled, web3_ethereum: settings.web3Ethereum },
+    disable_signup: !settings.enableSignup,
+    mailer_autoconfirm: !settings.email.enableConfirmations,
+    phone_autoconfirm: false,
+    sms_provider: "twilio",
+    saml_enabled: false,
+  });
+}
+
+export async function health(_svc: AuthService, call: Call): Promise<void> {
+  ok(call, { version: "v2.180.0", name: "GoTrue", description: "GoTrue is a user registration and authentication API" });
+}
