@@ -1,10 +1,72 @@
+import type pg from "pg";
 import type { ServerContext } from "../context.ts";
-import { type ServiceRoute, sendJson } from "../gateway.ts";
+import type { ServiceRoute } from "../gateway.ts";
+import { dbPassword } from "../../lib/postgres.ts";
+import { Executor } from "./execute.ts";
+import { handleRest, type RestOptions, type RestState } from "./handler.ts";
+import { loadSchemaCache } from "./schema-cache.ts";
 
-/** The Rest service at /rest/v1. Placeholder until the service lands: answers 404 for every path. */
-export async function createRestRoute(_ctx: ServerContext): Promise<ServiceRoute> {
+/**
+ * The Rest service at /rest/v1: PostgREST-compatible, as supabase-js uses it. The schema cache is
+ * read at start and reloaded on `NOTIFY pgrst, 'reload schema'`.
+ */
+export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute> {
+  const options = restOptions(ctx.config.raw);
+  const executor = new Executor({ host: "127.0.0.1", port: ctx.config.dbPort, database: "postgres", user: "authenticator", password: dbPassword, max: 12 });
+  const state: RestState = { cache: await loadSchemaCache(ctx.adminPool, options.schemas), executor, options, plans: new Map() };
+  const listener = await listenForReloads(ctx, async () => {
+    state.cache = await loadSchemaCache(ctx.adminPool, options.schemas);
+    state.plans.clear();
+  });
   return {
     prefix: "/rest/v1",
-    handler: (_req, res) => sendJson(res, 404, { message: "no Route matched with those values" }),
+    handler: (req, res, gw) => handleRest(state, req, res, gw),
+    close: async () => {
+      await listener.close();
+      await executor.end();
+    },
+  };
+}
+
+function restOptions(raw: Record<string, unknown>): RestOptions {
+  const api = (raw.api ?? {}) as Record<string, unknown>;
+  const list = (value: unknown, fallback: string[]) => (Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : fallback);
+  const maxRows = typeof api.max_rows === "number" && api.max_rows > 0 ? api.max_rows : undefined;
+  return { schemas: list(api.schemas, ["public"]), extraSearchPath: list(api.extra_search_path, ["public", "extensions"]), maxRows };
+}
+
+/** LISTEN pgrst on a dedicated admin connection; reconnects if the connection drops. */
+async function listenForReloads(ctx: ServerContext, reload: () => Promise<void>): Promise<{ close: () => Promise<void> }> {
+  let closed = false;
+  let client: pg.PoolClient | undefined;
+  const connect = async (): Promise<void> => {
+    try {
+      const connected = await ctx.adminPool.connect();
+      client = connected;
+      connected.on("notification", (message: pg.Notification) => {
+        if (message.channel !== "pgrst") return;
+        const payload = (message.payload ?? "").trim();
+        if (payload === "" || payload === "reload schema") reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
+      });
+      connected.on("error", () => {
+        client?.release(true);
+        client = undefined;
+        if (!closed) setTimeout(() => void connect(), 1000);
+      });
+      await connected.query("listen pgrst");
+      if (!closed) await reload();
+    } catch (error) {
+      console.error("[rest] listen failed:", (error as Error).message);
+      client?.release(true);
+      client = undefined;
+      if (!closed) setTimeout(() => void connect(), 1000);
+    }
+  };
+  await connect();
+  return {
+    close: async () => {
+      closed = true;
+      client?.release(true);
+    },
   };
 }

@@ -1,0 +1,35 @@
+import { verifyJwt, type Claims } from "../jwt.ts";
+import { errors } from "./errors.ts";
+
+/** The caller as PostgREST sees it: the JWT's role (the anon role without a token) and its claims. */
+export interface Caller {
+  role: string;
+  claims: Claims;
+  /** PostgREST's notion of "authenticated": any role other than the anonymous one. */
+  authenticated: boolean;
+}
+
+const anonRole = "anon";
+const decodeMessages = {
+  unsupported_alg: "Wrong or unsupported encoding algorithm",
+  bad_signature: "JWT cryptographic operation failed",
+} as const;
+
+export function authenticate(bearer: string | undefined, hadAuthorizationHeader: boolean): Caller {
+  if (bearer === undefined || bearer === "") {
+    if (hadAuthorizationHeader) throw errors.jwtDecode("Empty JWT is sent in Authorization header");
+    return { role: anonRole, claims: { role: anonRole }, authenticated: false };
+  }
+  const parts = bearer.split(".").length;
+  if (parts !== 3) throw errors.jwtDecode(`Expected 3 parts in JWT; got ${parts}`);
+  const result = verifyJwt(bearer);
+  if (!result.ok) {
+    if (result.reason === "expired") throw errors.jwtClaims("JWT expired");
+    if (result.reason === "malformed") throw errors.jwtDecode("JWT couldn't be decoded");
+    throw errors.jwtDecode(decodeMessages[result.reason]);
+  }
+  const claims = result.claims;
+  if (claims.exp !== undefined && typeof claims.exp !== "number") throw errors.jwtClaims("The JWT 'exp' claim must be a number");
+  const role = typeof claims.role === "string" && claims.role ? claims.role : anonRole;
+  return { role, claims, authenticated: role !== anonRole };
+}

@@ -1,0 +1,86 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
+
+/**
+ * Runs one API request against Postgres as the caller's role. Reads use two round trips on a
+ * connection of the service's own pool: session-level settings (role, claims, headers, read-only),
+ * then the single statement, which is its own transaction. Requests that may have to roll back
+ * (singular writes, max-affected) run inside an explicit transaction with `set local` semantics.
+ */
+
+export interface RequestSettings {
+  role: string;
+  claims: string;
+  sub: string;
+  claimRole: string;
+  method: string;
+  path: string;
+  headers: string;
+  cookies: string;
+  searchPath: string;
+  readOnly: boolean;
+}
+
+export interface StatementResult {
+  rows: Record<string, unknown>[];
+  rowCount: number;
+}
+
+const settingsSql = (local: boolean) =>
+  `select set_config('role', $1, ${local}), set_config('request.jwt.claims', $2, ${local}), set_config('request.jwt.claim.sub', $3, ${local}),
+   set_config('request.jwt.claim.role', $4, ${local}), set_config('request.method', $5, ${local}), set_config('request.path', $6, ${local}),
+   set_config('request.headers', $7, ${local}), set_config('request.cookies', $8, ${local}), set_config('search_path', $9, ${local})`;
+const sessionSettings = settingsSql(false);
+const localSettings = settingsSql(true);
+
+const statementName = (sql: string) => `pgrst_${createHash("sha1").update(sql).digest("base64url").slice(0, 20)}`;
+
+function settingValues(s: RequestSettings): string[] {
+  return [s.role, s.claims, s.sub, s.claimRole, s.method, s.path, s.headers, s.cookies, s.searchPath];
+}
+
+export class Executor {
+  readonly pool: pg.Pool;
+
+  constructor(options: pg.PoolConfig) {
+    this.pool = new pg.Pool(options);
+    this.pool.on("error", (error) => console.error("[rest] pool:", error.message));
+  }
+
+  /** Runs `sql` with `values`; `check` may throw to roll the transaction back (then `transactional` must be set). */
+  async run(settings: RequestSettings, sql: string, values: unknown[], options: { transactional: boolean; prepare: boolean; check?: (result: StatementResult) => void }): Promise<StatementResult> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      const statement = options.prepare ? { name: statementName(sql), text: sql, values } : { text: sql, values };
+      if (!options.transactional) {
+        await client.query({ name: settings.readOnly ? "pgrst_settings_ro" : "pgrst_settings_rw", text: `${sessionSettings}, set_config('default_transaction_read_only', '${settings.readOnly ? "on" : "off"}', false)`, values: settingValues(settings) });
+        const result = await client.query(statement);
+        const out = { rows: result.rows, rowCount: result.rowCount ?? 0 };
+        options.check?.(out);
+        return out;
+      }
+      await client.query(settings.readOnly ? "begin read only" : "begin read write");
+      try {
+        await client.query({ name: "pgrst_settings_local", text: localSettings, values: settingValues(settings) });
+        const result = await client.query(statement);
+        const out = { rows: result.rows, rowCount: result.rowCount ?? 0 };
+        options.check?.(out);
+        await client.query("commit");
+        return out;
+      } catch (error) {
+        await client.query("rollback").catch(() => (broken = true));
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof Error && !(error as { code?: string }).code && !(error as { status?: number }).status) broken = true;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.pool.end();
+  }
+}

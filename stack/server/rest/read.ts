@@ -1,0 +1,232 @@
+import { castSql, conditionSql, fieldSql, orderTermSql } from "./conditions.ts";
+import { ApiError, errors } from "./errors.ts";
+import type { Filter, LogicTree, OrderTerm, SelectItem } from "./grammar.ts";
+import { isToOne, type Relationship, resolveRelationship } from "./relationships.ts";
+import type { Relation, SchemaCache } from "./schema-cache.ts";
+import { type Params, qualified, quoteIdent } from "./sql.ts";
+
+/** Query-string parts addressed to one resource of the select tree (`posts.order=…`, `posts.limit=…`). */
+export interface NodeParams {
+  conditions: (Filter | LogicTree)[];
+  order: OrderTerm[];
+  limit?: number;
+  offset?: number;
+}
+
+/** What a read node selects from: a table or view, or a function's result. */
+export interface ReadSource {
+  name: string;
+  columns: string[];
+  /** The relation whose foreign keys embeds follow (a table, view, or a function's row type). */
+  relation?: Relation;
+}
+
+export interface EmbedPlan {
+  item: Extract<SelectItem, { kind: "embed" }>;
+  outputName: string;
+  relationship: Relationship;
+  node: ReadNode;
+  lateral: string;
+}
+
+export interface ReadNode {
+  source: ReadSource;
+  alias: string;
+  select: SelectItem[];
+  params: NodeParams;
+  embeds: EmbedPlan[];
+  nullFilters: { embed: EmbedPlan; isNull: boolean }[];
+}
+
+const emptyParams = (): NodeParams => ({ conditions: [], order: [] });
+
+export const relationSource = (relation: Relation): ReadSource => ({ name: relation.name, columns: [...relation.columns.keys()], relation });
+
+/** Resolves a select tree against the schema cache: embeds become relationships with their own nodes. */
+export function planRead(cache: SchemaCache, source: ReadSource, select: SelectItem[], paramsByPath: Map<string, NodeParams>): ReadNode {
+  let counter = 0;
+  const usedPaths = new Set<string>([""]);
+  const plan = (src: ReadSource, alias: string, items: SelectItem[], path: string): ReadNode => {
+    const node: ReadNode = { source: src, alias, select: items, params: paramsByPath.get(path) ?? emptyParams(), embeds: [], nullFilters: [] };
+    for (const item of items) {
+      if (item.kind === "column" && item.aggregate) throw errors.aggregatesNotAllowed();
+      if (item.kind !== "embed") continue;
+      if (!src.relation) throw errors.noRelationship(src.name, item.name, "public", item.hint, null);
+      const relationship = resolveRelationship(cache, src.relation, item.name, item.hint);
+      const outputName = item.alias ?? item.name;
+      const childPath = path ? `${path}.${outputName}` : outputName;
+      usedPaths.add(childPath);
+      counter++;
+      const child = plan(relationSource(relationship.target), `${relationship.target.name}_${counter}`, item.select, childPath);
+      node.embeds.push({ item, outputName, relationship, node: child, lateral: `pgrst_${counter}` });
+    }
+    // `posts=not.is.null` filters the parent by whether the embed has rows.
+    node.params = {
+      ...node.params,
+      conditions: node.params.conditions.filter((condition) => {
+        if (condition.kind !== "filter" || condition.field.json.length || condition.operation.op !== "is") return true;
+        const embed = node.embeds.find((e) => e.outputName === condition.field.name);
+        if (!embed || !["null", "not_null"].includes(condition.operation.value)) return true;
+        const isNull = (condition.operation.value === "null") !== condition.operation.negated;
+        node.nullFilters.push({ embed, isNull });
+        return false;
+      }),
+    };
+    return node;
+  };
+  const root = plan(source, source.name, select, "");
+  for (const path of paramsByPath.keys()) {
+    if (!usedPaths.has(path)) throw errors.notEmbedded(path);
+  }
+  return root;
+}
+
+/** Output column names of a node, needed to spread its columns into the parent. */
+function outputNames(node: ReadNode): string[] {
+  const names: string[] = [];
+  for (const item of node.select) {
+    if (item.kind === "star") names.push(...node.source.columns);
+    else if (item.kind === "column") names.push(item.alias ?? (item.field.json.length ? item.field.json[item.field.json.length - 1].key : item.field.name));
+    else {
+      const embed = node.embeds.find((e) => e.item === item)!;
+      if (item.spread) names.push(...outputNames(embed.node));
+      else names.push(embed.outputName);
+    }
+  }
+  return names;
+}
+
+function columnOutputName(item: Extract<SelectItem, { kind: "column" }>): string {
+  return item.alias ?? (item.field.json.length ? item.field.json[item.field.json.length - 1].key : item.field.name);
+}
+
+/** The join condition between an embed's target alias and its parent alias. */
+function joinSql(parentAlias: string, embed: EmbedPlan, counter: { n: number }): { from: string; where: string[] } {
+  const rel = embed.relationship;
+  const target = quoteIdent(embed.node.alias);
+  const from = `${qualified(rel.target.schema, rel.target.name)} as ${target}`;
+  const parent = quoteIdent(parentAlias);
+  if (!rel.junction) {
+    return { from, where: rel.pairs.map(([p, t]) => `${target}.${quoteIdent(t)} = ${parent}.${quoteIdent(p)}`) };
+  }
+  const j = rel.junction;
+  const jAlias = quoteIdent(`${j.relation.name}_j${++counter.n}`);
+  const onTarget = j.toTarget.source.columns.map((c, i) => `${jAlias}.${quoteIdent(c)} = ${target}.${quoteIdent(j.toTarget.target.columns[i])}`);
+  const onParent = j.toParent.source.columns.map((c, i) => `${jAlias}.${quoteIdent(c)} = ${parent}.${quoteIdent(j.toParent.target.columns[i])}`);
+  return { from: `${from} inner join ${qualified(j.relation.schema, j.relation.name)} as ${jAlias} on ${onTarget.join(" and ")}`, where: onParent };
+}
+
+interface NodeSql {
+  list: string[];
+  laterals: { sql: string; filtersParent: boolean }[];
+  where: string[];
+  orderBy: string[];
+}
+
+function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withConditions: boolean): NodeSql {
+  const alias = quoteIdent(node.alias);
+  const list: string[] = [];
+  const laterals: NodeSql["laterals"] = [];
+  const where: string[] = [];
+  for (const item of node.select) {
+    if (item.kind === "star") list.push(`${alias}.*`);
+    else if (item.kind === "column") list.push(`${castSql(fieldSql(node.alias, item.field, params), item.cast)} as ${quoteIdent(columnOutputName(item))}`);
+    else {
+      const embed = node.embeds.find((e) => e.item === item)!;
+      const { sql, toOne } = embedInnerSql(node.alias, embed, params, counter);
+      const lat = quoteIdent(embed.lateral);
+      const inner = item.join === "inner";
+      const nullFilter = node.nullFilters.find((f) => f.embed === embed);
+      if (item.spread) {
+        const names = outputNames(embed.node);
+        const body = toOne ? sql : `select ${names.map((n) => `json_agg("pgrst_x".${quoteIdent(n)}) as ${quoteIdent(n)}`).join(", ")} from (${sql}) as "pgrst_x"`;
+        laterals.push({ sql: `${inner && toOne ? "inner" : "left"} join lateral (${body}) as ${lat} on true`, filtersParent: inner });
+        for (const n of names) list.push(toOne ? `${lat}.${quoteIdent(n)} as ${quoteIdent(n)}` : `coalesce(${lat}.${quoteIdent(n)}, '[]') as ${quoteIdent(n)}`);
+        if (inner && !toOne) where.push(`${lat}.${quoteIdent(names[0] ?? "")} is not null`);
+      } else {
+        const agg = toOne ? `row_to_json("pgrst_x")` : `json_agg("pgrst_x")`;
+        laterals.push({ sql: `${inner && toOne ? "inner" : "left"} join lateral (select ${agg} as "body" from (${sql}) as "pgrst_x") as ${lat} on true`, filtersParent: inner || !!nullFilter });
+        list.push(toOne ? `${lat}."body" as ${quoteIdent(embed.outputName)}` : `coalesce(${lat}."body", '[]') as ${quoteIdent(embed.outputName)}`);
+        if (inner && !toOne) where.push(`${lat}."body" is not null`);
+      }
+      if (nullFilter) where.push(`${lat}.${item.spread ? quoteIdent(outputNames(embed.node)[0] ?? "") : '"body"'} is ${nullFilter.isNull ? "" : "not "}null`);
+    }
+  }
+  if (withConditions) for (const condition of node.params.conditions) where.push(conditionSql(node.alias, condition, params));
+  const orderBy = node.params.order.map((term) => orderTermSql(orderExprSql(node, term, params, counter), term));
+  return { list, laterals, where, orderBy };
+}
+
+function orderExprSql(node: ReadNode, term: OrderTerm, params: Params, counter: { n: number }): string {
+  if (!term.relation) return fieldSql(node.alias, term.field, params);
+  const embed = node.embeds.find((e) => e.outputName === term.relation);
+  if (!embed) throw errors.notEmbedded(term.relation);
+  if (!isToOne(embed.relationship)) throw errors.relatedOrderNotToOne(node.source.name, term.relation);
+  const join = joinSql(node.alias, embed, counter);
+  return `(select ${fieldSql(embed.node.alias, term.field, params)} from ${join.from} where ${join.where.join(" and ")})`;
+}
+
+function embedInnerSql(parentAlias: string, embed: EmbedPlan, params: Params, counter: { n: number }): { sql: string; toOne: boolean } {
+  const node = embed.node;
+  const join = joinSql(parentAlias, embed, counter);
+  const parts = nodeSql(node, params, counter, true);
+  const where = [...join.where, ...parts.where];
+  let sql = `select ${parts.list.join(", ") || "null"} from ${join.from} ${parts.laterals.map((l) => l.sql).join(" ")} where ${where.join(" and ")}`;
+  if (parts.orderBy.length) sql += ` order by ${parts.orderBy.join(", ")}`;
+  if (node.params.limit !== undefined) sql += ` limit ${params.add(node.params.limit)}`;
+  if (node.params.offset !== undefined) sql += ` offset ${params.add(node.params.offset)}`;
+  return { sql, toOne: isToOne(embed.relationship) };
+}
+
+export type BodyFormat = "json" | "object" | "csv" | "none";
+
+export interface ReadOptions {
+  /** The FROM item for the root node (a qualified table, a function call, a CTE name). */
+  fromSql: string;
+  /** SQL that must precede the root FROM item (e.g. `json_to_record(...) as _,`). */
+  fromPrefix?: string;
+  withConditions: boolean;
+  limit?: number;
+  offset?: number;
+  count: boolean;
+  format: BodyFormat;
+  stripNulls: boolean;
+}
+
+/** The body-producing select over `pgrst_source`: row count, JSON/CSV body, optional total. */
+export function bodySql(format: BodyFormat, stripNulls: boolean): string {
+  const rows = `coalesce(json_agg("_postgrest_t"), '[]')`;
+  switch (format) {
+    case "object":
+      return `case when count(*) = 1 then (${stripNulls ? `json_strip_nulls(${rows})` : rows}->0)::text end`;
+    case "csv":
+      return `(select coalesce(string_agg(k, ','), '') from (select json_object_keys(row_to_json(h)) as k from (select * from "pgrst_source" limit 1) as h) as a)
+        || coalesce(chr(10) || string_agg(substring("_postgrest_t"::text, 2, length("_postgrest_t"::text) - 2), chr(10)), '')`;
+    case "none":
+      return "null::text";
+    default:
+      return stripNulls ? `json_strip_nulls(${rows})::text` : `${rows}::text`;
+  }
+}
+
+/** One statement: `with pgrst_source as (select …) select total, page_total, body from pgrst_source`. */
+export function buildReadSql(node: ReadNode, options: ReadOptions, params: Params): string {
+  const counter = { n: 0 };
+  const parts = nodeSql(node, params, counter, options.withConditions);
+  const from = `${options.fromPrefix ?? ""}${options.fromSql} as ${quoteIdent(node.alias)}`;
+  const where = parts.where.length ? ` where ${parts.where.join(" and ")}` : "";
+  let source = `select ${parts.list.join(", ") || "null"} from ${from} ${parts.laterals.map((l) => l.sql).join(" ")}${where}`;
+  if (parts.orderBy.length) source += ` order by ${parts.orderBy.join(", ")}`;
+  if (options.limit !== undefined) source += ` limit ${params.add(options.limit)}`;
+  if (options.offset !== undefined && options.offset > 0) source += ` offset ${params.add(options.offset)}`;
+  const total = options.count
+    ? `(select count(*) from ${from} ${parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ")}${where})`
+    : "null::bigint";
+  return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body from "pgrst_source" as "_postgrest_t"`;
+}
+
+export function assertColumnsExist(relation: Relation, columns: string[]): void {
+  for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
+}
+
+export { ApiError };

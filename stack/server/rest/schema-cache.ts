@@ -1,0 +1,205 @@
+import type pg from "pg";
+
+/** What PostgREST's schema cache knows, read from pg_catalog once per (re)load. */
+export interface Column {
+  name: string;
+  type: string;
+  typeName: string;
+  nullable: boolean;
+  default: string | null;
+}
+
+export interface Relation {
+  schema: string;
+  name: string;
+  kind: "table" | "view";
+  columns: Map<string, Column>;
+  primaryKey: string[];
+  uniqueKeys: string[][];
+}
+
+export interface ForeignKey {
+  name: string;
+  source: { schema: string; table: string; columns: string[] };
+  target: { schema: string; table: string; columns: string[] };
+}
+
+export interface RoutineParam {
+  name: string;
+  type: string;
+  hasDefault: boolean;
+  variadic: boolean;
+}
+
+export interface Routine {
+  schema: string;
+  name: string;
+  params: RoutineParam[];
+  volatility: "i" | "s" | "v";
+  returnsSet: boolean;
+  /** scalar: a single value; composite: rows of `returnColumns`; void: nothing. */
+  returnKind: "scalar" | "composite" | "void";
+  returnType: string;
+  /** The table or view whose row type the function returns, when it returns one. */
+  returnRelation?: { schema: string; name: string };
+  returnColumns: string[];
+}
+
+export interface SchemaCache {
+  schemas: string[];
+  relations: Map<string, Relation>;
+  foreignKeys: ForeignKey[];
+  routines: Map<string, Routine[]>;
+}
+
+export const relationKey = (schema: string, name: string) => `${schema}\u0000${name}`;
+
+const relationsSql = `
+select n.nspname as schema, c.relname as name, c.relkind as kind,
+  coalesce(json_agg(json_build_object(
+    'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'typeName', t.typname,
+    'nullable', not a.attnotnull, 'default', pg_get_expr(d.adbin, d.adrelid)
+  ) order by a.attnum) filter (where a.attnum is not null), '[]') as columns
+from pg_class c
+join pg_namespace n on n.oid = c.relnamespace
+left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+left join pg_type t on t.oid = a.atttypid
+left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'f', 'p')
+group by n.nspname, c.relname, c.relkind`;
+
+const constraintsSql = `
+select con.conname as name, con.contype as type,
+  ns1.nspname as source_schema, c1.relname as source_table,
+  ns2.nspname as target_schema, c2.relname as target_table,
+  array(select a.attname::text from unnest(con.conkey) with ordinality k(attnum, i)
+        join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum order by k.i) as source_columns,
+  array(select a.attname::text from unnest(con.confkey) with ordinality k(attnum, i)
+        join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.attnum order by k.i) as target_columns
+from pg_constraint con
+join pg_class c1 on c1.oid = con.conrelid
+join pg_namespace ns1 on ns1.oid = c1.relnamespace
+left join pg_class c2 on c2.oid = con.confrelid
+left join pg_namespace ns2 on ns2.oid = c2.relnamespace
+where con.contype in ('p', 'u', 'f') and ns1.nspname = any($1)`;
+
+const routinesSql = `
+select n.nspname as schema, p.proname as name, p.provolatile as volatility, p.proretset as returns_set,
+  p.pronargs as nargs, p.pronargdefaults as ndefaults, p.provariadic <> 0 as variadic,
+  coalesce(p.proargnames, '{}')::text[] as arg_names,
+  coalesce(p.proargmodes::text[], '{}') as arg_modes,
+  array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality u(t, i) order by i) as arg_types,
+  format_type(p.prorettype, null) as return_type, rt.typtype as return_typtype, rt.typname as return_typname,
+  rn.nspname as return_rel_schema, rc.relname as return_rel_name,
+  array(select a.attname::text from pg_attribute a where a.attrelid = rt.typrelid and a.attnum > 0 and not a.attisdropped order by a.attnum) as return_rel_columns
+from pg_proc p
+join pg_namespace n on n.oid = p.pronamespace
+join pg_type rt on rt.oid = p.prorettype
+left join pg_class rc on rc.oid = rt.typrelid
+left join pg_namespace rn on rn.oid = rc.relnamespace
+where n.nspname = any($1) and p.prokind = 'f'`;
+
+interface RoutineRow {
+  schema: string;
+  name: string;
+  volatility: "i" | "s" | "v";
+  returns_set: boolean;
+  nargs: number;
+  ndefaults: number;
+  variadic: boolean;
+  arg_names: string[];
+  arg_modes: string[];
+  arg_types: string[];
+  return_type: string;
+  return_typtype: string;
+  return_typname: string;
+  return_rel_schema: string | null;
+  return_rel_name: string | null;
+  return_rel_columns: string[];
+}
+
+function toRoutine(row: RoutineRow): Routine {
+  const inParams: RoutineParam[] = [];
+  const outNames: string[] = [];
+  row.arg_types.forEach((type, i) => {
+    const mode = row.arg_modes[i] ?? "i";
+    const name = row.arg_names[i] ?? "";
+    if (mode === "i" || mode === "b" || mode === "v") inParams.push({ name, type, hasDefault: false, variadic: mode === "v" });
+    if (mode === "o" || mode === "b" || mode === "t") outNames.push(name);
+  });
+  inParams.forEach((param, i) => (param.hasDefault = i >= inParams.length - row.ndefaults));
+  const isVoid = row.return_typname === "void";
+  const composite = row.return_typtype === "c" || (row.return_typname === "record" && outNames.length > 0);
+  return {
+    schema: row.schema,
+    name: row.name,
+    params: inParams,
+    volatility: row.volatility,
+    returnsSet: row.returns_set,
+    returnKind: isVoid ? "void" : composite || row.return_typname === "record" ? "composite" : "scalar",
+    returnType: row.return_type,
+    returnRelation: row.return_typtype === "c" && row.return_rel_schema && row.return_rel_name ? { schema: row.return_rel_schema, name: row.return_rel_name } : undefined,
+    returnColumns: row.return_typtype === "c" ? row.return_rel_columns : outNames,
+  };
+}
+
+export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise<SchemaCache> {
+  const [relationRows, constraintRows, routineRows] = await Promise.all([
+    pool.query<{ schema: string; name: string; kind: string; columns: Column[] }>(relationsSql, [schemas]),
+    pool.query<{ name: string; type: string; source_schema: string; source_table: string; target_schema: string | null; target_table: string | null; source_columns: string[]; target_columns: string[] }>(constraintsSql, [schemas]),
+    pool.query<RoutineRow>(routinesSql, [schemas]),
+  ]);
+  const relations = new Map<string, Relation>();
+  for (const row of relationRows.rows) {
+    relations.set(relationKey(row.schema, row.name), {
+      schema: row.schema,
+      name: row.name,
+      kind: row.kind === "v" || row.kind === "m" ? "view" : "table",
+      columns: new Map(row.columns.map((column) => [column.name, column])),
+      primaryKey: [],
+      uniqueKeys: [],
+    });
+  }
+  const foreignKeys: ForeignKey[] = [];
+  for (const row of constraintRows.rows) {
+    const relation = relations.get(relationKey(row.source_schema, row.source_table));
+    if (row.type === "p" && relation) relation.primaryKey = row.source_columns;
+    if ((row.type === "p" || row.type === "u") && relation) relation.uniqueKeys.push(row.source_columns);
+    if (row.type === "f" && row.target_schema && row.target_table && schemas.includes(row.target_schema)) {
+      foreignKeys.push({
+        name: row.name,
+        source: { schema: row.source_schema, table: row.source_table, columns: row.source_columns },
+        target: { schema: row.target_schema, table: row.target_table, columns: row.target_columns },
+      });
+    }
+  }
+  const routines = new Map<string, Routine[]>();
+  for (const row of routineRows.rows) {
+    const key = relationKey(row.schema, row.name);
+    routines.set(key, [...(routines.get(key) ?? []), toRoutine(row)]);
+  }
+  return { schemas, relations, foreignKeys, routines };
+}
+
+/** A close name among candidates, like PostgREST's fuzzy hints (only when clearly similar). */
+export function closestName(target: string, candidates: Iterable<string>, minScore = 0.75): string | null {
+  let best: string | null = null;
+  let bestScore = 0;
+  for (const candidate of candidates) {
+    const score = similarity(target.toLowerCase(), candidate.toLowerCase());
+    if (score > bestScore) [best, bestScore] = [candidate, score];
+  }
+  return bestScore >= minScore && best !== target ? best : null;
+}
+
+function similarity(a: string, b: string): number {
+  if (!a.length && !b.length) return 1;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return 1 - rows[a.length][b.length] / Math.max(a.length, b.length);
+}

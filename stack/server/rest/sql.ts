@@ -1,0 +1,37 @@
+/** SQL text helpers. User input never reaches SQL text: it goes through `Params` as $n values. */
+
+/** Quotes an identifier the way Postgres' quote_ident does for any name (always quoted). */
+export function quoteIdent(name: string): string {
+  if (name.includes("\u0000")) throw new Error("identifier contains NUL");
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Quotes a string literal; only for catalog-derived text (column names, defaults), never request input. */
+export function quoteLiteral(value: string): string {
+  if (value.includes("\u0000")) throw new Error("literal contains NUL");
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+export function qualified(schema: string, name: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(name)}`;
+}
+
+/** Collects the values of one statement and hands out their placeholders. */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Encodes a list as a Postgres array literal ({"a","b"}), quoting every element. */
+export function pgArrayLiteral(items: string[]): string {
+  return `{${items.map((item) => `"${item.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+/** A type name for a cast (`::text`, `::int[]`), limited to characters that cannot escape the cast. */
+export function safeCastType(type: string): string | undefined {
+  return /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])*$/.test(type) && type.length <= 63 ? type : undefined;
+}

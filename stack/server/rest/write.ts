@@ -1,0 +1,116 @@
+import { conditionSql, orderTermSql, fieldSql } from "./conditions.ts";
+import { errors } from "./errors.ts";
+import { bodySql, buildReadSql, type BodyFormat, type ReadNode } from "./read.ts";
+import type { Relation } from "./schema-cache.ts";
+import { type Params, qualified, quoteIdent, quoteLiteral } from "./sql.ts";
+
+/** Insert/upsert/update/delete statements: one statement each, the body always a $n parameter. */
+
+export interface Payload {
+  json: string;
+  columns: string[];
+  isArray: boolean;
+}
+
+/** Validates the JSON body and the columns it writes (the `columns` parameter, else the body's keys). */
+export function payloadFor(relation: Relation, text: string, columnsParam: string[] | undefined, allowArray: boolean): Payload {
+  let value: unknown;
+  try {
+    value = text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    value = undefined;
+  }
+  if (value === undefined || value === null || typeof value !== "object") throw errors.invalidBody("Empty or invalid json");
+  const rows = Array.isArray(value) ? value : [value];
+  if (Array.isArray(value) && !allowArray) throw errors.invalidBody("Empty or invalid json");
+  if (rows.some((row) => !row || typeof row !== "object" || Array.isArray(row))) throw errors.invalidBody("All object keys must match");
+  let columns = columnsParam;
+  if (!columns) {
+    const first = Object.keys((rows[0] ?? {}) as object);
+    const same = rows.every((row) => {
+      const keys = Object.keys(row as object);
+      return keys.length === first.length && keys.every((k) => first.includes(k));
+    });
+    if (!same) throw errors.invalidBody("All object keys must match");
+    columns = first;
+  }
+  for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
+  return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value) };
+}
+
+function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params): string {
+  // The read runs over the mutated rows: the CTE `pgrst_mutated` stands in for the table.
+  const read = buildReadSql(node, { fromSql: `"pgrst_mutated"`, withConditions: false, count: false, format, stripNulls }, params);
+  return `with "pgrst_mutated" as (${mutation}), ${read.slice("with ".length)}`;
+}
+
+export interface WriteShape {
+  /** When false the statement has no RETURNING (no SELECT rights needed); rowCount counts rows. */
+  representation: boolean;
+  node: ReadNode;
+  format: BodyFormat;
+  stripNulls: boolean;
+}
+
+export function insertSql(
+  relation: Relation,
+  payload: Payload,
+  options: { missingDefault: boolean; resolution?: "merge-duplicates" | "ignore-duplicates"; onConflict?: string[] },
+  shape: WriteShape,
+  params: Params,
+): string {
+  const table = qualified(relation.schema, relation.name);
+  const body = params.add(payload.json);
+  const values = payload.columns.map((column) => {
+    const value = `"pgrst_row".${quoteIdent(column)}`;
+    if (!options.missingDefault) return value;
+    const fallback = relation.columns.get(column)?.default ?? "null";
+    return `case when "pgrst_elem" ? ${quoteLiteral(column)} then ${value} else ${fallback} end`;
+  });
+  let sql = payload.columns.length
+    ? `insert into ${table} (${payload.columns.map(quoteIdent).join(", ")}) select ${values.join(", ")} from jsonb_array_elements(${body}::jsonb) as "pgrst_elem", jsonb_populate_record(null::${table}, "pgrst_elem") as "pgrst_row"`
+    : `insert into ${table} select from jsonb_array_elements(${body}::jsonb) as "pgrst_elem"`;
+  if (!payload.columns.length) sql = `insert into ${table} default values`;
+  if (options.resolution) {
+    const target = options.onConflict ?? relation.primaryKey;
+    if (!target.length) throw errors.invalidBody("There is no primary key on this table to resolve conflicts; use on_conflict");
+    const updates = payload.columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
+    sql += ` on conflict (${target.map(quoteIdent).join(", ")}) ${options.resolution === "ignore-duplicates" || !updates.length ? "do nothing" : `do update set ${updates.join(", ")}`}`;
+  }
+  if (!shape.representation) return sql;
+  return returningRead(shape.node, `${sql} returning ${table}.*`, shape.format, shape.stripNulls, params);
+}
+
+interface MutationFilter {
+  node: ReadNode;
+  limit?: number;
+}
+
+function whereSql(relation: Relation, filter: MutationFilter, params: Params): string {
+  const alias = relation.name;
+  const conditions = filter.node.params.conditions.map((c) => conditionSql(alias, c, params));
+  if (filter.limit !== undefined) {
+    const order = filter.node.params.order.map((term) => orderTermSql(fieldSql(alias, term.field, params), term));
+    const inner = `select ${quoteIdent(alias)}.ctid from ${qualified(relation.schema, relation.name)} as ${quoteIdent(alias)}${conditions.length ? ` where ${conditions.join(" and ")}` : ""}${order.length ? ` order by ${order.join(", ")}` : ""} limit ${params.add(filter.limit)}`;
+    return ` where ctid = any(array(${inner}))`;
+  }
+  return conditions.length ? ` where ${conditions.join(" and ")}` : "";
+}
+
+export function updateSql(relation: Relation, payload: Payload, filter: MutationFilter, shape: WriteShape, params: Params): string {
+  const table = qualified(relation.schema, relation.name);
+  const body = params.add(payload.json);
+  const sets = payload.columns.map((c) => `${quoteIdent(c)} = "pgrst_row".${quoteIdent(c)}`);
+  const sql = `update ${table} as ${quoteIdent(relation.name)} set ${sets.join(", ")} from jsonb_populate_record(null::${table}, (${body}::jsonb)->0) as "pgrst_row"${whereSql(relation, filter, params)}`;
+  if (!shape.representation) return sql;
+  return returningRead(shape.node, `${sql} returning ${quoteIdent(relation.name)}.*`, shape.format, shape.stripNulls, params);
+}
+
+export function deleteSql(relation: Relation, filter: MutationFilter, shape: WriteShape, params: Params): string {
+  const table = qualified(relation.schema, relation.name);
+  const sql = `delete from ${table} as ${quoteIdent(relation.name)}${whereSql(relation, filter, params)}`;
+  if (!shape.representation) return sql;
+  return returningRead(shape.node, `${sql} returning ${quoteIdent(relation.name)}.*`, shape.format, shape.stripNulls, params);
+}
+
+export { bodySql };
