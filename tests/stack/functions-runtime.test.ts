@@ -144,6 +144,7 @@ describe("serving", () => {
       method: "POST",
       path: "/echo",
       query: "",
+      origin: baseUrl,
       authorization: `Bearer ${anonKey}`,
       contentType: "application/json",
       body: JSON.stringify({ name: "Ada" }),

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -60,7 +60,8 @@ export function workerLaunch(options: FunctionsOptions, name: string, settings: 
  * Downloads the npm packages the functions import into the Deno cache, in the background, so the
  * first request does not wait for the registry. Failures only log: the worker retries on boot.
  */
-export function prewarm(options: FunctionsOptions, entries: { settings: FunctionSettings }[]): Promise<void> {
+export function prewarm(options: FunctionsOptions, entries: { settings: FunctionSettings }[]): { done: Promise<void>; stop: () => void } {
+  const children: ChildProcess[] = [];
   const byConfig = new Map<string, string[]>();
   for (const { settings } of entries) {
     const flags = configFlags(options.functionsDir, settings).join("\u0000");
@@ -71,6 +72,7 @@ export function prewarm(options: FunctionsOptions, entries: { settings: Function
       new Promise<void>((resolve) => {
         const args = ["install", "--quiet", ...flags.split("\u0000"), "--entrypoint", ...files];
         const child = spawn(options.denoBinary, args, { cwd: options.functionsDir, env: runtimeEnv(options) as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
+        children.push(child);
         let errors = "";
         child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
         child.on("error", (error) => {
@@ -83,5 +85,10 @@ export function prewarm(options: FunctionsOptions, entries: { settings: Function
         });
       }),
   );
-  return Promise.all(runs).then(() => undefined);
+  return {
+    done: Promise.all(runs).then(() => undefined),
+    stop: () => {
+      for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
 }

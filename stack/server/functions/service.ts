@@ -52,7 +52,7 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
       })
     : () => undefined;
 
-  const prewarmed = prewarm(
+  const prefetch = prewarm(
     options,
     list().map((name) => ({ settings: options.settings(name) })),
   );
@@ -94,8 +94,9 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
   return {
     handle,
     list,
-    prewarmed,
+    prewarmed: prefetch.done,
     close: () => {
+      prefetch.stop();
       stopWatching();
       pool.close();
     },
