@@ -188,7 +188,7 @@ describe("serving", () => {
   });
 
   test("unknown, disabled and non-function folders answer 404 Function not found", async () => {
-    for (const name of ["missing", "disabled", "_shared", "", "..%2Fecho"]) {
+    for (const name of ["missing", "disabled", "_shared", "", "..%2Fecho", "%E0%A4%A"]) {
       const response = await call(name);
       expect(response.status, name).toBe(404);
       expect(response.headers.get("content-type")).toBe("text/plain");

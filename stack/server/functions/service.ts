@@ -24,7 +24,11 @@ export interface FunctionsService {
 /** Splits `/hello/a/b?x=1` into the function name and what the function sees (`/hello/a/b?x=1`). */
 function route(pathWithQuery: string): { name: string; path: string } {
   const [, name = ""] = /^\/([^/?]*)/.exec(pathWithQuery) ?? [];
-  return { name: decodeURIComponent(name), path: pathWithQuery };
+  try {
+    return { name: decodeURIComponent(name), path: pathWithQuery };
+  } catch {
+    return { name: "", path: pathWithQuery }; // malformed escape: no function has that name
+  }
 }
 
 export function createFunctionsService(options: FunctionsOptions): FunctionsService {
