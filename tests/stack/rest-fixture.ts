@@ -43,6 +43,7 @@ create table public.${p}_authors (
   age int,
   tags text[] not null default '{}',
   meta jsonb not null default '{}',
+  active int4range,
   created_at timestamptz not null default '2026-01-01T00:00:00Z'
 );
 create table public.${p}_posts (
@@ -115,11 +116,11 @@ function seedSql(p: string, alice: string, bob: string): string {
   return `
 insert into auth.users (id, aud, role, email) values ('${alice}', 'authenticated', 'authenticated', 'alice-${alice.slice(0, 8)}@example.test'),
   ('${bob}', 'authenticated', 'authenticated', 'bob-${bob.slice(0, 8)}@example.test');
-insert into public.${p}_authors (id, user_id, name, bio, age, tags, meta) values
-  (1, '${alice}', 'Alice', 'Writes about sound', 34, '{music,audio}', '{"city":"Lyon","langs":["fr","en"],"score":7}'),
-  (2, '${bob}', 'Bob', null, 41, '{video}', '{"city":"Oslo","score":3}'),
-  (3, null, 'Carol O''Hara', 'Edits, sometimes, things', 29, '{}', '{}'),
-  (4, null, 'Dan', 'Quiet', null, '{music}', '{"city":"Lyon"}');
+insert into public.${p}_authors (id, user_id, name, bio, age, tags, meta, active) values
+  (1, '${alice}', 'Alice', 'Writes about sound', 34, '{music,audio}', '{"city":"Lyon","langs":["fr","en"],"score":7}', '[2010,2020)'),
+  (2, '${bob}', 'Bob', null, 41, '{video}', '{"city":"Oslo","score":3}', '[2015,2030)'),
+  (3, null, 'Carol O''Hara', 'Edits, sometimes, things', 29, '{}', '{}', '[2000,2005)'),
+  (4, null, 'Dan', 'Quiet', null, '{music}', '{"city":"Lyon"}', null);
 select setval(pg_get_serial_sequence('public.${p}_authors', 'id'), 100);
 insert into public.${p}_posts (id, author_id, editor_id, title, body, published, rating) values
   (1, 1, 3, 'First light', 'the cat sat on the mat', true, 4.5),
