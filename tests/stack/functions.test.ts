@@ -1,12 +1,14 @@
 // Edge Functions on the running stack, driven by functions-js through supabase-js as the app does:
 // the example `hello` function as anon, as two users and as the service role, the edge runtime's
 // refusals, and the faults: a Deno worker killed mid-request, code edited while serving.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signHs256 } from "../../stack/lib/keys.ts";
 import { supabaseDir } from "../../stack/lib/paths.ts";
+import { defaultDenoDir, denoBinary } from "../../stack/server/functions/options.ts";
 import { anonClient, anonKey, apiUrl, config, publishableKey, serviceClient, serviceRoleKey } from "../helpers/stack.ts";
 
 const functionsUrl = `${apiUrl}/functions/v1`;
@@ -148,3 +150,20 @@ describe("a function added to the running stack", () => {
     expect(version).toBe("v2");
   });
 });
+
+test("every function in supabase/functions type-checks under Deno (strict)", () => {
+  const functionsDir = path.join(supabaseDir, "functions");
+  const entries = readdirSync(functionsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^[A-Za-z]/.test(entry.name) && !entry.name.startsWith("fx-"))
+    .map((entry) => path.join(functionsDir, entry.name, "index.ts"))
+    .filter((file) => existsSync(file));
+  expect(entries.length).toBeGreaterThan(0);
+  const check = spawnSync(denoBinary, ["check", "--quiet", "--config", path.join(functionsDir, "deno.json"), ...entries], {
+    cwd: functionsDir,
+    env: { ...process.env, DENO_DIR: process.env.DENO_DIR ?? defaultDenoDir, NO_COLOR: "1" },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  expect(check.stderr + check.stdout).toBe("");
+  expect(check.status).toBe(0);
+}, 120_000);
