@@ -233,7 +233,7 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
     const exchanged = await supabase.auth.exchangeCodeForSession(code);
     expect(exchanged.error).toBeNull();
-    expect(exchanged.data.redirectType).toBe("recovery");
+    expect((exchanged.data as { redirectType?: string | null }).redirectType).toBe("recovery");
     await new Promise((r) => setTimeout(r, 20));
     expect(events).toContain("PASSWORD_RECOVERY");
 
