@@ -11,7 +11,8 @@ import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signHs256 } from "../../stack/lib/keys.ts";
 import { createGateway } from "../../stack/server/gateway.ts";
-import { defaultDenoDir, denoBinary, functionSettings, supabaseFunctionEnv } from "../../stack/server/functions/options.ts";
+import { defaultDenoDir, denoBinary, functionSettings, stackFunctionsOptions, supabaseFunctionEnv } from "../../stack/server/functions/options.ts";
+import type { FunctionsOptions } from "../../stack/server/functions/options.ts";
 import { createFunctionsService, type FunctionsService } from "../../stack/server/functions/service.ts";
 import { anonKey, config, serviceRoleKey } from "../helpers/stack.ts";
 
@@ -80,6 +81,35 @@ const fixtures: Record<string, string> = {
   disabled: `Deno.serve(() => new Response("should not be served"));`,
 };
 
+/** A private Functions service over the fixture folder, behind the stack's own gateway. */
+async function serve(overrides: Partial<FunctionsOptions>) {
+  const service = createFunctionsService({
+    functionsDir,
+    settings: (name) => functionSettings(functionsConfig, functionsDir, name),
+    baseEnv: () => supabaseFunctionEnv(config),
+    denoBinary,
+    denoDir: defaultDenoDir,
+    wallClockMs,
+    bootTimeoutMs: 60_000,
+    idleMs: 600_000,
+    policy: "per_worker",
+    enabled: true,
+    watch: true,
+    log: (line) => logs.push(line),
+    ...overrides,
+  });
+  const gateway = createGateway([{ prefix: "/functions/v1", open: () => true, handler: (req, res, ctx) => service.handle(req, res, ctx) }]);
+  const server = http.createServer(gateway);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { service, server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function stop(instance: { service: FunctionsService; server: http.Server }) {
+  instance.service.close();
+  instance.server.closeAllConnections();
+  await new Promise((resolve) => instance.server.close(resolve));
+}
+
 let service: FunctionsService;
 let server: http.Server;
 let baseUrl: string;
@@ -93,28 +123,11 @@ beforeAll(async () => {
   writeFunction("renamed-entry", `Deno.serve(() => new Response("from a custom entrypoint"));`, "main.ts");
   writeFunction("renamed", `Deno.serve(() => new Response("the default index.ts must not be used"));`);
 
-  service = createFunctionsService({
-    functionsDir,
-    settings: (name) => functionSettings(functionsConfig, functionsDir, name),
-    baseEnv: () => supabaseFunctionEnv(config),
-    denoBinary,
-    denoDir: defaultDenoDir,
-    wallClockMs,
-    bootTimeoutMs: 60_000,
-    idleMs: 600_000,
-    watch: true,
-    log: (line) => logs.push(line),
-  });
-  const gateway = createGateway([{ prefix: "/functions/v1", open: () => true, handler: (req, res, ctx) => service.handle(req, res, ctx) }]);
-  server = http.createServer(gateway);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ service, server, baseUrl } = await serve({}));
 });
 
 afterAll(async () => {
-  service?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  if (service) await stop({ service, server });
   rmSync(functionsDir, { recursive: true, force: true });
 });
 
@@ -345,5 +358,44 @@ describe("reload on change", () => {
     writeFunction("added-later", `Deno.serve(() => new Response("new"));`);
     const response = await call("added-later", { headers: { Authorization: `Bearer ${anonKey}` } });
     expect(await response.text()).toBe("new");
+  });
+});
+
+describe("[edge_runtime]", () => {
+  test("config.toml's policy, enabled and secrets (with env() references) are what the stack reads", () => {
+    process.env.FX_FUNCTIONS_SECRET_SOURCE = "from the environment";
+    const raw = { edge_runtime: { policy: "oneshot", enabled: false, secrets: { FX_LITERAL: "literal", FX_REF: "env(FX_FUNCTIONS_SECRET_SOURCE)" } } };
+    const options = stackFunctionsOptions({ ...config, raw });
+    expect({ policy: options.policy, enabled: options.enabled }).toEqual({ policy: "oneshot", enabled: false });
+    expect(options.baseEnv()).toMatchObject({ FX_LITERAL: "literal", FX_REF: "from the environment", SUPABASE_ANON_KEY: anonKey });
+    const project = stackFunctionsOptions(config);
+    expect({ policy: project.policy, enabled: project.enabled }).toEqual({ policy: "per_worker", enabled: true });
+    expect(project.settings("hello")).toMatchObject({ enabled: true, verifyJwt: true });
+    delete process.env.FX_FUNCTIONS_SECRET_SOURCE;
+  });
+
+  test("policy = oneshot starts a fresh worker for every request", async () => {
+    const oneshot = await serve({ policy: "oneshot", watch: false });
+    try {
+      const pids = new Set<number>();
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${oneshot.baseUrl}/functions/v1/echo`, { method: "POST" });
+        pids.add(((await response.json()) as { pid: number }).pid);
+      }
+      expect(pids.size).toBe(3);
+    } finally {
+      await stop(oneshot);
+    }
+  });
+
+  test("enabled = false: the gateway has no route for /functions/v1", async () => {
+    const disabled = await serve({ enabled: false, watch: false });
+    try {
+      const response = await fetch(`${disabled.baseUrl}/functions/v1/echo`, { method: "POST" });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ message: "no Route matched with those values" });
+    } finally {
+      await stop(disabled);
+    }
   });
 });

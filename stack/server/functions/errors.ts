@@ -24,6 +24,11 @@ export function sendFunctionNotFound(res: ServerResponse): void {
   sendBody(res, 404, "Function not found", "text/plain");
 }
 
+/** With the edge runtime disabled, the gateway has no route for /functions/v1 (Kong's answer). */
+export function sendNoRoute(res: ServerResponse): void {
+  sendBody(res, 404, JSON.stringify({ message: "no Route matched with those values" }), "application/json");
+}
+
 /** verify_jwt refusals carry `msg`, as the CLI's main worker writes them. */
 export function sendUnauthorized(res: ServerResponse, msg: string): void {
   sendBody(res, 401, JSON.stringify({ msg }), "application/json");

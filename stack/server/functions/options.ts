@@ -28,6 +28,10 @@ export interface FunctionsOptions {
   bootTimeoutMs: number;
   /** Workers with no request for this long are stopped (they restart on the next request). */
   idleMs: number;
+  /** `[edge_runtime] policy`: `per_worker` keeps a worker across requests, `oneshot` starts one per request. */
+  policy: "per_worker" | "oneshot";
+  /** `[edge_runtime] enabled = false`: no functions route at all, as when `supabase start` skips the runtime. */
+  enabled: boolean;
   watch: boolean;
   log: (line: string) => void;
 }
@@ -104,6 +108,7 @@ export const defaultDenoDir = path.join(stateDir, "deno");
 
 export function stackFunctionsOptions(config: StackConfig): FunctionsOptions {
   const functionsDir = path.join(supabaseDir, "functions");
+  const runtime = table(config.raw, "edge_runtime");
   return {
     functionsDir,
     settings: (name) => functionSettings(config.raw, functionsDir, name),
@@ -114,6 +119,8 @@ export function stackFunctionsOptions(config: StackConfig): FunctionsOptions {
     wallClockMs: seconds("STACK_FUNCTIONS_WALL_CLOCK_SECONDS", 150_000),
     bootTimeoutMs: seconds("STACK_FUNCTIONS_BOOT_TIMEOUT_SECONDS", 120_000),
     idleMs: seconds("STACK_FUNCTIONS_IDLE_SECONDS", 600_000),
+    policy: runtime.policy === "oneshot" ? "oneshot" : "per_worker",
+    enabled: runtime.enabled !== false,
     watch: true,
     log: (line) => console.log(line),
   };

@@ -26,6 +26,11 @@ export class WorkerPool {
     }
     worker.inflight++;
     worker.lastUsed = Date.now();
+    // oneshot: the worker serves this request only and stops once it is answered
+    if (this.options.policy === "oneshot") {
+      worker.stale = true;
+      this.current.delete(name);
+    }
     return worker;
   }
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayContext } from "../gateway.ts";
 import { forwardedAuthorization, jwtRefusal } from "./authorize.ts";
 import { prewarm } from "./deno.ts";
-import { sendFunctionNotFound, sendUnauthorized, sendWorkerError, workerErrors } from "./errors.ts";
+import { sendFunctionNotFound, sendNoRoute, sendUnauthorized, sendWorkerError, workerErrors } from "./errors.ts";
 import type { FunctionSettings, FunctionsOptions } from "./options.ts";
 import { WorkerPool } from "./pool.ts";
 import { proxyToWorker } from "./proxy.ts";
@@ -62,6 +62,7 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
   );
 
   async function handle(req: IncomingMessage, res: ServerResponse, ctx: GatewayContext): Promise<void> {
+    if (!options.enabled) return sendNoRoute(res);
     const target = route(ctx.path);
     const settings = servable(target.name);
     if (!settings) return sendFunctionNotFound(res);
