@@ -2,6 +2,7 @@
 // Started detached by `npm run stack -- start`; logs to .stack/logs/api.log.
 import http from "node:http";
 import { loadConfig } from "../lib/config.ts";
+import { watchPostgres } from "../lib/watchdog.ts";
 import { createServerContext } from "./context.ts";
 import { createGateway, createUpgradeRouter } from "./gateway.ts";
 import { createInboxHandler } from "./inbox/api.ts";
@@ -19,6 +20,9 @@ server.keepAliveTimeout = 65_000;
 ctx.authenticatorPool.on("error", (error) => console.error("[db] authenticator pool:", error.message));
 ctx.adminPool.on("error", (error) => console.error("[db] admin pool:", error.message));
 
+// Postgres killed or crashed under a running stack: restart it (or stop the API with a clear message).
+const postgresWatch = watchPostgres(config, (line) => console.log(line), () => shutdown());
+
 server.listen(config.apiPort, "127.0.0.1", () => console.log(`[api] listening on http://127.0.0.1:${config.apiPort}`));
 
 // The Mailpit-compatible inbox where the Auth service's emails land ([local_smtp].port).
@@ -26,6 +30,7 @@ const inboxServer = http.createServer(createInboxHandler(inbox));
 inboxServer.listen(config.inboxPort, "127.0.0.1", () => console.log(`[inbox] listening on http://127.0.0.1:${config.inboxPort}`));
 
 function shutdown() {
+  postgresWatch.stop();
   server.close();
   server.closeAllConnections();
   inboxServer.close();

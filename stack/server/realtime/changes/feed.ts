@@ -94,7 +94,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
             resetReady();
             downSince = Date.now();
             log(`[realtime] lost the replication stream (${error.message}); reconnecting until the database is back`);
-            setTimeout(() => void connect(), 500);
+            setTimeout(() => void connect(), 250);
           },
         });
         if (downSince !== undefined) log(`[realtime] replication stream is back after ${((Date.now() - downSince) / 1000).toFixed(1)} s; postgres_changes flow again`);
@@ -106,7 +106,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
           downSince = Date.now();
           log(`[realtime] cannot start the replication stream (${(error as Error).message}); retrying`);
         }
-        await new Promise((r) => setTimeout(r, 1000));
+        await new Promise((r) => setTimeout(r, 250));
       }
     }
   }
