@@ -47,7 +47,7 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
       .map((entry) => entry.name);
   };
 
-  const stopWatching = options.watch
+  const stopWatching = options.watch && options.enabled
     ? watchFunctions(options.functionsDir, (segment) => {
         // A function's own folder reloads that function; anything shared (_shared, .env, deno.json) reloads all.
         if (functionName.test(segment)) pool.invalidate(segment);
@@ -58,7 +58,7 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
 
   const prefetch = prewarm(
     options,
-    list().map((name) => ({ settings: options.settings(name) })),
+    options.enabled ? list().map((name) => ({ settings: options.settings(name) })) : [],
   );
 
   async function handle(req: IncomingMessage, res: ServerResponse, ctx: GatewayContext): Promise<void> {
