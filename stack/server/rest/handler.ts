@@ -139,14 +139,25 @@ function baseHeaders(state: RestState, call: Call, contentType: string | undefin
   return headers;
 }
 
+/** Preference-Applied, in PostgREST's fixed order, for the preferences this request honoured. */
 function applied(prefs: Preferences, keys: (keyof Preferences)[]): string | undefined {
+  const order: (keyof Preferences)[] = ["resolution", "missing", "return", "count", "handling", "maxAffected"];
   const out: string[] = [];
-  for (const key of keys) {
+  for (const key of order) {
     const value = prefs[key];
-    if (value === undefined) continue;
-    out.push(key === "maxAffected" ? `max-affected=${value}` : `${key}=${value}`);
+    if (value === undefined || !keys.includes(key)) continue;
+    if (key === "maxAffected") {
+      if (prefs.handling === "strict") out.push(`max-affected=${value}`);
+    } else out.push(`${key}=${value}`);
   }
   return out.length ? out.join(", ") : undefined;
+}
+
+/** Content-Location: the resource with its query string in canonical (sorted) form. */
+function contentLocation(name: string, search: URLSearchParams): string {
+  const pairs = [...search].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+  return `/${name}${qs ? `?${qs}` : ""}`;
 }
 
 function bodyFormat(accepted: Accepted): BodyFormat {
@@ -187,10 +198,10 @@ async function handleRead(state: RestState, call: Call, relation: Relation): Pro
   }
   plan.hits++;
   const result = await state.executor.run(settingsFor(state, call, true), plan.sql, plan.values, { transactional: false, prepare: plan.hits > 1 });
-  respondRows(state, call, result, plan.format, plan.offset, 200, plan.countPref ? applied(call.prefs, ["count"]) : undefined);
+  respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": contentLocation(relation.name, call.url.searchParams) });
 }
 
-function respondRows(state: RestState, call: Call, result: StatementResult, accepted: Accepted, offset: number, okStatus: number, preferenceApplied?: string): void {
+function respondRows(state: RestState, call: Call, result: StatementResult, accepted: Accepted, offset: number, okStatus: number, preferenceApplied?: string, extra: Record<string, string> = {}): void {
   const row = result.rows[0] ?? {};
   const pageTotal = Number(row.page_total ?? 0);
   const total = row.total === null || row.total === undefined ? null : Number(row.total);
@@ -198,6 +209,7 @@ function respondRows(state: RestState, call: Call, result: StatementResult, acce
   if (total !== null && offset > 0 && offset >= total && pageTotal === 0) throw errors.invalidRange(`An offset of ${offset} was requested, but there are only ${total} rows.`);
   const headers = baseHeaders(state, call, contentTypes[accepted.type === "openapi" ? "json" : accepted.type]);
   headers["Content-Range"] = contentRange(offset, pageTotal, total);
+  Object.assign(headers, extra);
   if (preferenceApplied) headers["Preference-Applied"] = preferenceApplied;
   let status = okStatus;
   if (total !== null && okStatus === 200 && (offset > 0 || offset + pageTotal < total)) status = 206;
@@ -241,16 +253,22 @@ async function runWrite(state: RestState, call: Call, sql: string, values: unkno
   });
 }
 
-function writeResponse(state: RestState, call: Call, result: StatementResult, shape: ReturnType<typeof writeShape>, status: { minimal: number; full: number }, extra: Record<string, string>, appliedKeys: (keyof Preferences)[]) {
+type RangeStyle = "insert" | "update" | "delete";
+
+function mutationRange(style: RangeStyle, affected: number): string {
+  return style === "update" && affected > 0 ? `0-${affected - 1}/*` : "*/*";
+}
+
+function writeResponse(state: RestState, call: Call, result: StatementResult, shape: ReturnType<typeof writeShape>, status: { minimal: number; full: number }, extra: Record<string, string>, appliedKeys: (keyof Preferences)[], style: RangeStyle) {
   const prefApplied = applied(call.prefs, appliedKeys);
   if (!shape.representation) {
-    const headers: Record<string, string> = { ...baseHeaders(state, call, undefined), "Content-Range": contentRange(0, result.rowCount, null), ...extra };
+    const headers: Record<string, string> = { ...baseHeaders(state, call, undefined), "Content-Range": mutationRange(style, result.rowCount), ...extra };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
     return send(call.res, status.minimal, headers, undefined, true);
   }
   const row = result.rows[0] ?? {};
   const pageTotal = Number(row.page_total ?? 0);
-  const headers: Record<string, string> = { ...baseHeaders(state, call, contentTypes[shape.accepted.type === "openapi" ? "json" : shape.accepted.type]), "Content-Range": contentRange(0, pageTotal, null), ...extra };
+  const headers: Record<string, string> = { ...baseHeaders(state, call, contentTypes[shape.accepted.type === "openapi" ? "json" : shape.accepted.type]), "Content-Range": mutationRange(style, pageTotal), ...extra };
   if (prefApplied) headers["Preference-Applied"] = prefApplied;
   send(call.res, status.full, headers, String(row.body ?? "[]"), call.head);
 }
@@ -277,7 +295,14 @@ async function handleInsert(state: RestState, call: Call, relation: Relation, pu
       extra.Location = `/${relation.name}?${relation.primaryKey.map((c) => `${c}=eq.${encodeURIComponent(String(row[c]))}`).join("&")}`;
     }
   }
-  writeResponse(state, call, result, shape, put ? { minimal: 204, full: 200 } : { minimal: 201, full: 201 }, extra, ["return", "count", "resolution", "missing", "handling", "maxAffected"].filter((k) => k !== "resolution" || !put) as (keyof Preferences)[]);
+  let created = put ? { minimal: 204, full: 200 } : { minimal: 201, full: 201 };
+  if (!put && resolution === "merge-duplicates") {
+    const inserted = shape.representation ? Number(result.rows[0]?.inserted ?? 0) : result.rows.filter((r) => r.inserted === true).length;
+    if (inserted === 0) created = { minimal: 200, full: 200 };
+  }
+  const resolutionApplies = !put && (relation.primaryKey.length > 0 || !!query.onConflict);
+  const keys: (keyof Preferences)[] = ["return", "count", "missing", "handling", ...(resolutionApplies ? (["resolution"] as const) : [])];
+  writeResponse(state, call, result, shape, created, extra, keys, "insert");
 }
 
 async function handlePut(state: RestState, call: Call, relation: Relation): Promise<void> {
@@ -313,7 +338,7 @@ async function handleUpdate(state: RestState, call: Call, relation: Relation): P
   const params = new Params();
   const sql = updateSql(relation, payload, { node: filterNode, limit: root?.limit }, shape, params);
   const result = await runWrite(state, call, sql, params.values, shape.accepted, shape.representation);
-  writeResponse(state, call, result, shape, { minimal: 204, full: 200 }, {}, ["return", "count", "handling", "maxAffected"]);
+  writeResponse(state, call, result, shape, { minimal: 204, full: 200 }, {}, ["return", "count", "missing", "handling", "maxAffected"], "update");
 }
 
 async function handleDelete(state: RestState, call: Call, relation: Relation): Promise<void> {
@@ -323,7 +348,7 @@ async function handleDelete(state: RestState, call: Call, relation: Relation): P
   const params = new Params();
   const sql = deleteSql(relation, { node: filterNode, limit: query.nodes.get("")?.limit }, shape, params);
   const result = await runWrite(state, call, sql, params.values, shape.accepted, shape.representation);
-  writeResponse(state, call, result, shape, { minimal: 204, full: 200 }, {}, ["return", "count", "handling", "maxAffected"]);
+  writeResponse(state, call, result, shape, { minimal: 204, full: 200 }, {}, ["return", "count", "handling", "maxAffected"], "delete");
 }
 
 // ---------- rpc ----------
@@ -380,16 +405,20 @@ async function handleRpc(state: RestState, call: Call, name: string): Promise<vo
   }
   const result = await state.executor.run(settings, sql, params.values, { transactional: isRead, prepare: false });
   const row = result.rows[0] ?? {};
+  const prefApplied = applied(call.prefs, ["count", "handling", "maxAffected"]);
   if (routine.returnKind === "void") {
-    return send(call.res, 204, baseHeaders(state, call, undefined), undefined, true);
+    const headers: Record<string, string> = { "Content-Range": "0-0/*" };
+    if (prefApplied) headers["Preference-Applied"] = prefApplied;
+    return send(call.res, 204, headers, undefined, true);
   }
   if (!routine.returnsSet) {
     const body = String(row.body ?? "null");
     if (accepted.type === "csv") throw errors.mediaType(["text/csv"]);
-    const headers = { ...baseHeaders(state, call, contentTypes.json), "Content-Range": "0-0/*" };
+    const headers: Record<string, string> = { "Content-Range": "0-0/*", ...baseHeaders(state, call, contentTypes.json) };
+    if (prefApplied) headers["Preference-Applied"] = prefApplied;
     return send(call.res, 200, headers, body, call.head);
   }
-  respondRows(state, call, result, accepted, offset, 200, call.prefs.count ? applied(call.prefs, ["count"]) : undefined);
+  respondRows(state, call, result, accepted, offset, 200, prefApplied);
 }
 
 // ---------- root ----------

@@ -191,6 +191,8 @@ export interface ReadOptions {
   count: boolean;
   format: BodyFormat;
   stripNulls: boolean;
+  /** Extra output columns of the final select (e.g. how many rows an upsert inserted). */
+  extraSelect?: string;
 }
 
 /** The body-producing select over `pgrst_source`: row count, JSON/CSV body, optional total. */
@@ -222,7 +224,7 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
   const total = options.count
     ? `(select count(*) from ${from} ${parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ")}${where})`
     : "null::bigint";
-  return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body from "pgrst_source" as "_postgrest_t"`;
+  return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body${options.extraSelect ? `, ${options.extraSelect}` : ""} from "pgrst_source" as "_postgrest_t"`;
 }
 
 export function assertColumnsExist(relation: Relation, columns: string[]): void {

@@ -38,10 +38,13 @@ export function payloadFor(relation: Relation, text: string, columnsParam: strin
   return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value) };
 }
 
-function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params): string {
+function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params, countInserted = false): string {
   // The read runs over the mutated rows: the CTE `pgrst_mutated` stands in for the table.
-  const read = buildReadSql(node, { fromSql: `"pgrst_mutated"`, withConditions: false, count: false, format, stripNulls }, params);
-  return `with "pgrst_mutated" as (${mutation}), ${read.slice("with ".length)}`;
+  const extraSelect = countInserted ? `(select count(*) from "pgrst_changed" where "pgrst_inserted") as inserted` : undefined;
+  const read = buildReadSql(node, { fromSql: `"pgrst_mutated"`, withConditions: false, count: false, format, stripNulls, extraSelect }, params);
+  if (!countInserted) return `with "pgrst_mutated" as (${mutation}), ${read.slice("with ".length)}`;
+  const columns = node.source.columns.map(quoteIdent).join(", ");
+  return `with "pgrst_changed" as (${mutation}, (xmax = 0) as "pgrst_inserted"), "pgrst_mutated" as (select ${columns} from "pgrst_changed"), ${read.slice("with ".length)}`;
 }
 
 export interface WriteShape {
@@ -77,8 +80,9 @@ export function insertSql(
     const updates = payload.columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
     sql += ` on conflict (${target.map(quoteIdent).join(", ")}) ${options.resolution === "ignore-duplicates" || !updates.length ? "do nothing" : `do update set ${updates.join(", ")}`}`;
   }
-  if (!shape.representation) return sql;
-  return returningRead(shape.node, `${sql} returning ${table}.*`, shape.format, shape.stripNulls, params);
+  const merging = options.resolution === "merge-duplicates";
+  if (!shape.representation) return merging ? `${sql} returning (xmax = 0) as inserted` : sql;
+  return returningRead(shape.node, `${sql} returning ${table}.*`, shape.format, shape.stripNulls, params, merging);
 }
 
 interface MutationFilter {
