@@ -31,12 +31,13 @@ export interface ServiceRoute {
   close?: () => Promise<void> | void;
 }
 
-const keyRoles: Record<string, { role: "anon" | "service_role"; jwt: string }> = {
-  [anonKey]: { role: "anon", jwt: anonKey },
-  [publishableKey]: { role: "anon", jwt: anonKey },
-  [serviceRoleKey]: { role: "service_role", jwt: serviceRoleKey },
-  [secretKey]: { role: "service_role", jwt: serviceRoleKey },
-};
+// A Map, not an object literal: a presented key such as `__proto__` must not find anything.
+const keyRoles = new Map<string, { role: "anon" | "service_role"; jwt: string }>([
+  [anonKey, { role: "anon", jwt: anonKey }],
+  [publishableKey, { role: "anon", jwt: anonKey }],
+  [serviceRoleKey, { role: "service_role", jwt: serviceRoleKey }],
+  [secretKey, { role: "service_role", jwt: serviceRoleKey }],
+]);
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
@@ -54,6 +55,19 @@ function applyCors(req: IncomingMessage, res: ServerResponse): void {
   }
 }
 
+/**
+ * The request URL. The request target is always taken as a path (as Kong/nginx do), so a target
+ * such as `//%%` is the path `//%%`, not a malformed authority that would throw.
+ */
+export function requestUrl(target: string | undefined): URL | undefined {
+  const raw = target ?? "/";
+  try {
+    return new URL(`http://127.0.0.1${raw.startsWith("/") ? raw : `/${raw}`}`);
+  } catch {
+    return undefined;
+  }
+}
+
 function bearerOf(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
   return match?.[1]?.trim();
@@ -61,13 +75,17 @@ function bearerOf(header: string | undefined): string | undefined {
 
 function resolveKey(req: IncomingMessage, url: URL) {
   const presented = String(req.headers.apikey ?? url.searchParams.get("apikey") ?? "");
-  return { presented, key: keyRoles[presented] };
+  return { presented, key: keyRoles.get(presented) };
 }
 
 /** Routes a WebSocket upgrade to the service that owns the prefix, after the same apikey check. */
 export function createUpgradeRouter(routes: ServiceRoute[]) {
   return function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const url = requestUrl(req.url);
+    if (!url) {
+      socket.end("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      return;
+    }
     const route = routes.find((r) => r.upgrade && url.pathname.startsWith(`${r.prefix}/`));
     const { presented, key } = resolveKey(req, url);
     if (!route?.upgrade || (!key && !route.open?.(url.pathname.slice(route.prefix.length)))) {
@@ -83,7 +101,8 @@ export function createUpgradeRouter(routes: ServiceRoute[]) {
 export function createGateway(routes: ServiceRoute[]) {
   return async function gateway(req: IncomingMessage, res: ServerResponse): Promise<void> {
     applyCors(req, res);
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const url = requestUrl(req.url);
+    if (!url) return sendJson(res, 400, { message: "Bad Request" });
     const route = routes.find((r) => url.pathname === r.prefix || url.pathname.startsWith(`${r.prefix}/`));
     if (!route) return sendJson(res, 404, { message: "no Route matched with those values" });
     const path = url.pathname.slice(route.prefix.length) || "/";
@@ -97,7 +116,7 @@ export function createGateway(routes: ServiceRoute[]) {
       return sendJson(res, 401, { message: "Invalid authentication credentials" });
     }
     const callerBearer = bearerOf(req.headers.authorization);
-    const bearer = callerBearer && keyRoles[callerBearer] ? keyRoles[callerBearer].jwt : (callerBearer ?? key?.jwt);
+    const bearer = (callerBearer && keyRoles.get(callerBearer)?.jwt) || (callerBearer ?? key?.jwt);
     try {
       await route.handler(req, res, { apikeyRole: key?.role, bearer, path: path + url.search, url });
     } catch (error) {

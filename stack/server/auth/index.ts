@@ -51,7 +51,7 @@ export async function createAuthRoute(ctx: ServerContext, emails: Inbox = shared
     prefix: "/auth/v1",
     open: (path) => openPaths.has(path.replace(/\/+$/, "") || "/"),
     async handler(req, res, gw) {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const url = gw.url;
       const path = url.pathname.slice("/auth/v1".length).replace(/\/+$/, "") || "/";
       const call: Call = { req, res, gw, url };
       const method = req.method ?? "GET";

@@ -96,7 +96,14 @@ export async function requireUser(svc: AuthService, call: Call): Promise<Caller>
   if (!token || !sentBearer) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
   const verified = verifyJwt(token);
   if (!verified.ok) {
-    const reason = verified.reason === "expired" ? "token has invalid claims: token is expired" : verified.reason === "bad_signature" ? "signature is invalid" : "token is malformed";
+    // golang-jwt's wording, which GoTrue passes through.
+    const reasons = {
+      expired: "token has invalid claims: token is expired",
+      bad_signature: "token signature is invalid: signature is invalid",
+      unsupported_alg: "token is unverifiable: error while executing keyfunc: unexpected signing method",
+      malformed: "token is malformed: could not base64 decode or JSON decode the token",
+    };
+    const reason = reasons[verified.reason];
     throw forbidden("bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
   }
   const claims = verified.claims;
