@@ -37,7 +37,7 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
       } catch (error) {
         const storageError = error instanceof StorageError ? error : errors.internal();
         if (!(error instanceof StorageError)) console.error(`[storage] ${method} ${pathname}:`, error);
-        if (req.destroyed || res.destroyed) return;
+        if (res.destroyed || res.writableEnded) return;
         // A refused upload's remaining bytes are read and dropped, so the client gets this answer.
         drain(req);
         sendStorageError(res, storageError);
