@@ -315,7 +315,7 @@ describe("bucket API", () => {
       expect((await client.storage.createBucket("fx-st-main-nope")).error).toMatchObject({ status: 400, statusCode: "403", message: "new row violates row-level security policy" });
     }
     expect((await fx.alice.client.storage.getBucket("avatars")).error).toMatchObject({ statusCode: "404" });
-    expect((await fx.service.storage.createBucket("fx-st-main-huge", { fileSizeLimit: "100GB" })).error).toMatchObject({ statusCode: "413", message: "The object exceeded the maximum allowed size" });
+    expect((await fx.service.storage.createBucket("fx-st-main-huge", { public: false, fileSizeLimit: "100GB" })).error).toMatchObject({ statusCode: "413", message: "The object exceeded the maximum allowed size" });
     expect((await fx.service.storage.createBucket("fx st/bad")).error).toMatchObject({ statusCode: "400", message: "Bucket name invalid" });
     expect((await fx.service.storage.deleteBucket("fx-st-main-none")).error).toMatchObject({ statusCode: "404", message: "Bucket not found" });
   });
