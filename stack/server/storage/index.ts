@@ -35,9 +35,10 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
         if (!handler) throw errors.notFoundRoute(method, `${prefix}${pathname}`);
         await handler({ req, res, server: ctx, bearer: gateway.bearer, url: gateway.url, globalLimit });
       } catch (error) {
+        // A client that went away (an abandoned upload) gets no answer; its temporary file is already gone.
+        if (res.destroyed || res.writableEnded) return;
         const storageError = error instanceof StorageError ? error : errors.internal();
         if (!(error instanceof StorageError)) console.error(`[storage] ${method} ${pathname}:`, error);
-        if (res.destroyed || res.writableEnded) return;
         // A refused upload's remaining bytes are read and dropped, so the client gets this answer.
         drain(req);
         sendStorageError(res, storageError);
