@@ -1,4 +1,4 @@
-import { badRequest, forbidden, unprocessable } from "./errors.ts";
+import { badRequest, unprocessable } from "./errors.ts";
 import { hashPassword, randomUUID } from "./crypto.ts";
 import { createLink } from "./links.ts";
 import { createFlowState, parseChallenge } from "./pkce.ts";
@@ -14,22 +14,23 @@ import { findUserByEmail, findUserById, insertEmailIdentity, insertUser, isConfi
  */
 export async function signup(svc: AuthService, call: Call): Promise<void> {
   const { settings } = svc;
-  if (!settings.enableSignup) throw forbidden("signup_disabled", "Signups not allowed for this instance");
+  if (!settings.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
   const params = await readParams(call.req);
   limit(call, svc.limits.signInSignUps);
   const password = stringField(params, "password");
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
   const data = objectField(params, "data") ?? {};
-  const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
+  // GoTrue's order: password, its strength, email-or-phone, PKCE parameters, then the provider.
+  if (!password) throw badRequest("validation_failed", "Signup requires a valid password");
+  checkPasswordStrength(settings, password);
   if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on signup.");
+  const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
   if (!emailInput) {
     if (phone) throw badRequest("phone_provider_disabled", "Phone signups are disabled");
-    throw badRequest("validation_failed", "To signup, please provide your email");
+    throw badRequest("validation_failed", "Sign up only available with email provider");
   }
   if (!settings.email.enabled) throw badRequest("email_provider_disabled", "Email signups are disabled");
-  if (!password) throw unprocessable("validation_failed", "Signup requires a valid password");
-  checkPasswordStrength(settings, password);
   const email = validateEmail(emailInput);
   const autoconfirm = !settings.email.enableConfirmations;
   const redirect = redirectTo(svc, call);
@@ -43,6 +44,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
       const lookalike = {
         ...userJson(existing),
         id: randomUUID(),
+        role: "",
         created_at: now,
         updated_at: now,
         confirmation_sent_at: now,
@@ -62,7 +64,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
         appMetadata: { provider: "email", providers: ["email"] },
         emailConfirmed: autoconfirm,
       });
-      await insertEmailIdentity(db, user);
+      await insertEmailIdentity(db, user, data);
     }
     if (autoconfirm) return { body: await issueSession(db, settings, user.id, "password", { userAgent: call.req.headers["user-agent"] }) };
     if (challenge) await createFlowState(db, user.id, challenge, "email/signup");

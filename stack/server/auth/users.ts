@@ -131,8 +131,8 @@ export async function insertIdentity(db: Db, userId: string, provider: string, p
 }
 
 /** GoTrue's email identity: provider_id is the user id, identity_data holds sub and email. */
-export async function insertEmailIdentity(db: Db, user: UserRow): Promise<void> {
-  await insertIdentity(db, user.id, "email", user.id, { sub: user.id, email: user.email, email_verified: false, phone_verified: false });
+export async function insertEmailIdentity(db: Db, user: UserRow, data: Record<string, unknown> = {}): Promise<void> {
+  await insertIdentity(db, user.id, "email", user.id, { ...data, sub: user.id, email: user.email, email_verified: false, phone_verified: false });
 }
 
 export function isConfirmed(user: UserRow): boolean {
