@@ -12,7 +12,7 @@ export interface Caller {
 const anonRole = "anon";
 const decodeMessages = {
   unsupported_alg: "Wrong or unsupported encoding algorithm",
-  bad_signature: "JWT cryptographic operation failed",
+  bad_signature: "No suitable key or wrong key type",
 } as const;
 
 export function authenticate(bearer: string | undefined, hadAuthorizationHeader: boolean): Caller {
@@ -26,7 +26,7 @@ export function authenticate(bearer: string | undefined, hadAuthorizationHeader:
   if (!result.ok) {
     if (result.reason === "expired") throw errors.jwtClaims("JWT expired");
     if (result.reason === "malformed") throw errors.jwtDecode("JWT couldn't be decoded");
-    throw errors.jwtDecode(decodeMessages[result.reason]);
+    throw errors.jwtDecode(decodeMessages[result.reason], result.reason === "bad_signature" ? "None of the keys was able to decode the JWT" : null);
   }
   const claims = result.claims;
   if (claims.exp !== undefined && typeof claims.exp !== "number") throw errors.jwtClaims("The JWT 'exp' claim must be a number");

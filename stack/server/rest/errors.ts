@@ -68,7 +68,7 @@ export const errors = {
   columnNotFound: (relation: string, column: string) => new ApiError(400, "PGRST204", `Could not find the '${column}' column of '${relation}' in the schema cache`),
   tableNotFound: (schema: string, name: string, suggestion: string | null) =>
     new ApiError(404, "PGRST205", `Could not find the table '${schema}.${name}' in the schema cache`, null, suggestion ? `Perhaps you meant the table '${schema}.${suggestion}'` : null),
-  jwtDecode: (message: string) => new ApiError(401, "PGRST301", message, null, null, { "WWW-Authenticate": `Bearer error="invalid_token", error_description=${JSON.stringify(message)}` }),
+  jwtDecode: (message: string, details: string | null = null) => new ApiError(401, "PGRST301", message, details, null, { "WWW-Authenticate": `Bearer error="invalid_token", error_description=${JSON.stringify(message)}` }),
   jwtClaims: (message: string) => new ApiError(401, "PGRST303", message, null, null, { "WWW-Authenticate": `Bearer error="invalid_token", error_description=${JSON.stringify(message)}` }),
   payloadTooLarge: (limit: number) => new ApiError(413, "PGRST413", `Payload too large: the request body exceeds ${limit} bytes`),
 };

@@ -200,16 +200,15 @@ function parseSelectItem(c: Cursor): SelectItem {
   } else c.pos = start;
   const nameStart = c.pos;
   const name = parseName(c);
+  if (aggregates.has(name) && c.peek(2) === "()") {
+    c.pos += 2;
+    return { kind: "column", field: { name: "*", json: [] }, alias, cast: parseCast(c), aggregate: name };
+  }
   const embed = parseEmbedTail(c, name, alias);
   if (embed) return embed;
   c.pos = nameStart;
   const field = parseField(c);
-  // `count()` alone, or `col.sum()`-style aggregates.
-  if (c.peek() === "(" && aggregates.has(field.name) && c.peek(2) === "()") {
-    c.pos += 2;
-    const cast = parseCast(c);
-    return { kind: "column", field: { name: "*", json: [] }, alias, cast, aggregate: field.name };
-  }
+  // `col.sum()`-style aggregates.
   let aggregate: string | undefined;
   if (c.peek() === ".") {
     const save = c.pos;
@@ -308,7 +307,8 @@ function parseList(c: Cursor): string[] {
   const items: string[] = [];
   if (c.eat(")")) return items;
   for (;;) {
-    if (c.peek() === '"') items.push(parseQuoted(c));
+    const quoted = tryQuoted(c);
+    if (quoted !== undefined) items.push(quoted);
     else {
       const start = c.pos;
       while (!c.atEnd() && c.peek() !== "," && c.peek() !== ")") c.pos++;
@@ -319,9 +319,24 @@ function parseList(c: Cursor): string[] {
   }
 }
 
+/** A "quoted" value only when it closes and is followed by `,` or `)`; otherwise the quote is data. */
+function tryQuoted(c: Cursor): string | undefined {
+  if (c.peek() !== '"') return undefined;
+  const start = c.pos;
+  try {
+    const value = parseQuoted(c);
+    if (c.atEnd() || c.peek() === "," || c.peek() === ")") return value;
+  } catch {
+    // not a complete quoted value
+  }
+  c.pos = start;
+  return undefined;
+}
+
 /** A value inside a logic tree: quoted, a {…}/[…] literal, or text up to `,` or `)`. */
 function readLogicValue(c: Cursor): string {
-  if (c.peek() === '"') return parseQuoted(c);
+  const quoted = tryQuoted(c);
+  if (quoted !== undefined) return quoted;
   const start = c.pos;
   let depth = 0;
   while (!c.atEnd()) {

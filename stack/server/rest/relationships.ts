@@ -89,11 +89,12 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, name: 
       found.map((rel) => `'${name}!${rel.junction ? rel.junction.relation.name : rel.constraint}'`),
     );
   }
+  // PostgREST suggests a close related table when the target is unknown (none when both exist).
   const related = new Set<string>();
   for (const fk of cache.foreignKeys) {
-    if (fk.source.table === parent.name) related.add(fk.target.table);
-    if (fk.target.table === parent.name) related.add(fk.source.table);
+    if (fk.source.table === parent.name && fk.source.schema === parent.schema) related.add(fk.target.table);
+    if (fk.target.table === parent.name && fk.target.schema === parent.schema) related.add(fk.source.table);
   }
-  const suggestion = target ? null : closestName(name, related, 0.5);
+  const suggestion = target ? null : closestName(name, related, 0.33);
   throw errors.noRelationship(parent.name, name, parent.schema, hint, suggestion ? `Perhaps you meant '${suggestion}' instead of '${name}'.` : null);
 }

@@ -181,25 +181,52 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
   return { schemas, relations, foreignKeys, routines };
 }
 
-/** A close name among candidates, like PostgREST's fuzzy hints (only when clearly similar). */
+/**
+ * A close name among candidates, the way PostgREST's fuzzy-set hints pick one: cosine similarity of
+ * character trigrams (then bigrams) finds candidates, Levenshtein similarity ranks them.
+ */
 export function closestName(target: string, candidates: Iterable<string>, minScore = 0.75): string | null {
-  let best: string | null = null;
-  let bestScore = 0;
-  for (const candidate of candidates) {
-    const score = similarity(target.toLowerCase(), candidate.toLowerCase());
-    if (score > bestScore) [best, bestScore] = [candidate, score];
+  const names = [...new Set(candidates)].filter((name) => name !== target);
+  for (const size of [3, 2]) {
+    const wanted = grams(target, size);
+    const close = names.filter((name) => cosine(wanted, grams(name, size)) >= minScore);
+    if (!close.length) continue;
+    let best: string | null = null;
+    let bestScore = minScore;
+    for (const name of close) {
+      const score = levenshteinSimilarity(target.toLowerCase(), name.toLowerCase());
+      if (score >= bestScore && (best === null || score > bestScore)) [best, bestScore] = [name, score];
+    }
+    return best;
   }
-  return bestScore >= minScore && best !== target ? best : null;
+  return null;
 }
 
-function similarity(a: string, b: string): number {
-  if (!a.length && !b.length) return 1;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
+function grams(value: string, size: number): Map<string, number> {
+  const padded = `-${value.toLowerCase()}-`;
+  const out = new Map<string, number>();
+  for (let i = 0; i + size <= padded.length; i++) {
+    const gram = padded.slice(i, i + size);
+    out.set(gram, (out.get(gram) ?? 0) + 1);
   }
-  return 1 - rows[a.length][b.length] / Math.max(a.length, b.length);
+  return out;
+}
+
+function cosine(a: Map<string, number>, b: Map<string, number>): number {
+  let dot = 0;
+  for (const [gram, count] of a) dot += count * (b.get(gram) ?? 0);
+  const norm = (m: Map<string, number>) => Math.sqrt([...m.values()].reduce((sum, n) => sum + n * n, 0));
+  const denominator = norm(a) * norm(b);
+  return denominator ? dot / denominator : 0;
+}
+
+function levenshteinSimilarity(a: string, b: string): number {
+  if (!a.length && !b.length) return 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return 1 - previous[b.length] / Math.max(a.length, b.length);
 }
