@@ -5,6 +5,9 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // stack/ and tests/ are tooling: the app never imports them (see ARCHITECTURE.md).
   outputFileTracingExcludes: { "*": ["./.stack/**", "./stack/**", "./tests/**", "./e2e/**"] },
+  // `npm test` type-checks the whole repository (app, stack, tests) as its own layer before it
+  // builds; a second pass inside `next build` would only repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -6,7 +6,8 @@ import { loadConfig, type StackConfig } from "../stack/lib/config.ts";
 import { binDir, dbTestsDir, repoRoot, supabaseCli } from "../stack/lib/paths.ts";
 import { dbUrl } from "../stack/lib/postgres.ts";
 import { StackError, run, runInherit } from "../stack/lib/run.ts";
-import { stackStatus, startStack, stopStack } from "../stack/lib/stack.ts";
+import { apiService, stackStatus, startStack, stopStack } from "../stack/lib/stack.ts";
+import { startService, stopService } from "../stack/lib/services.ts";
 import { debianPackages, ensureDebianPackages } from "../stack/lib/system.ts";
 import { databaseTypesPath, generateDatabaseTypes } from "../stack/lib/types.ts";
 
@@ -79,18 +80,38 @@ async function advisors(config: StackConfig): Promise<LayerResult> {
   return { layer: "advisors (security)", passed: ok ? 1 : 0, failed: ok ? 0 : 1, ok };
 }
 
-async function e2e(): Promise<LayerResult | undefined> {
+/** The e2e build's thirdweb client ID: wallet sign-in with an injected wallet needs one, and no network. */
+const e2eThirdwebClientId = "cuepoint-e2e-local";
+/** Access tokens live this long during e2e, so a test can watch supabase-js refresh one. */
+const e2eJwtExpirySeconds = "120";
+
+/** Runs `body` with the API restarted under `env`, then restarts it as it was. */
+async function withApiEnv<T>(config: StackConfig, env: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  await stopService("api");
+  await startService(apiService(config), env);
+  try {
+    return await body();
+  } finally {
+    await stopService("api");
+    await startService(apiService(config));
+  }
+}
+
+async function e2e(config: StackConfig): Promise<LayerResult | undefined> {
   const specs = existsSync(path.join(repoRoot, "e2e")) ? readdirSync(path.join(repoRoot, "e2e")).filter((f) => f.endsWith(".spec.ts")) : [];
   if (specs.length === 0) return undefined;
   log("Building the app for end-to-end tests (next build) …");
-  if ((await runInherit(bin("next"), ["build"], { cwd: repoRoot })) !== 0) {
+  const buildEnv = { ...process.env, NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || e2eThirdwebClientId };
+  if ((await runInherit(bin("next"), ["build"], { cwd: repoRoot, env: buildEnv })) !== 0) {
     return { layer: "e2e (Playwright)", passed: 0, failed: 1, ok: false };
   }
   const reportFile = path.join(tmpdir(), `cuepoint-playwright-${process.pid}.json`);
-  const code = await runInherit(bin("playwright"), ["test", "--reporter=list,json"], {
-    cwd: repoRoot,
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile },
-  });
+  const code = await withApiEnv(config, { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds }, () =>
+    runInherit(bin("playwright"), ["test", "--reporter=list,json"], {
+      cwd: repoRoot,
+      env: { ...buildEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile },
+    }),
+  );
   let passed = 0;
   let failed = 0;
   if (existsSync(reportFile)) {
@@ -113,7 +134,7 @@ async function test(): Promise<number> {
     results.push(await vitest());
     results.push(await pgTap(config));
     results.push(await advisors(config));
-    const endToEnd = await e2e();
+    const endToEnd = await e2e(config);
     if (endToEnd) results.push(endToEnd);
   } finally {
     await stop();
