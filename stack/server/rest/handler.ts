@@ -53,7 +53,7 @@ export async function handleRest(state: RestState, req: IncomingMessage, res: Se
     const caller = authenticate(gw.bearer, false);
     const url = gw.url;
     const rawPath = url.pathname.replace(/^\/rest\/v1/, "");
-    const segments = rawPath.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+    const segments = rawPath.split("/").filter(Boolean).map(decodeSegment);
     const schema = profileSchema(state, req, method);
     const prefs = parsePreferences(req.headers.prefer);
     if (prefs.handling === "strict" && prefs.invalid.length) throw errors.invalidPreferences(prefs.invalid);
@@ -98,6 +98,14 @@ export async function handleRest(state: RestState, req: IncomingMessage, res: Se
     }
     console.error("[rest] unexpected:", error);
     return sendError(res, new ApiError(500, "PGRSTX00", error instanceof Error ? error.message : "Internal error"), head);
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

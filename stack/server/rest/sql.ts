@@ -1,14 +1,18 @@
+import { ApiError } from "./errors.ts";
+
 /** SQL text helpers. User input never reaches SQL text: it goes through `Params` as $n values. */
+
+const nulError = () => new ApiError(400, "PGRST100", "Names may not contain the NUL character", null, null);
 
 /** Quotes an identifier the way Postgres' quote_ident does for any name (always quoted). */
 export function quoteIdent(name: string): string {
-  if (name.includes("\u0000")) throw new Error("identifier contains NUL");
+  if (name.includes("\u0000")) throw nulError();
   return `"${name.replaceAll('"', '""')}"`;
 }
 
 /** Quotes a string literal; only for catalog-derived text (column names, defaults), never request input. */
 export function quoteLiteral(value: string): string {
-  if (value.includes("\u0000")) throw new Error("literal contains NUL");
+  if (value.includes("\u0000")) throw nulError();
   return `'${value.replaceAll("'", "''")}'`;
 }
 

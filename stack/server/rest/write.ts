@@ -73,7 +73,6 @@ export function insertSql(
   let sql = payload.columns.length
     ? `insert into ${table} (${payload.columns.map(quoteIdent).join(", ")}) select ${values.join(", ")} from jsonb_array_elements(${body}::jsonb) as "pgrst_elem", jsonb_populate_record(null::${table}, "pgrst_elem") as "pgrst_row"`
     : `insert into ${table} select from jsonb_array_elements(${body}::jsonb) as "pgrst_elem"`;
-  if (!payload.columns.length) sql = `insert into ${table} default values`;
   if (options.resolution) {
     const target = options.onConflict ?? relation.primaryKey;
     if (!target.length) throw errors.invalidBody("There is no primary key on this table to resolve conflicts; use on_conflict");
