@@ -107,6 +107,11 @@ describe("password sign-in and the session", () => {
     const sessions = await sql<{ user_id: string }>("select user_id from auth.sessions where id = $1", [claims.session_id]);
     expect(sessions).toEqual([{ user_id: user.id }]);
     expect(session.user.last_sign_in_at).toEqual(expect.any(String));
+    const audit = await sql<{ action: string; log_type: string; provider: string }>(
+      "select payload->>'action' as action, payload->>'log_type' as log_type, payload->'traits'->>'provider' as provider from auth.audit_log_entries where payload->>'actor_id' = $1 and payload->>'action' = 'login'",
+      [user.id],
+    );
+    expect(audit).toEqual([{ action: "login", log_type: "account", provider: "email" }]);
   });
 
   test("wrong password, unknown address: invalid_credentials", async () => {

@@ -4,6 +4,7 @@ import { type LinkContext, createEmailChange, createLink } from "./links.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, ok, requireAdmin, validateEmail } from "./service.ts";
 import { redirectTo } from "./service.ts";
+import { audit } from "./audit.ts";
 import { isRedirectAllowed } from "./redirect.ts";
 import { type Db, type UserRow, findUserByEmail, findUserById, insertEmailIdentity, insertUser, mergeMetadata, userJson, withTransaction } from "./users.ts";
 
@@ -122,6 +123,7 @@ async function deleteUser(svc: AuthService, call: Call, id: string): Promise<voi
   const soft = booleanField(params, "should_soft_delete") ?? false;
   await withTransaction(svc.pool, async (db) => {
     const target = await loadTarget(db, id, true);
+    await audit(db, call.req, target, "user_deleted", { user_id: target.id, user_email: target.email ?? "" });
     if (soft) {
       await db.query(
         `update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '', confirmation_token = '', recovery_token = '',

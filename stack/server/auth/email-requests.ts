@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { badRequest, unprocessable } from "./errors.ts";
 import { hashPassword } from "./crypto.ts";
+import { audit } from "./audit.ts";
 import { createEmailChange, createLink } from "./links.ts";
 import { type Challenge, createFlowState, parseChallenge } from "./pkce.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
@@ -66,6 +67,7 @@ export async function recover(svc: AuthService, call: Call): Promise<void> {
   await withTransaction(svc.pool, async (db) => {
     const user = await findUserByEmail(db, email);
     if (!user) return;
+    await audit(db, call.req, user, "user_recovery_requested");
     if (challenge) await createFlowState(db, user.id, challenge, "recovery");
     await createLink({ db, settings: svc.settings, mailer: svc.mailer, redirectTo: redirect, pkce: Boolean(challenge) }, user, "recovery");
   });

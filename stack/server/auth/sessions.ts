@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import { signHs256 } from "../../lib/keys.ts";
+import { audit } from "./audit.ts";
 import { badRequest } from "./errors.ts";
 import { generateRefreshToken, randomUUID } from "./crypto.ts";
 import type { AuthSettings } from "./settings.ts";
@@ -59,15 +61,15 @@ function respond(settings: AuthSettings, user: UserRow, sessionId: string, refre
 }
 
 /** A new session with its first refresh token; marks the sign-in on the user. Run inside a transaction. */
-export async function issueSession(db: Db, settings: AuthSettings, userId: string, method: AuthMethod, meta: { userAgent?: string; ip?: string } = {}): Promise<SessionResponse> {
+export async function issueSession(db: Db, settings: AuthSettings, userId: string, method: AuthMethod, req: IncomingMessage): Promise<SessionResponse> {
   const sessionId = randomUUID();
   const refreshToken = generateRefreshToken();
   await db.query("update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1", [userId]);
   await db.query("insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip) values ($1, $2, now(), now(), 'aal1', $3, $4)", [
     sessionId,
     userId,
-    meta.userAgent ?? null,
-    meta.ip && /^[0-9a-f:.]+$/i.test(meta.ip) ? meta.ip : null,
+    req.headers["user-agent"] ?? null,
+    /^[0-9a-f:.]+$/i.test(req.socket.remoteAddress ?? "") ? req.socket.remoteAddress : null,
   ]);
   await db.query(
     "insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method, id) values ($1, now(), now(), $2, $3)",
@@ -78,6 +80,7 @@ export async function issueSession(db: Db, settings: AuthSettings, userId: strin
     [instanceId, refreshToken, userId, sessionId],
   );
   const user = (await findUserById(db, userId))!;
+  await audit(db, req, user, "login", { provider: method === "web3" ? "web3" : "email" });
   return respond(settings, user, sessionId, refreshToken, await amrOf(db, sessionId));
 }
 
@@ -97,7 +100,7 @@ const notFoundMessage = "Invalid Refresh Token: Refresh Token Not Found";
  * presented again within refresh_token_reuse_interval gets the session's current token back; later
  * than that it is reuse, and the whole token family of the session is revoked.
  */
-export async function refreshSession(db: Db, settings: AuthSettings, presented: string): Promise<SessionResponse> {
+export async function refreshSession(db: Db, settings: AuthSettings, presented: string, req: IncomingMessage): Promise<SessionResponse> {
   const { rows } = await db.query<RefreshRow>(
     "select id, token, user_id, revoked, updated_at, session_id from auth.refresh_tokens where token = $1 for update",
     [presented],
@@ -121,6 +124,7 @@ export async function refreshSession(db: Db, settings: AuthSettings, presented: 
     if (!withinReuse || !active[0]) {
       if (settings.refreshTokenRotation) {
         await db.query("update auth.refresh_tokens set revoked = true where session_id = $1 and revoked = false", [current.session_id]);
+        await audit(db, req, user, "token_revoked");
       }
       throw badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
     }
@@ -134,6 +138,7 @@ export async function refreshSession(db: Db, settings: AuthSettings, presented: 
     );
   }
   await db.query("update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1", [current.session_id]);
+  await audit(db, req, user, "token_refreshed");
   return respond(settings, user, current.session_id, issued, await amrOf(db, current.session_id));
 }
 

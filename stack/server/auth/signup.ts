@@ -1,5 +1,6 @@
 import { badRequest, unprocessable } from "./errors.ts";
 import { hashPassword, randomUUID } from "./crypto.ts";
+import { audit } from "./audit.ts";
 import { createLink } from "./links.ts";
 import { createFlowState, parseChallenge } from "./pkce.ts";
 import { objectField, readParams, stringField } from "./request.ts";
@@ -39,6 +40,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
     await db.query("select pg_advisory_xact_lock(hashtext($1))", [`signup:${email}`]);
     const existing = await findUserByEmail(db, email);
     if (existing && isConfirmed(existing)) {
+      await audit(db, call.req, existing, "user_repeated_signup", { provider: "email" });
       if (autoconfirm) throw unprocessable("user_already_exists", "User already registered");
       const now = new Date().toISOString();
       const lookalike = {
@@ -66,7 +68,8 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
       });
       await insertEmailIdentity(db, user, data);
     }
-    if (autoconfirm) return { body: await issueSession(db, settings, user.id, "password", { userAgent: call.req.headers["user-agent"] }) };
+    await audit(db, call.req, user, autoconfirm ? "user_signedup" : "user_confirmation_requested", { provider: "email" });
+    if (autoconfirm) return { body: await issueSession(db, settings, user.id, "password", call.req) };
     if (challenge) await createFlowState(db, user.id, challenge, "email/signup");
     await createLink({ db, settings, mailer: svc.mailer, redirectTo: redirect, pkce: Boolean(challenge) }, user, "signup");
     return { body: userJson((await findUserById(db, user.id))!) };

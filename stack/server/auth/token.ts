@@ -25,7 +25,7 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   if (!user || !(await passwordMatches(password, user.encrypted_password))) throw invalidCredentials();
   if (isBanned(user)) throw badRequest("user_banned", "User is banned");
   if (!user.email_confirmed_at && svc.settings.email.enableConfirmations) throw badRequest("email_not_confirmed", "Email not confirmed");
-  const session = await withTransaction(svc.pool, (db) => issueSession(db, svc.settings, user.id, "password", { userAgent: call.req.headers["user-agent"] }));
+  const session = await withTransaction(svc.pool, (db) => issueSession(db, svc.settings, user.id, "password", call.req));
   ok(call, session);
 }
 
@@ -38,7 +38,7 @@ async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
   let failure: unknown;
   const session = await withTransaction(svc.pool, async (db) => {
     try {
-      return await refreshSession(db, svc.settings, token);
+      return await refreshSession(db, svc.settings, token, call.req);
     } catch (error) {
       failure = error;
       return undefined;
@@ -63,7 +63,7 @@ async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
   const verifier = stringField(params, "code_verifier");
   const session = await withTransaction(svc.pool, async (db) => {
     const flow = await consumeAuthCode(db, authCode, verifier);
-    return await issueSession(db, svc.settings, flow.userId, flowAmr[flow.method] ?? "otp", { userAgent: call.req.headers["user-agent"] });
+    return await issueSession(db, svc.settings, flow.userId, flowAmr[flow.method] ?? "otp", call.req);
   });
   ok(call, session);
 }

@@ -1,5 +1,6 @@
 import { badRequest, unprocessable } from "./errors.ts";
 import { hashPassword, passwordMatches } from "./crypto.ts";
+import { audit } from "./audit.ts";
 import { createEmailChange } from "./links.ts";
 import { createFlowState, parseChallenge } from "./pkce.ts";
 import { objectField, readParams, stringField } from "./request.ts";
@@ -37,6 +38,7 @@ export async function updateUser(svc: AuthService, call: Call): Promise<void> {
       }
       await db.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [current.id, await hashPassword(password)]);
       await logout(db, current.id, caller.sessionId, "others");
+      await audit(db, call.req, current, "user_updated_password");
     }
     if (data) {
       await db.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [current.id, mergeMetadata(current.raw_user_meta_data, data)]);
@@ -55,6 +57,7 @@ export async function updateUser(svc: AuthService, call: Call): Promise<void> {
         }
       }
     }
+    if (data || emailInput) await audit(db, call.req, current, "user_modified");
     return (await findUserById(db, current.id))!;
   });
   ok(call, userJson(user));
@@ -66,6 +69,7 @@ export async function logoutRoute(svc: AuthService, call: Call): Promise<void> {
   const scope = (call.url.searchParams.get("scope") ?? "global") as LogoutScope;
   if (!["global", "local", "others"].includes(scope)) throw badRequest("validation_failed", `Unsupported logout scope "${scope}"`);
   await logout(svc.pool, caller.user.id, caller.sessionId, scope);
+  await audit(svc.pool, call.req, caller.user, "logout");
   call.res.writeHead(204);
   call.res.end();
 }

@@ -32,7 +32,7 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
       const verified = await verifyToken(db, svc.settings, type, { tokenHash: token });
       if (verified.awaitingOtherAddress) return appendParams(target, { message: singleConfirmationAccepted }, !verified.pkce);
       if (verified.pkce) return appendParams(target, { code: await issueAuthCode(db, verified.user.id, verified.flowMethod) }, false);
-      const session = await issueSession(db, svc.settings, verified.user.id, verified.method, { userAgent: call.req.headers["user-agent"] });
+      const session = await issueSession(db, svc.settings, verified.user.id, verified.method, call.req);
       return appendParams(
         target,
         {
@@ -73,7 +73,7 @@ export async function verifyPost(svc: AuthService, call: Call): Promise<void> {
   const body = await withTransaction(svc.pool, async (db) => {
     const verified = await verifyToken(db, svc.settings, type, tokenHash ? { tokenHash } : { email: email.toLowerCase(), otp });
     if (verified.awaitingOtherAddress) return { msg: singleConfirmationAccepted, code: 200 };
-    return await issueSession(db, svc.settings, verified.user.id, verified.method, { userAgent: call.req.headers["user-agent"] });
+    return await issueSession(db, svc.settings, verified.user.id, verified.method, call.req);
   });
   ok(call, body);
 }

@@ -117,7 +117,7 @@ export async function web3Grant(svc: AuthService, call: Call): Promise<void> {
     const userId = await userForAddress(db, message);
     const user = await findUserById(db, userId);
     if (user?.banned_until && user.banned_until.getTime() > Date.now()) throw badRequest("user_banned", "User is banned");
-    return await issueSession(db, svc.settings, userId, "web3", { userAgent: call.req.headers["user-agent"] });
+    return await issueSession(db, svc.settings, userId, "web3", call.req);
   });
   ok(call, session);
 }
