@@ -111,5 +111,5 @@ export async function openObject(bucket: string, name: string, version: string, 
   await stat(file).catch(() => {
     throw errors.noSuchKey();
   });
-  return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  return createReadStream(file, { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
 }

@@ -169,6 +169,8 @@ export async function commitObject(
   try {
     const id = await inTransaction(pool, caller, async (tx) => {
       await tx.actAs("service");
+      // Serialises concurrent writes of one name, so each learns the version it really replaces.
+      await tx.query("select pg_advisory_xact_lock(hashtext($1 || '/' || $2))", [write.bucketId, write.name]);
       const current = await tx.query("select version from storage.objects where bucket_id = $1 and name = $2 for update", [write.bucketId, write.name]);
       previous = current.rows[0]?.version ?? undefined;
       await tx.actAs("caller");
