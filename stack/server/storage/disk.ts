@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, type ReadStream } from "node:fs";
-import { copyFile, link, mkdir, open, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { copyFile, link, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { stateDir } from "../../lib/paths.ts";
 import { errors } from "./errors.ts";
@@ -112,4 +112,33 @@ export async function openObject(bucket: string, name: string, version: string, 
     throw errors.noSuchKey();
   });
   return createReadStream(file, { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
+}
+
+const versionSuffix = /\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * Startup clean-up after a crash: drops unfinished uploads, and object files no row points at
+ * (bytes moved into place by a transaction that never committed). `isKnown` says whether a
+ * bucket/name/version has a row. Runs before the API listens, so no upload is in flight.
+ */
+export async function sweepOrphans(isKnown: (bucket: string, name: string, version: string) => boolean): Promise<number> {
+  await rm(uploadsDir, { recursive: true, force: true });
+  let removed = 0;
+  const buckets = await readdir(storageRoot).catch(() => [] as string[]);
+  for (const bucket of buckets) {
+    const root = path.join(storageRoot, bucket);
+    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const relative = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+      const version = versionSuffix.exec(relative)?.[1];
+      if (!version) continue;
+      // `<name>.<version>`; a name ending in "/" is stored as `<name>.<version>` inside its folder.
+      const name = relative.slice(0, -(version.length + 1));
+      if (isKnown(bucket, name, version)) continue;
+      await removeObjectFile(bucket, name, version);
+      removed++;
+    }
+  }
+  return removed;
 }

@@ -1,6 +1,7 @@
 import type { ServerContext } from "../context.ts";
 import type { ServiceRoute } from "../gateway.ts";
 import { globalFileSizeLimit, syncConfiguredBuckets } from "./bucket-store.ts";
+import { sweepOrphans } from "./disk.ts";
 import { errors, StorageError, sendStorageError } from "./errors.ts";
 import { drain } from "./http.ts";
 import { hasDotSegment, route } from "./routes.ts";
@@ -16,6 +17,10 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
   const synced = await syncConfiguredBuckets(ctx.adminPool, ctx.config.raw);
   if (synced.length) console.log(`[storage] buckets from config.toml: ${synced.map((bucket) => bucket.id).join(", ")}`);
   const globalLimit = globalFileSizeLimit(ctx.config.raw);
+  const { rows } = await ctx.adminPool.query<{ key: string }>("select bucket_id || '/' || name || '#' || version as key from storage.objects where version is not null");
+  const known = new Set(rows.map((row) => row.key));
+  const swept = await sweepOrphans((bucket, name, version) => known.has(`${bucket}/${name}#${version}`));
+  if (swept) console.log(`[storage] removed ${swept} file(s) left by interrupted uploads`);
 
   return {
     prefix,
