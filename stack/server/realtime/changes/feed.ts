@@ -128,7 +128,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
       while (pending.length > 0 && !closed) {
         const batch = pending.splice(0, pending.length);
         try {
-          await process(batch);
+          await deliverBatch(batch);
         } catch (error) {
           log(`[realtime] could not deliver a batch of changes: ${(error as Error).message}`);
         }
@@ -170,7 +170,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     return key;
   }
 
-  async function process(batch: Transaction[]): Promise<void> {
+  async function deliverBatch(batch: Transaction[]): Promise<void> {
     const changes = await toChanges(batch);
     if (changes.length === 0 || subscriptions.size === 0) return;
 
@@ -208,11 +208,12 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     try {
       verdicts = await visibility.check([...groups.values()]);
     } catch (error) {
-      log(`[realtime] RLS check failed, withholding ${groupKeys.length ? "changes" : "nothing"}: ${(error as Error).message}`);
+      if (groupKeys.length > 0) log(`[realtime] RLS check failed, changes withheld: ${(error as Error).message}`);
       verdicts = groupKeys.map(() => ({ visible: new Set<number>(), error: (error as Error).message }));
     }
     const visibleTo = new Map(groupKeys.map((key, i) => [key, verdicts[i]]));
-    for (const [key, verdict] of visibleTo) if (verdict?.error) log(`[realtime] RLS check for role ${groups.get(key)?.role} failed: ${verdict.error}`);
+    const failed = verdicts.filter((v) => v.error);
+    if (failed.length > 0) log(`[realtime] RLS check failed for ${failed.length} subscriber group(s), changes withheld from them: ${failed[0].error}`);
 
     const dataCache = new Map<string, string>();
     for (let index = 0; index < changes.length; index++) {

@@ -5,8 +5,7 @@ import type { Relation } from "./relations.ts";
 /**
  * "Can this subscriber SELECT this row?" — asked of Postgres, under the subscriber's role and
  * claims, so the project's RLS policies decide (as Realtime's apply_rls does). One round trip per
- * batch of changes: a session-local (pg_temp) function loops over the distinct (role, claims)
- * groups, switches role and claims for each, and runs one EXISTS query per table.
+ * batch of changes, whatever the number of distinct (role, claims) groups subscribed.
  */
 export interface VisibilityGroup {
   role: string;
@@ -15,27 +14,36 @@ export interface VisibilityGroup {
   tables: Map<Relation, Array<{ index: number; key: Record<string, string | null> }>>;
 }
 
-const functionSql = `
-create or replace function pg_temp.realtime_visible(groups jsonb)
+function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * One session-local function per table: for each group, switch role and claims, then ask which of
+ * the group's rows exist for it. The query is static plpgsql, so Postgres plans it once and reuses
+ * the plan for every group (RLS quals read the claims at run time); a failing group (say, a role
+ * the session cannot assume) is reported, not fatal.
+ */
+function tableFunctionSql(name: string, relation: Relation): string {
+  const keys = relation.primaryKey.map((key) => relation.columns.find((c) => c.name === key)!);
+  const recordDef = ["i int", ...keys.map((c) => `${ident(c.name)} ${c.sqlType}`)].join(", ");
+  const match = keys.map((c) => `t.${ident(c.name)} = k.${ident(c.name)}`).join(" and ");
+  return `
+create or replace function pg_temp.${name}(groups jsonb)
 returns table (grp int, visible int[], error text)
-language plpgsql as $$
+language plpgsql as $fn$
 declare
   g jsonb;
-  q jsonb;
-  found int[];
 begin
   for g in select value from jsonb_array_elements(groups) loop
     grp := (g->>'grp')::int;
     visible := '{}';
     error := null;
     begin
-      perform set_config('role', g->>'role', true), set_config('request.jwt.claims', g->>'claims', true),
-              set_config('request.jwt.claim.sub', coalesce(g->'claimsJson'->>'sub', ''), true),
-              set_config('request.jwt.claim.role', g->>'role', true);
-      for q in select value from jsonb_array_elements(g->'queries') loop
-        execute q->>'sql' into found using q->'rows';
-        visible := visible || coalesce(found, '{}');
-      end loop;
+      perform set_config('role', g->>'role', true), set_config('request.jwt.claims', g->>'claims', true);
+      select coalesce(array_agg(k.i), '{}') into visible
+        from jsonb_to_recordset(g->'rows') as k(${recordDef})
+       where exists (select 1 from ${ident(relation.schema)}.${ident(relation.table)} t where ${match});
     exception when others then
       error := sqlerrm;
     end;
@@ -43,22 +51,15 @@ begin
   end loop;
   perform set_config('role', 'none', true);
 end
-$$;`;
-
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function existsSql(relation: Relation): string {
-  const keys = relation.primaryKey.map((name) => relation.columns.find((c) => c.name === name)!);
-  const recordDef = ["i int", ...keys.map((c) => `${ident(c.name)} ${c.sqlType}`)].join(", ");
-  const match = keys.map((c) => `t.${ident(c.name)} = k.${ident(c.name)}`).join(" and ");
-  return `select array_agg(k.i) from jsonb_to_recordset($1) as k(${recordDef}) where exists (select 1 from ${ident(relation.schema)}.${ident(relation.table)} t where ${match})`;
+$fn$;`;
 }
 
 export class Visibility {
   private readonly config: pg.ClientConfig;
   private client?: Promise<pg.Client>;
+  /** Functions created on the current connection, by relation (recreated when the relation changes). */
+  private functions = new Map<Relation, string>();
+  private counter = 0;
 
   constructor(config: pg.ClientConfig) {
     this.config = config;
@@ -67,18 +68,17 @@ export class Visibility {
   private connect(): Promise<pg.Client> {
     this.client ??= (async () => {
       const client = new pg.Client(this.config);
-      client.on("error", () => {
+      const forget = () => {
         this.client = undefined;
-      });
-      client.on("end", () => {
-        this.client = undefined;
-      });
+        this.functions = new Map();
+      };
+      client.on("error", forget);
+      client.on("end", forget);
       try {
         await client.connect();
-        await client.query(functionSql);
         return client;
       } catch (error) {
-        this.client = undefined;
+        forget();
         await client.end().catch(() => undefined);
         throw error;
       }
@@ -86,22 +86,41 @@ export class Visibility {
     return this.client;
   }
 
-  /** For each group (by position): the indexes of the changes it may see, or an error. */
+  private async functionFor(client: pg.Client, relation: Relation): Promise<string> {
+    let name = this.functions.get(relation);
+    if (!name) {
+      name = `realtime_visible_${relation.relid}_${++this.counter}`;
+      await client.query(tableFunctionSql(name, relation));
+      this.functions.set(relation, name);
+    }
+    return name;
+  }
+
+  /** For each group (by position): the indexes of the changes it may see, or an error. One round trip. */
   async check(groups: VisibilityGroup[]): Promise<Array<{ visible: Set<number>; error?: string }>> {
     if (groups.length === 0) return [];
-    const input = groups.map((group, grp) => ({
-      grp,
-      role: group.role,
-      claims: JSON.stringify(group.claims),
-      claimsJson: group.claims,
-      queries: [...group.tables].map(([relation, rows]) => ({ sql: existsSql(relation), rows: rows.map(({ index, key }) => ({ i: index, ...key })) })),
-    }));
     const client = await this.connect();
-    const { rows } = await client.query<{ grp: number; visible: number[]; error: string | null }>("select grp, visible, error from pg_temp.realtime_visible($1::jsonb)", [
-      JSON.stringify(input),
-    ]);
-    const result = groups.map(() => ({ visible: new Set<number>() as Set<number>, error: undefined as string | undefined }));
-    for (const row of rows) result[row.grp] = { visible: new Set(row.visible), error: row.error ?? undefined };
+    const perTable = new Map<Relation, Array<{ grp: number; role: string; claims: string; rows: Array<Record<string, unknown>> }>>();
+    groups.forEach((group, grp) => {
+      const claims = JSON.stringify(group.claims);
+      for (const [relation, rows] of group.tables) {
+        const list = perTable.get(relation) ?? [];
+        perTable.set(relation, list);
+        list.push({ grp, role: group.role, claims, rows: rows.map(({ index, key }) => ({ i: index, ...key })) });
+      }
+    });
+    const parts: string[] = [];
+    const values: string[] = [];
+    for (const [relation, input] of perTable) {
+      values.push(JSON.stringify(input));
+      parts.push(`select grp, visible, error from pg_temp.${await this.functionFor(client, relation)}($${values.length}::jsonb)`);
+    }
+    const { rows } = await client.query<{ grp: number; visible: number[]; error: string | null }>(parts.join(" union all "), values);
+    const result = groups.map(() => ({ visible: new Set<number>(), error: undefined as string | undefined }));
+    for (const row of rows) {
+      for (const index of row.visible) result[row.grp].visible.add(index);
+      if (row.error) result[row.grp].error = row.error;
+    }
     return result;
   }
 
