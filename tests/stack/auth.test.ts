@@ -204,8 +204,11 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     expect(exchanged.data.session?.user.id).toBe(user.id);
     expect(decodeJwt(exchanged.data.session!.access_token).amr).toEqual([{ method: "magiclink", timestamp: expect.any(Number) }]);
 
-    const replay = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`, { redirect: "manual" });
+    const replay = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`, { redirect: "manual" });
     const failed = new URL(replay.headers.get("location")!);
+    // GoTrue drops the target's query on errors; PKCE links carry the error in the query and the fragment.
+    expect(failed.searchParams.get("next")).toBeNull();
+    expect(new URLSearchParams(failed.hash.slice(1)).get("error_code")).toBe("otp_expired");
     expect(failed.searchParams.get("error_code")).toBe("otp_expired");
     expect(failed.searchParams.get("error")).toBe("access_denied");
     expect(failed.searchParams.get("error_description")).toBe("Email link is invalid or has expired");

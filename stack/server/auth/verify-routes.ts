@@ -8,11 +8,36 @@ import { invalidOtp, parseVerifyType, verifyToken } from "./verify.ts";
 
 const singleConfirmationAccepted = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
-function appendParams(base: string, params: Record<string, string>, inFragment: boolean): string {
-  const query = new URLSearchParams(params).toString();
-  if (inFragment) return `${base.split("#")[0]}#${query}`;
-  const [path, fragment] = base.split("#");
-  return `${path}${path.includes("?") ? "&" : "?"}${query}${fragment !== undefined ? `#${fragment}` : ""}`;
+/** The redirect with the session in the fragment (implicit flow), keeping the target's query. */
+function withFragment(base: string, params: Record<string, string>): string {
+  return `${base.split("#")[0]}#${new URLSearchParams(params).toString()}`;
+}
+
+/** The redirect with `params` merged into the query (Go's url.Values: keys sorted). */
+function withQuery(base: string, params: Record<string, string>): string {
+  const url = new URL(base);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  url.searchParams.sort();
+  return url.href;
+}
+
+/** GoTrue's oauthErrorMap: the OAuth `error` an HTTP status becomes on a redirect. */
+const oauthErrors: Record<number, string> = { 400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error", 503: "temporarily_unavailable" };
+
+/**
+ * A failed link: the target's query is dropped and the error goes in the fragment, and for PKCE
+ * links in the query as well (GoTrue's prepErrorRedirectURL).
+ */
+function withError(base: string, error: AuthError, pkce: boolean): string {
+  const url = new URL(base);
+  const params = new URLSearchParams();
+  if (oauthErrors[error.status]) params.set("error", oauthErrors[error.status]);
+  params.set("error_code", error.code);
+  params.set("error_description", error.message);
+  params.sort();
+  url.search = pkce ? params.toString() : "";
+  url.hash = params.toString();
+  return url.href;
 }
 
 /**
@@ -22,7 +47,8 @@ function appendParams(base: string, params: Record<string, string>, inFragment: 
  */
 export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
   const token = call.url.searchParams.get("token") ?? "";
-  const target = redirectTo(svc, call);
+  const asked = redirectTo(svc, call);
+  const target = URL.canParse(asked) ? asked : svc.settings.siteUrl;
   const pkce = token.startsWith("pkce_");
   try {
     limit(call, svc.limits.tokenVerifications);
@@ -30,28 +56,26 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
     if (!token) throw invalidOtp();
     const location = await withTransaction(svc.pool, async (db) => {
       const verified = await verifyToken(db, svc.settings, type, { tokenHash: token });
-      if (verified.awaitingOtherAddress) return appendParams(target, { message: singleConfirmationAccepted }, !verified.pkce);
-      if (verified.pkce) return appendParams(target, { code: await issueAuthCode(db, verified.user.id, verified.flowMethod) }, false);
+      if (verified.awaitingOtherAddress) {
+        const message = verified.pkce ? withQuery(target, { message: singleConfirmationAccepted }) : target;
+        return withFragment(message, { message: singleConfirmationAccepted });
+      }
+      if (verified.pkce) return withQuery(target, { code: await issueAuthCode(db, verified.user.id, verified.flowMethod) });
       const session = await issueSession(db, svc.settings, verified.user.id, verified.method, call.req);
-      return appendParams(
-        target,
-        {
+      return withFragment(target, {
           access_token: session.access_token,
           expires_at: String(session.expires_at),
           expires_in: String(session.expires_in),
           refresh_token: session.refresh_token,
           token_type: "bearer",
           type: type === "email" ? "magiclink" : type,
-        },
-        true,
-      );
+        });
     });
     redirect(call, location);
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
-    const description = error.code === "otp_expired" ? "Email link is invalid or has expired" : error.message;
-    const kind = error.status === 429 ? "over_request_rate_limit" : error.code === "otp_expired" ? "access_denied" : error.status >= 500 ? "server_error" : "invalid_request";
-    redirect(call, appendParams(target, { error: kind, error_code: error.code, error_description: description }, !pkce));
+    const shown = error.code === "otp_expired" ? new AuthError(error.status, error.code, "Email link is invalid or has expired") : error;
+    redirect(call, withError(target, shown, pkce));
   }
 }
 
@@ -72,7 +96,7 @@ export async function verifyPost(svc: AuthService, call: Call): Promise<void> {
   if (tokenHash && otp) throw badRequest("validation_failed", "Verify requires either a token or a token hash, but not both");
   const body = await withTransaction(svc.pool, async (db) => {
     const verified = await verifyToken(db, svc.settings, type, tokenHash ? { tokenHash } : { email: email.toLowerCase(), otp });
-    if (verified.awaitingOtherAddress) return { msg: singleConfirmationAccepted, code: 200 };
+    if (verified.awaitingOtherAddress) return { msg: singleConfirmationAccepted, code: "200" };
     return await issueSession(db, svc.settings, verified.user.id, verified.method, call.req);
   });
   ok(call, body);
