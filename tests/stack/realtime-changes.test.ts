@@ -136,6 +136,19 @@ describe("filters and events", () => {
     });
   });
 
+  test("a uuid filter combined with RLS, as a room feed subscribes (owner=eq.<uuid>)", async () => {
+    const client = await realtimeClient(alice);
+    const got: string[] = [];
+    const channel = client
+      .channel("fx-rt-uuid")
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_notes", filter: `owner=eq.${alice.id.toUpperCase()}` }, (c) => got.push((c.new as { body: string }).body));
+    expect(await subscribeChanges(channel)).toMatchObject({ status: "ok" });
+    await sql("insert into public.fx_rt_notes (owner, body) values ($1, 'not mine'), ($2, 'mine')", [bob.id, alice.id]);
+    await sql("insert into public.fx_rt_notes (owner, body) values ($1, 'mine too')", [alice.id]);
+    await waitFor("the second row", () => got.length === 2);
+    expect(got).toEqual(["mine", "mine too"]);
+  });
+
   test("event filters; with REPLICA IDENTITY FULL updates and deletes carry the whole old row", async () => {
     await sql("insert into public.fx_rt_scores (id, player, score) values (20, 'eve', 1)");
     const client = await realtimeClient("anon", "1.0.0");

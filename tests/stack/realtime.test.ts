@@ -2,7 +2,8 @@
 // 2.0.0), broadcast, presence, private channels, the REST broadcast API and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signHs256 } from "../../stack/lib/keys.ts";
-import { anonKey, apiUrl, serviceRoleKey } from "../helpers/stack.ts";
+import { createClient } from "@supabase/supabase-js";
+import { anonKey, apiUrl, publishableKey } from "../helpers/stack.ts";
 import { RawSocket, type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, userToken, waitFor } from "./realtime-helpers.ts";
 
 let users: TestUser[] = [];
@@ -338,8 +339,15 @@ describe("access_token updates", () => {
   });
 });
 
-test("the service role key works as apikey and token", async () => {
-  const channel = (await realtimeClient("service")).channel("fx-rt-service");
+test("the opaque sb_publishable key works as apikey and as the join's access_token", async () => {
+  const client = createClient(apiUrl, publishableKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  await client.realtime.setAuth();
+  expect(client.realtime.accessTokenValue).toBe(publishableKey);
+  const channel = client.channel("fx-rt-publishable", { config: { broadcast: { self: true } } });
+  const got: unknown[] = [];
+  channel.on("broadcast", { event: "*" }, (m) => got.push(m));
   expect((await subscribe(channel)).status).toBe("SUBSCRIBED");
-  expect(serviceRoleKey).not.toBe(anonKey);
+  await channel.send({ type: "broadcast", event: "hello", payload: {} });
+  await waitFor("own broadcast", () => got.length === 1);
+  await client.removeAllChannels();
 });
