@@ -141,7 +141,7 @@ describe("password sign-in and the session", () => {
 });
 
 describe("refresh-token rotation and reuse detection", () => {
-  test("refresh rotates; an old token within the reuse interval gets the current one; later it revokes the family", async () => {
+  test("refresh rotates; a lost answer is recovered; reusing an older token revokes the family", async () => {
     const user = await createConfirmedUser("refresh");
     const supabase = client();
     const first = (await supabase.auth.signInWithPassword({ email: user.email, password: user.password })).data.session!;
@@ -156,18 +156,34 @@ describe("refresh-token rotation and reuse detection", () => {
       { revoked: false, parent: first.refresh_token },
     ]);
 
-    // A concurrent refresh (within refresh_token_reuse_interval) gets the active token, not an error.
-    const concurrent = await client().auth.refreshSession({ refresh_token: first.refresh_token });
-    expect(concurrent.error).toBeNull();
-    expect(concurrent.data.session?.refresh_token).toBe(second.refresh_token);
+    // The parent of the active token (a client that never stored the refresh answer) gets that
+    // active token back, however late.
+    await sql("update auth.refresh_tokens set updated_at = now() - interval '1 hour' where token = $1", [first.refresh_token]);
+    const lost = await client().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(lost.error).toBeNull();
+    expect(lost.data.session?.refresh_token).toBe(second.refresh_token);
 
-    // Past the interval, presenting the old token again is reuse: refused, and the family revoked.
-    await sql("update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1", [first.refresh_token]);
+    // Rotate again; now the first token is two generations old. Past refresh_token_reuse_interval,
+    // presenting it is reuse: refused, and every token of the session revoked.
+    const third = (await supabase.auth.refreshSession()).data.session!;
+    expect(third.refresh_token).not.toBe(second.refresh_token);
     const reused = await client().auth.refreshSession({ refresh_token: first.refresh_token });
     expect(reused.error).toMatchObject({ status: 400, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used" });
-    await sql("update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1", [second.refresh_token]);
-    const afterwards = await client().auth.refreshSession({ refresh_token: second.refresh_token });
-    expect(afterwards.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+    const family = await sql<{ revoked: boolean }>("select revoked from auth.refresh_tokens where session_id = $1", [decodeJwt(first.access_token).session_id]);
+    expect(family.every((row) => row.revoked)).toBe(true);
+    await sql("update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1", [third.refresh_token]);
+    expect((await client().auth.refreshSession({ refresh_token: third.refresh_token })).error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+  });
+
+  test("within refresh_token_reuse_interval a revoked token is still honoured (concurrent refreshes)", async () => {
+    const user = await createConfirmedUser("reuse-window");
+    const supabase = client();
+    const first = (await supabase.auth.signInWithPassword({ email: user.email, password: user.password })).data.session!;
+    await supabase.auth.refreshSession();
+    await supabase.auth.refreshSession();
+    const again = await client().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(again.error).toBeNull();
+    expect(again.data.session?.refresh_token).toMatch(/^[a-z0-9]{12}$/);
   });
 
   test("an unknown refresh token: refresh_token_not_found", async () => {

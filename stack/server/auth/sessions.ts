@@ -97,8 +97,9 @@ const notFoundMessage = "Invalid Refresh Token: Refresh Token Not Found";
 
 /**
  * GoTrue's refresh_token grant: the presented token is revoked and a child issued. A revoked token
- * presented again within refresh_token_reuse_interval gets the session's current token back; later
- * than that it is reuse, and the whole token family of the session is revoked.
+ * whose child is the session's active token gets that child back (the client lost the answer);
+ * any other revoked token is accepted only within refresh_token_reuse_interval of its revocation,
+ * after which it is reuse: the session's whole token family is revoked.
  */
 export async function refreshSession(db: Db, settings: AuthSettings, presented: string, req: IncomingMessage): Promise<SessionResponse> {
   const { rows } = await db.query<RefreshRow>(
@@ -114,24 +115,26 @@ export async function refreshSession(db: Db, settings: AuthSettings, presented: 
   if (!user) throw badRequest("refresh_token_not_found", notFoundMessage);
   if (user.banned_until && user.banned_until.getTime() > Date.now()) throw badRequest("user_banned", "Invalid Refresh Token: User Banned");
 
-  let issued: string;
+  let issued: string | undefined;
   if (current.revoked) {
-    const withinReuse = settings.refreshTokenRotation && Date.now() - current.updated_at.getTime() < settings.refreshTokenReuseInterval * 1000;
-    const { rows: active } = await db.query<{ token: string }>(
-      "select token from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1",
+    const { rows: active } = await db.query<{ token: string; parent: string | null }>(
+      "select token, parent from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1",
       [current.session_id],
     );
-    if (!withinReuse || !active[0]) {
+    if (active[0] && active[0].parent === current.token) {
+      // The client refreshed but never stored the answer: it gets the active child back.
+      issued = active[0].token;
+    } else if (Date.now() > current.updated_at.getTime() + settings.refreshTokenReuseInterval * 1000) {
       if (settings.refreshTokenRotation) {
         await db.query("update auth.refresh_tokens set revoked = true where session_id = $1 and revoked = false", [current.session_id]);
         await audit(db, req, user, "token_revoked");
       }
       throw badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
     }
-    issued = active[0].token;
-  } else {
+  }
+  if (!issued) {
     issued = generateRefreshToken();
-    await db.query("update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1", [current.id]);
+    await db.query("update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1 and revoked = false", [current.id]);
     await db.query(
       "insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id) values ($1, $2, $3, false, now(), now(), $4, $5)",
       [instanceId, issued, current.user_id, current.token, current.session_id],
