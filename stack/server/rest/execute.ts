@@ -21,6 +21,10 @@ export interface RequestSettings {
   readOnly: boolean;
 }
 
+export function preparedName(sql: string): string {
+  return statementName(sql);
+}
+
 export interface StatementResult {
   rows: Record<string, unknown>[];
   rowCount: number;
@@ -39,6 +43,13 @@ function settingValues(s: RequestSettings): string[] {
   return [s.role, s.claims, s.sub, s.claimRole, s.method, s.path, s.headers, s.cookies, s.searchPath];
 }
 
+/**
+ * The session settings each pooled connection last received. A request whose settings are identical
+ * (same role, claims, headers, path…) skips that round trip. Claims are part of the key, so one
+ * caller's session state is never reused for another caller.
+ */
+const appliedSettings = new WeakMap<pg.PoolClient, string>();
+
 export class Executor {
   readonly pool: pg.Pool;
 
@@ -48,13 +59,23 @@ export class Executor {
   }
 
   /** Runs `sql` with `values`; `check` may throw to roll the transaction back (then `transactional` must be set). */
-  async run(settings: RequestSettings, sql: string, values: unknown[], options: { transactional: boolean; prepare: boolean; check?: (result: StatementResult) => void }): Promise<StatementResult> {
+  async run(
+    settings: RequestSettings,
+    sql: string,
+    values: unknown[],
+    options: { transactional: boolean; prepare: boolean; name?: string; check?: (result: StatementResult) => void },
+  ): Promise<StatementResult> {
     const client = await this.pool.connect();
     let broken = false;
     try {
-      const statement = options.prepare ? { name: statementName(sql), text: sql, values } : { text: sql, values };
+      const statement = options.prepare ? { name: options.name ?? statementName(sql), text: sql, values } : { text: sql, values };
       if (!options.transactional) {
-        await client.query({ name: settings.readOnly ? "pgrst_settings_ro" : "pgrst_settings_rw", text: `${sessionSettings}, set_config('default_transaction_read_only', '${settings.readOnly ? "on" : "off"}', false)`, values: settingValues(settings) });
+        const key = `${settings.readOnly}\u0000${settingValues(settings).join("\u0000")}`;
+        if (appliedSettings.get(client) !== key) {
+          appliedSettings.delete(client);
+          await client.query({ name: settings.readOnly ? "pgrst_settings_ro" : "pgrst_settings_rw", text: `${sessionSettings}, set_config('default_transaction_read_only', '${settings.readOnly ? "on" : "off"}', false)`, values: settingValues(settings) });
+          appliedSettings.set(client, key);
+        }
         const result = await client.query(statement);
         const out = { rows: result.rows, rowCount: result.rowCount ?? 0 };
         options.check?.(out);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayContext } from "../gateway.ts";
 import { authenticate, type Caller } from "./auth.ts";
 import { ApiError, errors, fromPgError } from "./errors.ts";
-import type { Executor, RequestSettings, StatementResult } from "./execute.ts";
+import { type Executor, preparedName, type RequestSettings, type StatementResult } from "./execute.ts";
 import { type Accepted, negotiate, parsePreferences, parseQuery, parseRangeHeader, type Preferences, readBody } from "./request.ts";
 import { buildReadSql, planRead, relationSource, type BodyFormat, type ReadNode, type ReadSource } from "./read.ts";
 import { contentRange, contentTypes, send, sendError } from "./respond.ts";
@@ -26,6 +26,7 @@ export interface RestState {
 
 interface CachedRead {
   sql: string;
+  name: string;
   values: unknown[];
   offset: number;
   format: Accepted;
@@ -200,12 +201,12 @@ async function handleRead(state: RestState, call: Call, relation: Relation): Pro
     const node = planRead(state.cache, relationSource(relation), query.select, query.nodes);
     const params = new Params();
     const sql = buildReadSql(node, { fromSql: qualified(relation.schema, relation.name), withConditions: true, limit, offset, count: !!call.prefs.count, format: bodyFormat(accepted), stripNulls: accepted.stripNulls }, params);
-    plan = { sql, values: params.values, offset, format: accepted, countPref: call.prefs.count, hits: 0 };
+    plan = { sql, name: preparedName(sql), values: params.values, offset, format: accepted, countPref: call.prefs.count, hits: 0 };
     if (state.plans.size >= maxCachedPlans) state.plans.delete(state.plans.keys().next().value as string);
     state.plans.set(key, plan);
   }
   plan.hits++;
-  const result = await state.executor.run(settingsFor(state, call, true), plan.sql, plan.values, { transactional: false, prepare: plan.hits > 1 });
+  const result = await state.executor.run(settingsFor(state, call, true), plan.sql, plan.values, { transactional: false, prepare: plan.hits > 1, name: plan.name });
   respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": contentLocation(relation.name, call.url.searchParams) });
 }
 
