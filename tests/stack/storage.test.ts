@@ -119,6 +119,25 @@ describe("upload and download", () => {
   });
 });
 
+describe("missing things and image transformations", () => {
+  test("uploads to and reads from a bucket that does not exist are NoSuchBucket", async () => {
+    const upload = await fx.alice.client.storage.from("fx-st-main-nowhere").upload(`${fx.alice.id}/x.txt`, text("x"));
+    expect(upload.error).toMatchObject({ status: 400, statusCode: "404", message: "Bucket not found" });
+    const download = await fetch(`${apiUrl}/storage/v1/object/fx-st-main-nowhere/x.txt`, { headers: { apikey: anonKey } });
+    expect(await download.json()).toEqual({ statusCode: "404", code: "NoSuchBucket", error: "Bucket not found", message: "Bucket not found" });
+  });
+
+  test("transformation URLs serve the original (transformations are out of scope)", async () => {
+    const path = `${fx.alice.id}/picture.txt`;
+    await fx.alice.client.storage.from(fx.publicBucket).upload(path, text("original"));
+    const transformed = await fx.alice.client.storage.from(fx.publicBucket).download(path, { transform: { width: 10, height: 10 } });
+    expect(await transformed.data?.text()).toBe("original");
+    const { publicUrl } = fx.alice.client.storage.from(fx.publicBucket).getPublicUrl(path, { transform: { width: 10 } }).data;
+    expect(publicUrl).toContain("/render/image/public/");
+    expect(await (await fetch(publicUrl)).text()).toBe("original");
+  });
+});
+
 describe("public buckets", () => {
   test("public URLs serve without any key; private buckets have none", async () => {
     const path = `${fx.alice.id}/pic one.txt`;

@@ -35,14 +35,12 @@ export async function inTransaction<T>(pool: pg.Pool, caller: Caller, fn: (tx: T
   };
   let broken = false;
   try {
-    await client.query("begin");
-    await client.query("select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true), set_config('request.jwt.claim.role', $3, true)", [
-      JSON.stringify(caller.claims),
-      caller.owner ?? "",
-      caller.role,
-    ]);
     if (!switchableRoles.has(caller.role)) throw Object.assign(new Error(`role "${caller.role}" does not exist`), { code: "42704" });
-    await tx.actAs("caller");
+    // One round trip to open the transaction as the caller (a simple query may hold several statements).
+    const setting = (name: string, value: string) => `set_config(${client.escapeLiteral(name)}, ${client.escapeLiteral(value)}, true)`;
+    await client.query(
+      `begin; select ${setting("request.jwt.claims", JSON.stringify(caller.claims))}, ${setting("request.jwt.claim.sub", caller.owner ?? "")}, ${setting("request.jwt.claim.role", caller.role)}; set local role ${quoteIdent(caller.role)}`,
+    );
     const result = await fn(tx);
     await client.query(options.rollback ? "rollback" : "commit");
     return result;

@@ -183,6 +183,8 @@ export async function commitObject(
     return { id, version };
   } catch (error) {
     if (placed) await removeObjectFile(write.bucketId, write.name, version);
-    throw error instanceof StorageError ? error : errors.internal();
+    if (error instanceof StorageError) throw error;
+    console.error(`[storage] storing ${write.bucketId}/${write.name}:`, error);
+    throw errors.internal();
   }
 }
