@@ -2,8 +2,7 @@ import { badRequest, notFound, unprocessable } from "./errors.ts";
 import { hashPassword } from "./crypto.ts";
 import { type LinkContext, createEmailChange, createLink } from "./links.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
-import { type AuthService, type Call, checkPasswordStrength, ok, requireAdmin, validateEmail } from "./service.ts";
-import { redirectTo } from "./service.ts";
+import { type AuthService, type Call, checkPasswordStrength, ok, redirectTo, requireAdmin, validateEmail } from "./service.ts";
 import { audit } from "./audit.ts";
 import { isRedirectAllowed } from "./redirect.ts";
 import { type Db, type UserRow, findUserByEmail, findUserById, insertEmailIdentity, insertUser, mergeMetadata, userJson, withTransaction } from "./users.ts";
@@ -88,6 +87,8 @@ async function updateUser(svc: AuthService, call: Call, id: string): Promise<voi
     if (password) {
       checkPasswordStrength(svc.settings, password);
       await db.query("update auth.users set encrypted_password = $2 where id = $1", [target.id, await hashPassword(password)]);
+      // GoTrue's UpdatePassword without a current session: every session ends.
+      await db.query("delete from auth.sessions where user_id = $1", [target.id]);
     }
     const emailInput = stringField(params, "email");
     if (emailInput) {
@@ -158,7 +159,7 @@ async function generateLink(svc: AuthService, call: Call): Promise<void> {
     let user = await findUserByEmail(db, email);
     const linkContext: LinkContext = { db, settings: svc.settings, mailer: svc.mailer, redirectTo: redirect, pkce: false };
     if (type === "signup" || type === "invite") {
-      if (user && (type === "invite" ? Boolean(user.email_confirmed_at) : Boolean(user.email_confirmed_at))) {
+      if (user?.email_confirmed_at) {
         throw unprocessable("email_exists", "A user with this email address has already been registered");
       }
       if (type === "signup" && !password && !user) throw unprocessable("validation_failed", "Signup requires a valid password");

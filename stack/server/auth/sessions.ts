@@ -64,24 +64,44 @@ function respond(settings: AuthSettings, user: UserRow, sessionId: string, refre
 export async function issueSession(db: Db, settings: AuthSettings, userId: string, method: AuthMethod, req: IncomingMessage): Promise<SessionResponse> {
   const sessionId = randomUUID();
   const refreshToken = generateRefreshToken();
-  await db.query("update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1", [userId]);
-  await db.query("insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip) values ($1, $2, now(), now(), 'aal1', $3, $4)", [
-    sessionId,
-    userId,
-    req.headers["user-agent"] ?? null,
-    /^[0-9a-f:.]+$/i.test(req.socket.remoteAddress ?? "") ? req.socket.remoteAddress : null,
-  ]);
-  await db.query(
-    "insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method, id) values ($1, now(), now(), $2, $3)",
-    [sessionId, method, randomUUID()],
+  const ip = req.socket.remoteAddress ?? "";
+  // One statement (atomic on its own; foreign keys are checked at its end): sign-in time, session,
+  // its amr claim, the first refresh token and the audit entry.
+  const { rows } = await db.query<{ at: Date }>(
+    `with signed_in as (
+       update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1 returning id, email, now() as at
+     ), session as (
+       insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
+       select $2, id, now(), now(), 'aal1', $3, $4::inet from signed_in returning id
+     ), amr as (
+       insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method, id)
+       select $2, now(), now(), $5, $6 from signed_in
+     ), refresh as (
+       insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+       select $7, $8, id::text, false, now(), now(), null, $2 from signed_in
+     ), logged as (
+       insert into auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
+       select $7, $9, json_build_object('action', 'login', 'actor_id', id, 'actor_username', coalesce(email, ''), 'actor_via_sso', false,
+         'log_type', 'account', 'traits', json_build_object('provider', $10::text)), now(), $11 from signed_in
+     )
+     select at from signed_in`,
+    [
+      userId,
+      sessionId,
+      req.headers["user-agent"] ?? null,
+      /^[0-9a-f:.]+$/i.test(ip) ? ip : null,
+      method,
+      randomUUID(),
+      instanceId,
+      refreshToken,
+      randomUUID(),
+      method === "web3" ? "web3" : "email",
+      ip.slice(0, 64),
+    ],
   );
-  await db.query(
-    "insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id) values ($1, $2, $3, false, now(), now(), null, $4)",
-    [instanceId, refreshToken, userId, sessionId],
-  );
+  if (!rows[0]) throw badRequest("user_not_found", "User not found");
   const user = (await findUserById(db, userId))!;
-  await audit(db, req, user, "login", { provider: method === "web3" ? "web3" : "email" });
-  return respond(settings, user, sessionId, refreshToken, await amrOf(db, sessionId));
+  return respond(settings, user, sessionId, refreshToken, [{ method, timestamp: Math.floor(rows[0].at.getTime() / 1000) }]);
 }
 
 interface RefreshRow {
