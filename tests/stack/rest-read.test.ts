@@ -333,6 +333,13 @@ describe("formats, views and RLS", () => {
     ]);
   });
 
+  test("relationships carry through views (view → table and table → view)", async () => {
+    const fromView = await f.anon.from(f.t.published).select(`title, author:${a}(name)`).eq("id", 3).single();
+    expect(fromView.data).toEqual({ title: "Fjord sounds", author: { name: "Bob" } });
+    const toView = await f.anon.from(a).select(`name, ${f.t.published}(title)`).eq("id", 1).single();
+    expect(toView.data).toEqual({ name: "Alice", [f.t.published]: [{ title: "First light" }] });
+  });
+
   test("each caller sees what the policies allow", async () => {
     expect(ids((await f.anon.from(p).select("id").order("id")).data)).toEqual([1, 3, 4]);
     expect(ids((await f.alice.from(p).select("id").order("id")).data)).toEqual([1, 2, 3, 4]);

@@ -130,6 +130,22 @@ describe("insert", () => {
   });
 });
 
+describe("PUT", () => {
+  test("PUT upserts one row addressed by its primary key", async () => {
+    const { serviceRoleKey } = await import("../helpers/stack.ts");
+    const put = (id: number, body: unknown, query = `id=eq.${id}`) =>
+      f.rest(`/${f.t.tags}?${query}`, { method: "PUT", headers: { apikey: serviceRoleKey, "Content-Type": "application/json", Prefer: "return=representation" }, body: JSON.stringify(body) });
+    const created = await put(70, { id: 70, name: "seventy" });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toEqual([{ id: 70, name: "seventy" }]);
+    const replaced = await put(70, { id: 70, name: "SEVENTY" });
+    expect(await replaced.json()).toEqual([{ id: 70, name: "SEVENTY" }]);
+    const wrongFilter = await put(70, { id: 70, name: "x" }, "name=eq.x");
+    expect(wrongFilter.status).toBe(405);
+    expect(await wrongFilter.json()).toEqual({ code: "PGRST105", details: null, hint: null, message: "Filters must include all and only primary key columns with 'eq' operators" });
+  });
+});
+
 describe("update and delete", () => {
   test("the app's profile update: .update().eq() changes only the caller's row", async () => {
     const mine = await f.alice.from(a).update({ bio: "updated" }).eq("id", 1);

@@ -18,7 +18,7 @@ export interface RestOptions {
 }
 
 export interface RestState {
-  cache: SchemaCache;
+  cache: SchemaCache | undefined;
   executor: Executor;
   options: RestOptions;
   plans: Map<string, CachedRead>;
@@ -50,6 +50,15 @@ const maxCachedPlans = 2000;
 export async function handleRest(state: RestState, req: IncomingMessage, res: ServerResponse, gw: GatewayContext): Promise<void> {
   const method = req.method ?? "GET";
   const head = method === "HEAD";
+  try {
+    if (!state.cache) throw new ApiError(503, "PGRST002", "Could not query the database for the schema cache. Retrying.");
+    return await handleWithCache({ ...state, cache: state.cache }, req, res, gw, method, head);
+  } catch (error) {
+    return handleFailure(error, res, gw, head);
+  }
+}
+
+async function handleWithCache(state: LoadedState, req: IncomingMessage, res: ServerResponse, gw: GatewayContext, method: string, head: boolean): Promise<void> {
   try {
     const caller = authenticate(gw.bearer, false);
     const url = gw.url;
@@ -83,6 +92,14 @@ export async function handleRest(state: RestState, req: IncomingMessage, res: Se
         throw errors.unsupportedMethod(method);
     }
   } catch (error) {
+    return handleFailure(error, res, gw, head);
+  }
+}
+
+type LoadedState = RestState & { cache: SchemaCache };
+
+function handleFailure(error: unknown, res: ServerResponse, gw: GatewayContext, head: boolean): void {
+  {
     if (error instanceof ApiError) return sendError(res, error, head);
     const pgError = error as { code?: string; message?: string; severity?: string };
     if (pgError && typeof pgError.code === "string" && pgError.severity) {
@@ -110,14 +127,14 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function profileSchema(state: RestState, req: IncomingMessage, method: string): string {
+function profileSchema(state: LoadedState, req: IncomingMessage, method: string): string {
   const header = method === "GET" || method === "HEAD" ? req.headers["accept-profile"] : req.headers["content-profile"];
   const schema = typeof header === "string" && header ? header : state.options.schemas[0];
   if (!state.options.schemas.includes(schema)) throw errors.unacceptableSchema(schema, state.options.schemas);
   return schema;
 }
 
-function settingsFor(state: RestState, call: Call, readOnly: boolean): RequestSettings {
+function settingsFor(state: LoadedState, call: Call, readOnly: boolean): RequestSettings {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(call.req.headers)) if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
   const cookies: Record<string, string> = {};
@@ -141,7 +158,7 @@ function settingsFor(state: RestState, call: Call, readOnly: boolean): RequestSe
   };
 }
 
-function baseHeaders(state: RestState, call: Call, contentType: string | undefined): Record<string, string> {
+function baseHeaders(state: LoadedState, call: Call, contentType: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   if (contentType) headers["Content-Type"] = contentType;
   if (state.options.schemas.length > 1) headers["Content-Profile"] = call.schema;
@@ -175,7 +192,7 @@ function bodyFormat(accepted: Accepted): BodyFormat {
 
 // ---------- read ----------
 
-function limitsFor(state: RestState, call: Call, root: { limit?: number; offset?: number } | undefined): { limit?: number; offset: number } {
+function limitsFor(state: LoadedState, call: Call, root: { limit?: number; offset?: number } | undefined): { limit?: number; offset: number } {
   let offset = root?.offset ?? 0;
   let limit = root?.limit;
   const range = call.method === "GET" || call.method === "HEAD" ? parseRangeHeader(call.req.headers.range as string | undefined) : undefined;
@@ -190,7 +207,7 @@ function limitsFor(state: RestState, call: Call, root: { limit?: number; offset?
   return { limit, offset };
 }
 
-async function handleRead(state: RestState, call: Call, relation: Relation): Promise<void> {
+async function handleRead(state: LoadedState, call: Call, relation: Relation): Promise<void> {
   const key = `${call.caller.role}\u0000${call.schema}\u0000${call.req.headers.accept ?? ""}\u0000${call.req.headers.prefer ?? ""}\u0000${call.req.headers.range ?? ""}\u0000${call.url.pathname}${call.url.search}`;
   let plan = state.plans.get(key);
   if (!plan) {
@@ -210,7 +227,7 @@ async function handleRead(state: RestState, call: Call, relation: Relation): Pro
   respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": contentLocation(relation.name, call.url.searchParams) });
 }
 
-function respondRows(state: RestState, call: Call, result: StatementResult, accepted: Accepted, offset: number, okStatus: number, preferenceApplied?: string, extra: Record<string, string> = {}): void {
+function respondRows(state: LoadedState, call: Call, result: StatementResult, accepted: Accepted, offset: number, okStatus: number, preferenceApplied?: string, extra: Record<string, string> = {}): void {
   const row = result.rows[0] ?? {};
   const pageTotal = Number(row.page_total ?? 0);
   const total = row.total === null || row.total === undefined ? null : Number(row.total);
@@ -236,7 +253,7 @@ async function jsonBody(call: Call): Promise<string> {
   return body;
 }
 
-function writeShape(state: RestState, call: Call, relation: Relation, selectNode: () => ReadNode) {
+function writeShape(state: LoadedState, call: Call, relation: Relation, selectNode: () => ReadNode) {
   const representation = call.prefs.return === "representation";
   const accepted = representation ? negotiate(call.req.headers.accept) : { type: "json" as const, stripNulls: false };
   return { representation, accepted, node: representation ? selectNode() : (undefined as unknown as ReadNode), format: bodyFormat(accepted), stripNulls: accepted.stripNulls };
@@ -254,7 +271,7 @@ function needsTransaction(call: Call, accepted: Accepted, representation: boolea
   return (call.prefs.handling === "strict" && call.prefs.maxAffected !== undefined) || (representation && accepted.type === "object");
 }
 
-async function runWrite(state: RestState, call: Call, sql: string, values: unknown[], accepted: Accepted, representation: boolean) {
+async function runWrite(state: LoadedState, call: Call, sql: string, values: unknown[], accepted: Accepted, representation: boolean) {
   return await state.executor.run(settingsFor(state, call, false), sql, values, {
     transactional: needsTransaction(call, accepted, representation),
     prepare: false,
@@ -268,7 +285,7 @@ function mutationRange(style: RangeStyle, affected: number): string {
   return style === "update" && affected > 0 ? `0-${affected - 1}/*` : "*/*";
 }
 
-function writeResponse(state: RestState, call: Call, result: StatementResult, shape: ReturnType<typeof writeShape>, status: { minimal: number; full: number }, extra: Record<string, string>, appliedKeys: (keyof Preferences)[], style: RangeStyle) {
+function writeResponse(state: LoadedState, call: Call, result: StatementResult, shape: ReturnType<typeof writeShape>, status: { minimal: number; full: number }, extra: Record<string, string>, appliedKeys: (keyof Preferences)[], style: RangeStyle) {
   const prefApplied = applied(call.prefs, appliedKeys);
   if (!shape.representation) {
     const headers: Record<string, string> = { ...baseHeaders(state, call, undefined), "Content-Range": mutationRange(style, result.rowCount), ...extra };
@@ -287,7 +304,7 @@ function writeQuery(call: Call) {
   return query;
 }
 
-async function handleInsert(state: RestState, call: Call, relation: Relation, put?: { conditions: true }): Promise<void> {
+async function handleInsert(state: LoadedState, call: Call, relation: Relation, put?: { conditions: true }): Promise<void> {
   const query = writeQuery(call);
   const text = await jsonBody(call);
   const payload = payloadFor(relation, text, query.columns, !put);
@@ -314,7 +331,7 @@ async function handleInsert(state: RestState, call: Call, relation: Relation, pu
   writeResponse(state, call, result, shape, created, extra, keys, "insert");
 }
 
-async function handlePut(state: RestState, call: Call, relation: Relation): Promise<void> {
+async function handlePut(state: LoadedState, call: Call, relation: Relation): Promise<void> {
   const query = writeQuery(call);
   const root = query.nodes.get("");
   if (root && (root.limit !== undefined || root.offset !== undefined)) throw new ApiError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
@@ -333,7 +350,7 @@ function subNodes(nodes: Map<string, import("./read.ts").NodeParams>) {
   return copy;
 }
 
-async function handleUpdate(state: RestState, call: Call, relation: Relation): Promise<void> {
+async function handleUpdate(state: LoadedState, call: Call, relation: Relation): Promise<void> {
   const query = writeQuery(call);
   const text = await jsonBody(call);
   const payload = payloadFor(relation, text, query.columns, false);
@@ -350,7 +367,7 @@ async function handleUpdate(state: RestState, call: Call, relation: Relation): P
   writeResponse(state, call, result, shape, { minimal: 204, full: 200 }, {}, ["return", "count", "missing", "handling", "maxAffected"], "update");
 }
 
-async function handleDelete(state: RestState, call: Call, relation: Relation): Promise<void> {
+async function handleDelete(state: LoadedState, call: Call, relation: Relation): Promise<void> {
   const query = writeQuery(call);
   const shape = writeShape(state, call, relation, () => planRead(state.cache, relationSource(relation), query.select, subNodes(query.nodes)));
   const filterNode = planRead(state.cache, relationSource(relation), [{ kind: "star" }], new Map([["", query.nodes.get("") ?? { conditions: [], order: [] }]]));
@@ -362,7 +379,7 @@ async function handleDelete(state: RestState, call: Call, relation: Relation): P
 
 // ---------- rpc ----------
 
-async function handleRpc(state: RestState, call: Call, name: string): Promise<void> {
+async function handleRpc(state: LoadedState, call: Call, name: string): Promise<void> {
   const isRead = call.method === "GET" || call.method === "HEAD";
   if (!isRead && call.method !== "POST") throw errors.invalidRpcMethod(call.method);
   const overloads = state.cache.routines.get(relationKey(call.schema, name)) ?? [];
@@ -432,7 +449,7 @@ async function handleRpc(state: RestState, call: Call, name: string): Promise<vo
 
 // ---------- root ----------
 
-function openApiRoot(call: Call, state: RestState): void {
+function openApiRoot(call: Call, state: LoadedState): void {
   if (call.method !== "GET" && call.method !== "HEAD") throw errors.unsupportedMethod(call.method);
   const paths: Record<string, unknown> = { "/": {} };
   for (const relation of state.cache.relations.values()) if (relation.schema === call.schema) paths[`/${relation.name}`] = {};

@@ -13,7 +13,8 @@ import { loadSchemaCache } from "./schema-cache.ts";
 export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute> {
   const options = restOptions(ctx.config.raw);
   const executor = new Executor({ host: "127.0.0.1", port: ctx.config.dbPort, database: "postgres", user: "authenticator", password: dbPassword, max: 12 });
-  const state: RestState = { cache: await loadSchemaCache(ctx.adminPool, options.schemas), executor, options, plans: new Map() };
+  // Until the schema cache has loaded, requests get PostgREST's 503 PGRST002 (see handler.ts).
+  const state: RestState = { cache: undefined, executor, options, plans: new Map() };
   const listener = await listenForReloads(ctx, async () => {
     state.cache = await loadSchemaCache(ctx.adminPool, options.schemas);
     state.plans.clear();
@@ -56,6 +57,7 @@ async function listenForReloads(ctx: ServerContext, reload: () => Promise<void>)
       await connected.query("listen pgrst");
       if (!closed) await reload();
     } catch (error) {
+      // Also covers a failed schema load: retried until it succeeds.
       console.error("[rest] listen failed:", (error as Error).message);
       client?.release(true);
       client = undefined;

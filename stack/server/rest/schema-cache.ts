@@ -81,7 +81,14 @@ join pg_class c1 on c1.oid = con.conrelid
 join pg_namespace ns1 on ns1.oid = c1.relnamespace
 left join pg_class c2 on c2.oid = con.confrelid
 left join pg_namespace ns2 on ns2.oid = c2.relnamespace
-where con.contype in ('p', 'u', 'f') and ns1.nspname = any($1)`;
+where con.contype in ('p', 'u', 'f') and ns1.nspname not in ('pg_catalog', 'information_schema')`;
+
+// Which base-table columns each exposed view selects, to carry foreign keys through views.
+const viewColumnsSql = `
+select u.view_schema, u.view_name, u.table_schema, u.table_name, array_agg(u.column_name::text) as columns
+from information_schema.view_column_usage u
+where u.view_schema = any($1)
+group by 1, 2, 3, 4`;
 
 const routinesSql = `
 select n.nspname as schema, p.proname as name, p.provolatile as volatility, p.proretset as returns_set,
@@ -144,10 +151,11 @@ function toRoutine(row: RoutineRow): Routine {
 }
 
 export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise<SchemaCache> {
-  const [relationRows, constraintRows, routineRows] = await Promise.all([
+  const [relationRows, constraintRows, routineRows, viewRows] = await Promise.all([
     pool.query<{ schema: string; name: string; kind: string; columns: Column[] }>(relationsSql, [schemas]),
-    pool.query<{ name: string; type: string; source_schema: string; source_table: string; target_schema: string | null; target_table: string | null; source_columns: string[]; target_columns: string[] }>(constraintsSql, [schemas]),
+    pool.query<{ name: string; type: string; source_schema: string; source_table: string; target_schema: string | null; target_table: string | null; source_columns: string[]; target_columns: string[] }>(constraintsSql),
     pool.query<RoutineRow>(routinesSql, [schemas]),
+    pool.query<{ view_schema: string; view_name: string; table_schema: string; table_name: string; columns: string[] }>(viewColumnsSql, [schemas]),
   ]);
   const relations = new Map<string, Relation>();
   for (const row of relationRows.rows) {
@@ -160,25 +168,56 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
       uniqueKeys: [],
     });
   }
-  const foreignKeys: ForeignKey[] = [];
+  const allForeignKeys: ForeignKey[] = [];
   for (const row of constraintRows.rows) {
     const relation = relations.get(relationKey(row.source_schema, row.source_table));
     if (row.type === "p" && relation) relation.primaryKey = row.source_columns;
     if ((row.type === "p" || row.type === "u") && relation) relation.uniqueKeys.push(row.source_columns);
-    if (row.type === "f" && row.target_schema && row.target_table && schemas.includes(row.target_schema)) {
-      foreignKeys.push({
+    if (row.type === "f" && row.target_schema && row.target_table) {
+      allForeignKeys.push({
         name: row.name,
         source: { schema: row.source_schema, table: row.source_table, columns: row.source_columns },
         target: { schema: row.target_schema, table: row.target_table, columns: row.target_columns },
       });
     }
   }
+  const exposed = (side: { schema: string; table: string }) => relations.has(relationKey(side.schema, side.table));
+  const foreignKeys = allForeignKeys.filter((fk) => exposed(fk.source) && exposed(fk.target));
+  foreignKeys.push(...viewForeignKeys(allForeignKeys, viewRows.rows, relations, exposed));
   const routines = new Map<string, Routine[]>();
   for (const row of routineRows.rows) {
     const key = relationKey(row.schema, row.name);
     routines.set(key, [...(routines.get(key) ?? []), toRoutine(row)]);
   }
   return { schemas, relations, foreignKeys, routines };
+}
+
+/**
+ * Foreign keys seen through views: a view that selects a base table's foreign-key (or referenced)
+ * columns under the same names takes part in that relationship, as PostgREST infers it.
+ */
+function viewForeignKeys(
+  fks: ForeignKey[],
+  views: { view_schema: string; view_name: string; table_schema: string; table_name: string; columns: string[] }[],
+  relations: Map<string, Relation>,
+  exposed: (side: { schema: string; table: string }) => boolean,
+): ForeignKey[] {
+  const out: ForeignKey[] = [];
+  for (const view of views) {
+    const relation = relations.get(relationKey(view.view_schema, view.view_name));
+    if (!relation) continue;
+    const carries = (columns: string[]) => columns.every((c) => view.columns.includes(c) && relation.columns.has(c));
+    const viewSide = (columns: string[]) => ({ schema: view.view_schema, table: view.view_name, columns });
+    for (const fk of fks) {
+      if (fk.source.schema === view.table_schema && fk.source.table === view.table_name && exposed(fk.target) && carries(fk.source.columns)) {
+        out.push({ name: fk.name, source: viewSide(fk.source.columns), target: fk.target });
+      }
+      if (fk.target.schema === view.table_schema && fk.target.table === view.table_name && exposed(fk.source) && carries(fk.target.columns)) {
+        out.push({ name: fk.name, source: fk.source, target: viewSide(fk.target.columns) });
+      }
+    }
+  }
+  return out;
 }
 
 /**
