@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, type ReadStream } from "node:fs";
-import { copyFile, link, mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from "node:fs";
+import { once } from "node:events";
+import { copyFile, link, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { stateDir } from "../../lib/paths.ts";
 import { errors } from "./errors.ts";
@@ -31,24 +32,33 @@ export class IncomingFile {
   readonly tempPath = path.join(uploadsDir, randomUUID());
   size = 0;
   private readonly hash = createHash("md5");
-  private handle?: Awaited<ReturnType<typeof open>>;
+  private stream?: WriteStream;
+  private failure?: Error;
+
+  private async opened(): Promise<WriteStream> {
+    if (!this.stream) {
+      await mkdir(uploadsDir, { recursive: true });
+      // A buffered stream lets the next request chunk arrive while the last one is written.
+      this.stream = createWriteStream(this.tempPath, { highWaterMark: 1024 * 1024 });
+      this.stream.on("error", (error) => {
+        this.failure = error;
+      });
+    }
+    if (this.failure) throw this.failure;
+    return this.stream;
+  }
 
   async write(chunk: Buffer): Promise<void> {
-    if (!this.handle) {
-      await mkdir(uploadsDir, { recursive: true });
-      this.handle = await open(this.tempPath, "w");
-    }
+    const stream = await this.opened();
     this.size += chunk.length;
     this.hash.update(chunk);
-    await this.handle.write(chunk);
+    if (!stream.write(chunk)) await Promise.race([once(stream, "drain"), once(stream, "close")]);
   }
 
   async close(): Promise<{ size: number; eTag: string }> {
-    if (!this.handle) {
-      await mkdir(uploadsDir, { recursive: true });
-      this.handle = await open(this.tempPath, "w");
-    }
-    await this.handle.close();
+    const stream = await this.opened();
+    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (this.failure) throw this.failure;
     return { size: this.size, eTag: `"${this.hash.digest("hex")}"` };
   }
 
@@ -61,7 +71,11 @@ export class IncomingFile {
   }
 
   async discard(): Promise<void> {
-    await this.handle?.close().catch(() => undefined);
+    if (this.stream && !this.stream.closed) {
+      const closed = once(this.stream, "close").catch(() => undefined);
+      this.stream.destroy();
+      await closed;
+    }
     await unlink(this.tempPath).catch(() => undefined);
   }
 }
