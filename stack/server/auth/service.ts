@@ -8,8 +8,7 @@ import type { WindowLimiter } from "./rate-limit.ts";
 import { clientIp } from "./request.ts";
 import { referrer } from "./redirect.ts";
 import type { AuthSettings } from "./settings.ts";
-import { sessionExists } from "./sessions.ts";
-import { type UserRow, findUserById } from "./users.ts";
+import { type UserRow, findUserWithSession } from "./users.ts";
 
 export interface AuthService {
   pool: pg.Pool;
@@ -108,12 +107,10 @@ export async function requireUser(svc: AuthService, call: Call): Promise<Caller>
   }
   const claims = verified.claims;
   if (typeof claims.sub !== "string" || !claims.sub) throw forbidden("bad_jwt", "invalid claim: missing sub claim");
-  const user = await findUserById(svc.pool, claims.sub);
-  if (!user) throw forbidden("user_not_found", "User from sub claim in JWT does not exist");
   const sessionId = typeof claims.session_id === "string" && claims.session_id ? claims.session_id : undefined;
-  if (sessionId && (!/^[0-9a-f-]{36}$/i.test(sessionId) || !(await sessionExists(svc.pool, sessionId)))) {
-    throw forbidden("session_not_found", "Session from session_id claim in JWT does not exist");
-  }
+  const { user, sessionFound } = await findUserWithSession(svc.pool, claims.sub, sessionId);
+  if (!user) throw forbidden("user_not_found", "User from sub claim in JWT does not exist");
+  if (sessionId && !sessionFound) throw forbidden("session_not_found", "Session from session_id claim in JWT does not exist");
   return { claims, user, sessionId };
 }
 

@@ -165,11 +165,6 @@ export async function refreshSession(db: Db, settings: AuthSettings, presented: 
   return respond(settings, user, current.session_id, issued, await amrOf(db, current.session_id));
 }
 
-export async function sessionExists(db: Db, sessionId: string): Promise<boolean> {
-  const { rows } = await db.query("select 1 from auth.sessions where id = $1", [sessionId]);
-  return rows.length > 0;
-}
-
 export type LogoutScope = "global" | "local" | "others";
 
 export async function logout(db: Db, userId: string, sessionId: string | undefined, scope: LogoutScope): Promise<void> {

@@ -78,6 +78,18 @@ export async function findUserById(db: Db, id: string, lock = false): Promise<Us
   return revive(rows[0]);
 }
 
+/** The user and whether the session (if any) still exists, in one round trip: GET /user's hot path. */
+export async function findUserWithSession(db: Db, id: string, sessionId: string | undefined): Promise<{ user?: UserRow; sessionFound: boolean }> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return { sessionFound: false };
+  const validSession = sessionId && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId) ? sessionId : null;
+  const { rows } = await db.query<UserRow & { session_found: boolean }>(
+    `select ${userColumns}, exists (select 1 from auth.sessions s where s.id = $2 and s.user_id = u.id) as session_found from auth.users u where u.id = $1`,
+    [id, validSession],
+  );
+  const row = rows[0];
+  return { user: revive(row), sessionFound: Boolean(row?.session_found) };
+}
+
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(
     `select ${userColumns} from auth.users u where lower(u.email) = lower($1) and u.is_sso_user = false and u.deleted_at is null limit 1`,
