@@ -15,14 +15,15 @@ import { canUpload, commitObject, type ObjectWrite, receiveFile, uploadLimit } f
 const objectFields = "name, bucket_id, owner, owner_id, version, id, updated_at, created_at, last_accessed_at, metadata, user_metadata";
 
 /**
- * The upload pipeline every upload route shares: bucket → permission (before any byte is read) →
- * bytes to a temporary file within the limits → row and file committed together.
+ * The upload pipeline every upload route shares, in storage-api's order: bucket → type and
+ * declared size → permission (a trial row, before any byte is read) → bytes to a temporary file
+ * within the limits → row and file committed together.
  */
 async function storeUpload(request: StorageRequest, caller: Caller, write: ObjectWrite): Promise<{ id: string }> {
   mustBeValidKey(write.name);
   const bucket = await mustFindBucket(request.server.adminPool, write.bucketId);
-  await canUpload(request.server.authenticatorPool, caller, write);
-  const received = await receiveFile(request.req, bucket, write.name, uploadLimit(bucket, request.globalLimit, write.name));
+  const pool = request.server.authenticatorPool;
+  const received = await receiveFile(request.req, bucket, write.name, uploadLimit(bucket, request.globalLimit, write.name), (head) => canUpload(pool, caller, write, head));
   try {
     return await commitObject(request.server.authenticatorPool, caller, write, { metadata: received.metadata, userMetadata: received.userMetadata }, async (version) => {
       await received.file.placeAt(write.bucketId, write.name, version);

@@ -18,6 +18,13 @@ export interface ObjectMetadata {
   httpStatusCode: number;
 }
 
+/** What is known of an upload before its bytes are read: what canUpload's trial row carries. */
+export interface UploadHead {
+  mimeType: string;
+  contentLength?: number;
+  userMetadata?: Record<string, unknown>;
+}
+
 interface ReceivedFile {
   file: IncomingFile;
   metadata: ObjectMetadata;
@@ -46,7 +53,7 @@ export function uploadLimit(bucket: Bucket, globalLimit: number, name: string): 
  * the size limit is passed. On any failure (including the client going away) the temporary file
  * is deleted before the error propagates.
  */
-export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: string, limit: number): Promise<ReceivedFile> {
+export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: string, limit: number, beforeBody: (head: UploadHead) => Promise<void>): Promise<ReceivedFile> {
   const file = new IncomingFile();
   const contentType = String(req.headers["content-type"] ?? "");
   const checkType = (mimeType: string) => {
@@ -58,6 +65,8 @@ export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: st
   };
   // Refusing a file must not destroy the request: its answer still has to reach the client.
   const body = req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+  const declared = Number(req.headers["content-length"]);
+  const declaredLength = req.headers["content-length"] !== undefined && Number.isFinite(declared) ? declared : undefined;
   try {
     let mimeType: string;
     let cacheControl: string;
@@ -67,7 +76,7 @@ export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: st
       if (!boundary) throw errors.noContent("Multipart: Boundary not found");
       let head: { mimeType: string; cacheControl: string; userMetadata?: Record<string, unknown> } | undefined;
       const form = await readMultipart(body, boundary, {
-        onFileStart: (part, fields) => {
+        onFileStart: async (part, fields) => {
           const metadataText = fields.metadata ?? fields.userMetadata;
           if (metadataText && Buffer.byteLength(metadataText) > 1024 * 1024) throw errors.entityTooLarge("user_metadata");
           head = {
@@ -76,6 +85,7 @@ export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: st
             userMetadata: parseUserMetadata(metadataText),
           };
           checkType(head.mimeType);
+          await beforeBody({ mimeType: head.mimeType, contentLength: declaredLength, userMetadata: head.userMetadata });
         },
         onFileData: take,
       }).catch((error: unknown) => {
@@ -90,8 +100,8 @@ export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: st
       const metadataHeader = req.headers["x-metadata"];
       if (typeof metadataHeader === "string") userMetadata = parseUserMetadata(Buffer.from(metadataHeader, "base64").toString("utf8"));
       checkType(mimeType);
-      const declared = Number(req.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > limit) throw errors.entityTooLarge();
+      if (declaredLength !== undefined && declaredLength > limit) throw errors.entityTooLarge();
+      await beforeBody({ mimeType, contentLength: declaredLength, userMetadata });
       for await (const chunk of body) await take(chunk);
     }
     const { size, eTag } = await file.close();
@@ -146,9 +156,13 @@ export async function writeObjectRow(
   }
 }
 
-/** storage-api's `canUpload`: the row the upload would write, tried as the caller and rolled back. */
-export async function canUpload(pool: pg.Pool, caller: Caller, write: ObjectWrite): Promise<void> {
-  await testPermission(pool, caller, (tx) => writeObjectRow(tx, write, { version: "1" }));
+/**
+ * storage-api's `canUpload`: the row the upload would write (with the type, declared length and
+ * user metadata, so policies may look at them), tried as the caller and rolled back.
+ */
+export async function canUpload(pool: pg.Pool, caller: Caller, write: ObjectWrite, head?: UploadHead): Promise<void> {
+  const metadata = head ? { mimetype: head.mimeType, ...(head.contentLength === undefined ? {} : { contentLength: head.contentLength }) } : undefined;
+  await testPermission(pool, caller, (tx) => writeObjectRow(tx, write, { version: "1", metadata, userMetadata: head?.userMetadata }));
 }
 
 /**
