@@ -88,6 +88,8 @@ create policy read_all on public.${p}_post_tags for select using (true);
 create policy own_notes on public.${p}_notes for all to authenticated using (owner = (select auth.uid())) with check (owner = (select auth.uid()));
 revoke insert, update, delete on public.${p}_tags from anon;
 
+create function public.${p}_label(author public.${p}_authors) returns text language sql stable as $$
+  select author.name || ' (' || coalesce(author.age::text, '?') || ')' $$;
 create function public.${p}_add(a int, b int) returns int language sql immutable as $$ select a + b $$;
 create function public.${p}_hello() returns text language sql stable as $$ select 'hello' $$;
 create function public.${p}_older_than(min_age int) returns setof public.${p}_authors language sql stable as $$

@@ -55,6 +55,17 @@ describe("select", () => {
     ]);
   });
 
+  test("computed fields (functions of the row type) can be selected, filtered and ordered", async () => {
+    const label = `${f.prefix}_label`;
+    const res = await f.rest(`/${a}?select=id,${label}&${label}=like.*(?)&order=${label}.desc`);
+    expect(await res.json()).toEqual([{ id: 4, [label]: "Dan (?)" }]);
+    const { data } = await f.anon.from(a).select(`name, ${label}`).in("id", [1, 3]).order(label);
+    expect(data).toEqual([
+      { name: "Alice", [label]: "Alice (34)" },
+      { name: "Carol O'Hara", [label]: "Carol O'Hara (29)" },
+    ]);
+  });
+
   test("the app's profile read: .eq().single() and .maybeSingle()", async () => {
     const single = await f.anon.from(a).select("name, bio").eq("id", 2).single();
     expect(single).toMatchObject({ data: { name: "Bob", bio: null }, error: null, status: 200 });
@@ -216,6 +227,12 @@ describe("order, limit, offset, Range and counts", () => {
     expect(await none.json()).toEqual([]);
     const noCount = await f.rest(`/${a}?id=eq.99`);
     expect(noCount.headers.get("content-range")).toBe("*/*");
+  });
+
+  test("a negative limit is 416 PGRST103", async () => {
+    const res = await f.rest(`/${a}?limit=-1`);
+    expect(res.status).toBe(416);
+    expect(await res.json()).toEqual({ code: "PGRST103", details: "Limit should be greater than or equal to zero.", hint: null, message: "Requested range not satisfiable" });
   });
 
   test("an offset past the end with a count is 416 PGRST103", async () => {

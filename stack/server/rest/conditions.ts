@@ -4,8 +4,13 @@ import { parseError } from "./errors.ts";
 
 /** SQL for fields, filters, logic trees and order terms of one relation alias; values become $n. */
 
-export function fieldSql(alias: string, field: Field, params: Params): string {
-  let sql = `${quoteIdent(alias)}.${quoteIdent(field.name)}`;
+/** The alias fields are read from, with the relation's computed fields (functions of its row type). */
+export type Scope = string | { alias: string; computed?: Map<string, string> };
+
+export function fieldSql(scope: Scope, field: Field, params: Params): string {
+  const alias = typeof scope === "string" ? scope : scope.alias;
+  const computed = typeof scope === "string" ? undefined : scope.computed?.get(field.name);
+  let sql = computed ? `${computed}(${quoteIdent(alias)})` : `${quoteIdent(alias)}.${quoteIdent(field.name)}`;
   for (const step of field.json) {
     const key = /^-?\d+$/.test(step.key) ? `${params.add(step.key)}::int` : `${params.add(step.key)}::text`;
     sql += `${step.arrow}${key}`;
@@ -44,17 +49,17 @@ export function operationSql(expr: string, operation: Operation, params: Params)
   return operation.negated ? `not ${sql}` : sql;
 }
 
-export function filterSql(alias: string, filter: Filter, params: Params): string {
+export function filterSql(alias: Scope, filter: Filter, params: Params): string {
   return operationSql(fieldSql(alias, filter.field, params), filter.operation, params);
 }
 
-export function logicSql(alias: string, tree: LogicTree, params: Params): string {
+export function logicSql(alias: Scope, tree: LogicTree, params: Params): string {
   const parts = tree.children.map((child) => (child.kind === "logic" ? logicSql(alias, child, params) : filterSql(alias, child, params)));
   const joined = `(${parts.join(` ${tree.op} `) || (tree.op === "and" ? "true" : "false")})`;
   return tree.negated ? `not ${joined}` : joined;
 }
 
-export function conditionSql(alias: string, condition: Filter | LogicTree, params: Params): string {
+export function conditionSql(alias: Scope, condition: Filter | LogicTree, params: Params): string {
   return condition.kind === "logic" ? logicSql(alias, condition, params) : filterSql(alias, condition, params);
 }
 

@@ -1,4 +1,4 @@
-import { castSql, conditionSql, fieldSql, orderTermSql } from "./conditions.ts";
+import { castSql, conditionSql, fieldSql, orderTermSql, type Scope } from "./conditions.ts";
 import { ApiError, errors } from "./errors.ts";
 import type { Filter, LogicTree, OrderTerm, SelectItem } from "./grammar.ts";
 import { isToOne, type Relationship, resolveRelationship } from "./relationships.ts";
@@ -39,6 +39,8 @@ export interface ReadNode {
 }
 
 const emptyParams = (): NodeParams => ({ conditions: [], order: [] });
+
+export const scopeOf = (node: ReadNode): Scope => ({ alias: node.alias, computed: node.source.relation?.computed });
 
 export const relationSource = (relation: Relation): ReadSource => ({ name: relation.name, columns: [...relation.columns.keys()], relation });
 
@@ -130,7 +132,7 @@ function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withCon
   const where: string[] = [];
   for (const item of node.select) {
     if (item.kind === "star") list.push(`${alias}.*`);
-    else if (item.kind === "column") list.push(`${castSql(fieldSql(node.alias, item.field, params), item.cast)} as ${quoteIdent(columnOutputName(item))}`);
+    else if (item.kind === "column") list.push(`${castSql(fieldSql(scopeOf(node), item.field, params), item.cast)} as ${quoteIdent(columnOutputName(item))}`);
     else {
       const embed = node.embeds.find((e) => e.item === item)!;
       const { sql, toOne } = embedInnerSql(node.alias, embed, params, counter);
@@ -152,18 +154,18 @@ function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withCon
       if (nullFilter) where.push(`${lat}.${item.spread ? quoteIdent(outputNames(embed.node)[0] ?? "") : '"body"'} is ${nullFilter.isNull ? "" : "not "}null`);
     }
   }
-  if (withConditions) for (const condition of node.params.conditions) where.push(conditionSql(node.alias, condition, params));
+  if (withConditions) for (const condition of node.params.conditions) where.push(conditionSql(scopeOf(node), condition, params));
   const orderBy = node.params.order.map((term) => orderTermSql(orderExprSql(node, term, params, counter), term));
   return { list, laterals, where, orderBy };
 }
 
 function orderExprSql(node: ReadNode, term: OrderTerm, params: Params, counter: { n: number }): string {
-  if (!term.relation) return fieldSql(node.alias, term.field, params);
+  if (!term.relation) return fieldSql(scopeOf(node), term.field, params);
   const embed = node.embeds.find((e) => e.outputName === term.relation);
   if (!embed) throw errors.notEmbedded(term.relation);
   if (!isToOne(embed.relationship)) throw errors.relatedOrderNotToOne(node.source.name, term.relation);
   const join = joinSql(node.alias, embed, counter);
-  return `(select ${fieldSql(embed.node.alias, term.field, params)} from ${join.from} where ${join.where.join(" and ")})`;
+  return `(select ${fieldSql(scopeOf(embed.node), term.field, params)} from ${join.from} where ${join.where.join(" and ")})`;
 }
 
 function embedInnerSql(parentAlias: string, embed: EmbedPlan, params: Params, counter: { n: number }): { sql: string; toOne: boolean } {

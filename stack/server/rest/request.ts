@@ -139,7 +139,10 @@ function addNodeParam(nodes: Map<string, NodeParams>, key: string, value: string
   const node = nodeFor(nodes, path);
   if (logicKeys.has(name)) node.conditions.push(parseLogicTree(name, value) as LogicTree);
   else if (name === "order") node.order.push(...(parseOrder(value) as OrderTerm[]));
-  else if (name === "limit") node.limit = parseNonNegativeInt(value, "limit");
+  else if (name === "limit") {
+    if (/^-\d+$/.test(value)) throw errors.invalidRange("Limit should be greater than or equal to zero.");
+    node.limit = parseNonNegativeInt(value, "limit");
+  }
   else if (name === "offset") node.offset = parseNonNegativeInt(value, "offset");
   else if (!reserved.has(name)) node.conditions.push(parseFilter(name, value));
 }

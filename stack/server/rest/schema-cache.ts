@@ -16,6 +16,8 @@ export interface Relation {
   columns: Map<string, Column>;
   primaryKey: string[];
   uniqueKeys: string[][];
+  /** Computed fields: functions taking this relation's row type, by name → qualified function. */
+  computed: Map<string, string>;
 }
 
 export interface ForeignKey {
@@ -51,6 +53,8 @@ export interface SchemaCache {
   foreignKeys: ForeignKey[];
   routines: Map<string, Routine[]>;
 }
+
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export const relationKey = (schema: string, name: string) => `${schema}\u0000${name}`;
 
@@ -98,8 +102,12 @@ select n.nspname as schema, p.proname as name, p.provolatile as volatility, p.pr
   array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality u(t, i) order by i) as arg_types,
   format_type(p.prorettype, null) as return_type, rt.typtype as return_typtype, rt.typname as return_typname,
   rn.nspname as return_rel_schema, rc.relname as return_rel_name,
-  array(select a.attname::text from pg_attribute a where a.attrelid = rt.typrelid and a.attnum > 0 and not a.attisdropped order by a.attnum) as return_rel_columns
+  array(select a.attname::text from pg_attribute a where a.attrelid = rt.typrelid and a.attnum > 0 and not a.attisdropped order by a.attnum) as return_rel_columns,
+  an.nspname as first_arg_schema, ac.relname as first_arg_table
 from pg_proc p
+left join pg_type at on at.oid = p.proargtypes[0] and p.pronargs > 0
+left join pg_class ac on ac.oid = at.typrelid
+left join pg_namespace an on an.oid = ac.relnamespace
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
 left join pg_class rc on rc.oid = rt.typrelid
@@ -121,6 +129,8 @@ interface RoutineRow {
   return_typtype: string;
   return_typname: string;
   return_rel_schema: string | null;
+  first_arg_schema: string | null;
+  first_arg_table: string | null;
   return_rel_name: string | null;
   return_rel_columns: string[];
 }
@@ -166,6 +176,7 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
       columns: new Map(row.columns.map((column) => [column.name, column])),
       primaryKey: [],
       uniqueKeys: [],
+      computed: new Map(),
     });
   }
   const allForeignKeys: ForeignKey[] = [];
@@ -187,7 +198,13 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
   const routines = new Map<string, Routine[]>();
   for (const row of routineRows.rows) {
     const key = relationKey(row.schema, row.name);
-    routines.set(key, [...(routines.get(key) ?? []), toRoutine(row)]);
+    const routine = toRoutine(row);
+    routines.set(key, [...(routines.get(key) ?? []), routine]);
+    // A computed field: one row-type parameter (others defaulted), a single scalar result.
+    const owner = row.first_arg_schema && row.first_arg_table ? relations.get(relationKey(row.first_arg_schema, row.first_arg_table)) : undefined;
+    if (owner && !routine.returnsSet && routine.returnKind === "scalar" && routine.params.slice(1).every((param) => param.hasDefault) && !owner.columns.has(row.name)) {
+      owner.computed.set(row.name, `${quoteIdentifier(row.schema)}.${quoteIdentifier(row.name)}`);
+    }
   }
   return { schemas, relations, foreignKeys, routines };
 }

@@ -1,4 +1,5 @@
 import { conditionSql, orderTermSql, fieldSql } from "./conditions.ts";
+import { scopeOf } from "./read.ts";
 import { errors } from "./errors.ts";
 import { bodySql, buildReadSql, type BodyFormat, type ReadNode } from "./read.ts";
 import type { Relation } from "./schema-cache.ts";
@@ -91,9 +92,10 @@ interface MutationFilter {
 
 function whereSql(relation: Relation, filter: MutationFilter, params: Params): string {
   const alias = relation.name;
-  const conditions = filter.node.params.conditions.map((c) => conditionSql(alias, c, params));
+  const scope = scopeOf(filter.node);
+  const conditions = filter.node.params.conditions.map((c) => conditionSql(scope, c, params));
   if (filter.limit !== undefined) {
-    const order = filter.node.params.order.map((term) => orderTermSql(fieldSql(alias, term.field, params), term));
+    const order = filter.node.params.order.map((term) => orderTermSql(fieldSql(scope, term.field, params), term));
     const inner = `select ${quoteIdent(alias)}.ctid from ${qualified(relation.schema, relation.name)} as ${quoteIdent(alias)}${conditions.length ? ` where ${conditions.join(" and ")}` : ""}${order.length ? ` order by ${order.join(", ")}` : ""} limit ${params.add(filter.limit)}`;
     return ` where ctid = any(array(${inner}))`;
   }
