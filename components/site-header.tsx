@@ -11,7 +11,7 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-raised focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <nav aria-label="Main" className="mx-auto flex h-14 max-w-5xl items-center gap-3 px-4">
+      <nav aria-label="Main" className="mx-auto flex h-14 max-w-5xl items-center gap-2 px-4 sm:gap-3">
         <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-accent">
           <svg aria-hidden="true" viewBox="0 0 32 32" className="h-7 w-7">
             <rect width="32" height="32" rx="7" fill="currentColor" />
@@ -36,7 +36,8 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
               <Link href="/login" className={buttonClasses("ghost")}>
                 Sign in
               </Link>
-              <Link href="/signup" className={buttonClasses("primary")}>
+              {/* Phones keep one sign-in entry in the header; the sign-in page and the home page offer sign-up. */}
+              <Link href="/signup" className={buttonClasses("primary", "max-sm:hidden")}>
                 Sign up
               </Link>
             </>

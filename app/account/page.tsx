@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { linkClasses } from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { AvatarUploader } from "@/components/account/avatar-uploader";
 import { ProfileForm } from "@/components/account/profile-form";
@@ -18,10 +19,10 @@ export default async function AccountPage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
-          <p className="text-muted">{user.email ?? "Signed in with a wallet"}</p>
+          <p className="text-muted">{user.email ?? "Signed in with an Ethereum wallet"}</p>
         </div>
         {profile ? (
-          <Link href={`/u/${profile.username}`} className="text-sm text-accent underline-offset-4 hover:underline">
+          <Link href={`/u/${profile.username}`} className={`text-sm ${linkClasses}`}>
             View your public profile
           </Link>
         ) : null}
@@ -41,10 +42,12 @@ export default async function AccountPage() {
       )}
       <Card className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 className="text-lg font-semibold">Password and session</h2>
-          <Link href="/account/password" className="text-sm text-accent underline-offset-4 hover:underline">
-            Set a new password
-          </Link>
+          <h2 className="text-lg font-semibold">{user.email ? "Password and session" : "Session"}</h2>
+          {user.email ? (
+            <Link href="/account/password" className={`text-sm ${linkClasses}`}>
+              Set a new password
+            </Link>
+          ) : null}
         </div>
         <SignOutButton />
       </Card>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { linkClasses } from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { MagicLinkForm } from "@/components/auth/magic-link-form";
 import { PasswordSignInForm } from "@/components/auth/password-sign-in-form";
@@ -19,7 +20,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       intro={
         <>
           New here?{" "}
-          <Link href={`/signup?next=${encodeURIComponent(next)}`} className="text-accent underline-offset-4 hover:underline">
+          <Link href={`/signup?next=${encodeURIComponent(next)}`} className={linkClasses}>
             Create an account
           </Link>
         </>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { linkClasses } from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { SignupForm } from "@/components/auth/signup-form";
 import { NarrowPage } from "@/components/ui/card";
@@ -17,7 +18,7 @@ export default async function SignupPage({ searchParams }: { searchParams: Promi
       intro={
         <>
           Already have one?{" "}
-          <Link href={`/login?next=${encodeURIComponent(next)}`} className="text-accent underline-offset-4 hover:underline">
+          <Link href={`/login?next=${encodeURIComponent(next)}`} className={linkClasses}>
             Sign in
           </Link>
         </>

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { linkClasses } from "@/components/ui/link";
 import { useState } from "react";
 import { useSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
@@ -45,7 +46,7 @@ export function PasswordSignInForm() {
         <Button type="submit" disabled={pending}>
           {pending ? "Signing in…" : "Sign in"}
         </Button>
-        <Link href="/login/reset" className="text-sm text-accent underline-offset-4 hover:underline">
+        <Link href="/login/reset" className={`text-sm ${linkClasses}`}>
           Forgot your password?
         </Link>
       </div>

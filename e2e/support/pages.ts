@@ -1,26 +1,59 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 
-/** Fails the test on any console error or uncaught exception in the page. */
-export function watchConsole(page: Page): string[] {
+/**
+ * Collects console errors and uncaught exceptions in the page; tests expect none. Chromium also logs
+ * every 4xx/5xx response as a console error; a test that provokes one on purpose (a wrong password
+ * is a 400 from Auth, which the page turns into a message) names that request in `expectedFailures`.
+ */
+export function watchConsole(page: Page, { expectedFailures = [] as RegExp[] } = {}): string[] {
   const errors: string[] = [];
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const url = message.location().url;
+    if (message.text().startsWith("Failed to load resource") && expectedFailures.some((pattern) => pattern.test(url))) return;
+    errors.push(`${message.text()} (${url})`);
+  });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
 }
 
-export async function signInWithPassword(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email", { exact: true }).first().fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+/** The sign-in page has several forms, each a landmark named by its heading. */
+export const passwordForm = (page: Page) => page.getByRole("form", { name: "Sign in with your password" });
+export const magicLinkForm = (page: Page) => page.getByRole("form", { name: "Email me a sign-in link" });
+
+/** Messages in the page's content; Next's route announcer (also role=alert) sits outside <main>. */
+export const alertInMain = (page: Page): Locator => page.getByRole("main").getByRole("alert");
+
+export async function signInWithPassword(page: Page, email: string, password: string, path = "/login") {
+  await page.goto(path);
+  const form = passwordForm(page);
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
+const mainNavigation = (page: Page) => page.getByRole("navigation", { name: "Main" });
+
 export async function expectSignedIn(page: Page) {
-  await expect(page.getByRole("link", { name: /Your account/ })).toBeVisible();
+  await expect(mainNavigation(page).getByRole("link", { name: /Your account/ })).toBeVisible();
 }
 
 export async function expectSignedOut(page: Page) {
-  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  await expect(mainNavigation(page).getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+}
+
+/**
+ * Every page of the slice gets the same check: no serious or critical axe violations in light and
+ * dark, and full-page screenshots at a phone and a desktop width (plus the phone in dark) for a person to look at.
+ */
+export async function checkPage(page: Page, name: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme, reducedMotion: "reduce" });
+    await expectAccessible(page);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await screenshot(page, name);
 }
 
 export async function screenshot(page: Page, name: string) {
@@ -28,5 +61,9 @@ export async function screenshot(page: Page, name: string) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `e2e/screenshots/${name}-${width}.png`, fullPage: true });
   }
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: `e2e/screenshots/${name}-dark-390.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1280, height: 900 });
 }

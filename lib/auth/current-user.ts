@@ -19,5 +19,6 @@ export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
   const { data, error } = await supabase.auth.getUser();
   if (error || !data.user) return null;
   const { data: profile } = await supabase.from("profiles").select("*").eq("id", data.user.id).maybeSingle();
-  return { id: data.user.id, email: data.user.email ?? null, profile: profile ?? null };
+  // Wallet (web3) users have an empty email, not a missing one.
+  return { id: data.user.id, email: data.user.email || null, profile: profile ?? null };
 });

@@ -32,7 +32,11 @@ export function authErrorMessage(error: Pick<AuthError, "message" | "code" | "st
 
 /** Why an email link did not work, for /auth/error?reason=… */
 export const linkErrorReasons = {
-  expired: { title: "This link has expired", body: "Links in our emails work for a limited time. Send yourself a new one." },
+  // Supabase Auth answers otp_expired for an expired, an already used and an unknown token hash alike.
+  expired: {
+    title: "This link has expired or was already used",
+    body: "Links in our emails work once, for a limited time. If you're not signed in, send yourself a new one.",
+  },
   used: { title: "This link has already been used", body: "Each link works once. If you're not signed in, send yourself a new one." },
   invalid: { title: "This link isn't valid", body: "It may have been copied incompletely or changed. Send yourself a new one." },
   other_browser: {

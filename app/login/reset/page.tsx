@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { linkClasses } from "@/components/ui/link";
 import { ResetRequestForm } from "@/components/auth/reset-request-form";
 import { NarrowPage } from "@/components/ui/card";
 
@@ -12,7 +13,7 @@ export default function ResetPage() {
       intro={
         <>
           We'll email you a link to set a new one.{" "}
-          <Link href="/login" className="text-accent underline-offset-4 hover:underline">
+          <Link href="/login" className={linkClasses}>
             Back to sign in
           </Link>
         </>

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { expectSignedIn, expectSignedOut, screenshot, signInWithPassword, watchConsole } from "../e2e/support/pages";
-import { apiUrl, createConfirmedUser, profileOf } from "../e2e/support/users";
+import { alertInMain, checkPage, expectSignedIn, expectSignedOut, signInWithPassword, watchConsole } from "./support/pages";
+import { apiUrl, createConfirmedUser, profileOf } from "./support/users";
 
 const png = (bytes: number) => {
   // A real 1×1 PNG, padded with a trailing chunk to the size wanted.
@@ -16,7 +16,7 @@ test("edit the profile: invalid values show next to their field and stay typed; 
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
   await page.goto("/account");
-  await screenshot(page, "account");
+  await checkPage(page, "account");
 
   await page.getByLabel("Username").fill("Bad Name!");
   await page.getByLabel("Display name").fill("");
@@ -24,7 +24,8 @@ test("edit the profile: invalid values show next to their field and stay typed; 
   await expect(page.locator("#username-error")).toHaveText("Usernames use 3–24 lowercase letters, digits or _");
   await expect(page.locator("#displayName-error")).toHaveText("Enter the name people see");
   await expect(page.getByLabel("Username")).toHaveValue("Bad Name!");
-  await screenshot(page, "account-invalid");
+  await expect(page.getByLabel("Display name")).toHaveValue("");
+  await checkPage(page, "account-invalid");
 
   await page.getByLabel("Username").fill(taken);
   await page.getByLabel("Display name").fill("Test Person");
@@ -41,22 +42,34 @@ test("edit the profile: invalid values show next to their field and stay typed; 
 
   await page.goto(`/u/${mine}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Test Person");
-  await screenshot(page, "public-profile");
+  await expect(page.getByText("Crate digger.")).toBeVisible();
+  await checkPage(page, "public-profile");
   expect(errors).toEqual([]);
 });
 
 test("upload an avatar with a progress bar; a 3 MB file is refused before upload; replacing removes the old file", async ({ page }) => {
+  const errors = watchConsole(page);
   const user = await createConfirmedUser("avatar");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
   await page.goto("/account");
 
   await page.getByLabel("Profile picture").setInputFiles({ name: "big.png", mimeType: "image/png", buffer: png(3 * 1024 * 1024) });
-  await expect(page.getByRole("alert")).toHaveText("Pictures up to 2 MB");
+  await expect(alertInMain(page)).toHaveText("Pictures up to 2 MB");
   expect((await profileOf(user.id)).avatar_path).toBeNull();
 
+  await page.getByLabel("Profile picture").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+  await expect(alertInMain(page)).toHaveText("Pictures can be PNG, JPEG, WebP or GIF");
+
+  // A slow uplink, so the progress bar is there long enough for a person (and this test) to see it.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 100 * 1024 });
   await page.getByLabel("Profile picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png(200 * 1024) });
-  await expect(page.getByText("New picture saved.")).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Upload progress" })).toBeVisible();
+  await expect(page.getByText("New picture saved.")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   const first = (await profileOf(user.id)).avatar_path;
   expect(first).toMatch(new RegExp(`^${user.id}/avatar-\\d+\\.png$`));
   await expect(page.locator(`img[src*="${first}"]`).first()).toBeVisible();
@@ -68,6 +81,9 @@ test("upload an avatar with a progress bar; a 3 MB file is refused before upload
   const gone = await fetch(`${apiUrl}/storage/v1/object/public/avatars/${first}`);
   expect(gone.ok).toBe(false);
   expect((await gone.text()).toLowerCase()).toContain("not found");
+  await expect(page.locator(`img[src*="${second}"]`).first()).toBeVisible();
+  await checkPage(page, "account-avatar");
+  expect(errors).toEqual([]);
 });
 
 test("the session survives a reload and a server render", async ({ page }) => {

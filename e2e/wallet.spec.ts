@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { alertInMain, checkPage, expectSignedIn, expectSignedOut, watchConsole } from "./support/pages";
+import { injectTestWallet } from "./support/wallet";
+import { apiUrl } from "./support/users";
+import { createClient } from "@supabase/supabase-js";
+import { serviceRoleKey } from "../stack/lib/keys.ts";
+
+const admin = createClient(apiUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+// thirdweb reports each wallet connection to its analytics endpoint; these machines have no internet,
+// so a stand-in answers it as the real one would (the app does not depend on the answer).
+test.beforeEach(async ({ page }) => {
+  await page.route("https://c.thirdweb.com/**", (route) => route.fulfill({ status: 200, contentType: "application/json", body: "{}" }));
+});
+
+async function userOfWallet(address: string) {
+  const { data } = await admin.auth.admin.listUsers({ perPage: 1000 });
+  return data.users.find((user) => user.identities?.some((identity) => identity.provider === "web3" && JSON.stringify(identity.identity_data).toLowerCase().includes(address.toLowerCase())));
+}
+
+test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person is signed in; the same wallet signs in to the same account", async ({ page }) => {
+  const errors = watchConsole(page);
+  const account = await injectTestWallet(page);
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: "Sign in with Ethereum" })).toBeVisible();
+  await page.getByRole("button", { name: "Connect wallet and sign in" }).click();
+  await expectSignedIn(page);
+  await expect(page).toHaveURL(/\/$/);
+  const first = await userOfWallet(account.address);
+  expect(first, "a user with a web3 identity for the wallet").toBeTruthy();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expectSignedOut(page);
+  await page.goto("/login?next=/account");
+  await page.getByRole("button", { name: "Connect wallet and sign in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expectSignedIn(page);
+  expect((await userOfWallet(account.address))?.id).toBe(first!.id);
+  await expect(page.getByRole("main")).toContainText("Signed in with an Ethereum wallet");
+  await checkPage(page, "account-wallet-user");
+  expect(errors).toEqual([]);
+});
+
+test("a wallet that refuses to sign gets a message, and the person stays signed out", async ({ page }) => {
+  await injectTestWallet(page, undefined, { refuseSigning: true });
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Connect wallet and sign in" }).click();
+  await expect(alertInMain(page)).toContainText("You cancelled in your wallet");
+  await expectSignedOut(page);
+  await checkPage(page, "login-wallet-cancelled");
+});
