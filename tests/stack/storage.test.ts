@@ -306,6 +306,47 @@ describe("signed URLs", () => {
   });
 });
 
+describe("anon and the service role on every object operation", () => {
+  const own = () => `${fx.alice.id}/roles/file.txt`;
+  beforeAll(async () => {
+    await fx.alice.client.storage.from(fx.publicBucket).upload(own(), text("in public"));
+    await fx.alice.client.storage.from(fx.privateBucket).upload(own(), text("in private"));
+  });
+
+  test("anon reads what the public bucket's policy shows, and nothing else", async () => {
+    const anon = anonClient().storage;
+    expect((await anon.from(fx.publicBucket).info(own())).data).toMatchObject({ name: own(), size: 9 });
+    expect((await anon.from(fx.publicBucket).list(`${fx.alice.id}/roles`)).data?.map((item) => item.name)).toEqual(["file.txt"]);
+    const signed = await anon.from(fx.publicBucket).createSignedUrl(own(), 30);
+    expect(await (await fetch(signed.data?.signedUrl ?? "")).text()).toBe("in public");
+    expect((await anon.from(fx.privateBucket).info(own())).error).toMatchObject({ statusCode: "404" });
+    expect((await anon.from(fx.privateBucket).list(`${fx.alice.id}/roles`)).data).toEqual([]);
+    expect((await anon.from(fx.privateBucket).createSignedUrl(own(), 30)).error).toMatchObject({ statusCode: "404" });
+  });
+
+  test("anon changes nothing: move, copy, remove and signed uploads are refused", async () => {
+    const anon = anonClient().storage;
+    expect((await anon.from(fx.publicBucket).move(own(), `${fx.alice.id}/roles/moved.txt`)).error).toMatchObject({ statusCode: "404" });
+    expect((await anon.from(fx.publicBucket).copy(own(), `${fx.alice.id}/roles/copied.txt`)).error).toMatchObject({ statusCode: "403" });
+    expect(await anon.from(fx.publicBucket).remove([own()])).toEqual({ data: [], error: null });
+    expect((await anon.from(fx.publicBucket).createSignedUploadUrl(`${fx.alice.id}/roles/anon.txt`)).error).toMatchObject({ statusCode: "403" });
+    expect(await (await fx.alice.client.storage.from(fx.publicBucket).download(own())).data?.text()).toBe("in public");
+  });
+
+  test("the service role does everything, in any folder", async () => {
+    const service = fx.service.storage.from(fx.privateBucket);
+    expect((await service.info(own())).data).toMatchObject({ size: 10 });
+    expect((await service.list(`${fx.alice.id}/roles`)).data?.map((item) => item.name)).toEqual(["file.txt"]);
+    expect((await service.copy(own(), `${fx.bob.id}/roles/from-alice.txt`)).error).toBeNull();
+    expect((await service.move(`${fx.bob.id}/roles/from-alice.txt`, `${fx.bob.id}/roles/moved.txt`)).error).toBeNull();
+    expect(await (await fx.bob.client.storage.from(fx.privateBucket).download(`${fx.bob.id}/roles/moved.txt`)).data?.text()).toBe("in private");
+    const signedUpload = await service.createSignedUploadUrl(`${fx.bob.id}/roles/signed.txt`);
+    expect((await anonClient().storage.from(fx.privateBucket).uploadToSignedUrl(`${fx.bob.id}/roles/signed.txt`, signedUpload.data?.token ?? "", text("s"))).error).toBeNull();
+    const removed = await service.remove([`${fx.bob.id}/roles/moved.txt`, `${fx.bob.id}/roles/signed.txt`]);
+    expect(removed.data?.map((row) => row.name).sort()).toEqual([`${fx.bob.id}/roles/moved.txt`, `${fx.bob.id}/roles/signed.txt`]);
+  });
+});
+
 describe("bucket API", () => {
   const id = "fx-st-main-api";
   afterAll(async () => {
