@@ -47,7 +47,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 function applyCors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Expose-Headers", "Content-Range, Content-Location, Preference-Applied, X-Supabase-Api-Version, Location, Range-Unit");
+  res.setHeader("Access-Control-Expose-Headers", "Content-Range, Content-Location, Preference-Applied, X-Supabase-Api-Version, Location, Range-Unit, X-Total-Count, Link");
   if (req.method === "OPTIONS") {
     res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS, TRACE, CONNECT");
     res.setHeader("Access-Control-Allow-Headers", String(req.headers["access-control-request-headers"] ?? "authorization, x-client-info, apikey, content-type"));

@@ -23,7 +23,7 @@ const cases: Case[] = [
   ["sign-up without a password", "/signup", post({ email: "x@y.test" }), 400, "validation_failed", "Signup requires a valid password"],
   ["sign-up with a weak password", "/signup", post({ email: "x@y.test", password: "short" }), 422, "weak_password", "Password should be at least 8 characters."],
   ["sign-up with an invalid email", "/signup", post({ email: "not-an-email", password: "long-enough-1" }), 400, "validation_failed", "Unable to validate email address: invalid format"],
-  ["sign-up without an email", "/signup", post({ password: "long-enough-1" }), 400, "validation_failed", "Sign up only available with email provider"],
+  ["sign-up without an email or phone (anonymous, off in config.toml)", "/signup", post({ password: "long-enough-1" }), 422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"],
   ["sign-up by phone", "/signup", post({ phone: "+15555550100", password: "long-enough-1" }), 400, "phone_provider_disabled", "Phone signups are disabled"],
   ["half a PKCE challenge", "/signup", post({ email: "x@y.test", password: "long-enough-1", code_challenge: "a".repeat(43) }), 400, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge"],
   ["password grant without credentials", "/token?grant_type=password", post({}), 400, "invalid_credentials", "Invalid login credentials"],
@@ -139,6 +139,15 @@ describe("config.toml switches", () => {
     const user = await createConfirmedUser("frequency");
     expect((await supabase().auth.resetPasswordForEmail(user.email)).error).toBeNull();
     expect((await supabase().auth.resetPasswordForEmail(user.email)).error).toMatchObject({ status: 429, code: "over_email_send_rate_limit", message: expect.stringMatching(/^For security purposes, you can only request this after \d+ seconds\.$/) });
+  });
+
+  test("enable_anonymous_sign_ins = true: signInAnonymously gives an anonymous user and session", async () => {
+    const { supabase } = await authServerWith({ enable_anonymous_sign_ins: true });
+    const { data, error } = await supabase().auth.signInAnonymously({ options: { data: { display_name: "Guest" } } });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ is_anonymous: true, email: "", user_metadata: { display_name: "Guest" } });
+    const claims = JSON.parse(Buffer.from(data.session!.access_token.split(".")[1], "base64url").toString()) as Record<string, unknown>;
+    expect(claims).toMatchObject({ is_anonymous: true, role: "authenticated", amr: [{ method: "anonymous", timestamp: expect.any(Number) }] });
   });
 
   test("password_requirements and jwt_expiry", async () => {

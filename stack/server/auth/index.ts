@@ -45,6 +45,7 @@ export async function createAuthRoute(ctx: ServerContext, emails: Inbox = shared
       tokenRefresh: new WindowLimiter(settings.rateLimit.tokenRefresh, fiveMinutes),
       tokenVerifications: new WindowLimiter(settings.rateLimit.tokenVerifications, fiveMinutes),
       web3: new WindowLimiter(settings.rateLimit.web3, fiveMinutes),
+      anonymousUsers: new WindowLimiter(settings.rateLimit.anonymousUsers, 3600),
     },
   };
   return {

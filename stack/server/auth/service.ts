@@ -15,7 +15,7 @@ export interface AuthService {
   settings: AuthSettings;
   mailer: Mailer;
   /** Per-IP limiters of [auth.rate_limit] (5-minute windows, as GoTrue counts them). */
-  limits: { signInSignUps: WindowLimiter; tokenRefresh: WindowLimiter; tokenVerifications: WindowLimiter; web3: WindowLimiter };
+  limits: { signInSignUps: WindowLimiter; tokenRefresh: WindowLimiter; tokenVerifications: WindowLimiter; web3: WindowLimiter; anonymousUsers: WindowLimiter };
 }
 
 /** One request to the Auth service. */

@@ -9,7 +9,7 @@ import { type Db, type UserRow, findUserById, userJson } from "./users.ts";
 const instanceId = "00000000-0000-0000-0000-000000000000";
 
 /** How the session was established, as GoTrue records it in mfa_amr_claims and the `amr` claim. */
-export type AuthMethod = "password" | "otp" | "magiclink" | "email/signup" | "recovery" | "email_change" | "invite" | "web3" | "token_refresh";
+export type AuthMethod = "anonymous" | "password" | "otp" | "magiclink" | "email/signup" | "recovery" | "email_change" | "invite" | "web3" | "token_refresh";
 
 export interface SessionResponse {
   access_token: string;
@@ -95,7 +95,7 @@ export async function issueSession(db: Db, settings: AuthSettings, userId: strin
       instanceId,
       refreshToken,
       randomUUID(),
-      method === "web3" ? "web3" : "email",
+      method === "web3" || method === "anonymous" ? method : "email",
       ip.slice(0, 64),
     ],
   );

@@ -22,6 +22,7 @@ export interface AuthSettings {
   refreshTokenRotation: boolean;
   refreshTokenReuseInterval: number;
   enableSignup: boolean;
+  enableAnonymousSignIns: boolean;
   minimumPasswordLength: number;
   passwordRequirements: string;
   email: {
@@ -34,7 +35,7 @@ export interface AuthSettings {
     otpExpiry: number;
   };
   templates: Record<EmailKind, EmailTemplate>;
-  rateLimit: { emailSent: number; tokenRefresh: number; signInSignUps: number; tokenVerifications: number; web3: number };
+  rateLimit: { emailSent: number; tokenRefresh: number; signInSignUps: number; tokenVerifications: number; web3: number; anonymousUsers: number };
   web3Ethereum: boolean;
   sender: { name: string; address: string };
 }
@@ -117,6 +118,7 @@ export function authSettings(config: StackConfig): AuthSettings {
     refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
     refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
     enableSignup: bool(auth.enable_signup, true),
+    enableAnonymousSignIns: bool(auth.enable_anonymous_sign_ins, false),
     minimumPasswordLength: Math.max(6, num(auth.minimum_password_length, 6)),
     passwordRequirements: str(auth.password_requirements, ""),
     email: {
@@ -141,6 +143,7 @@ export function authSettings(config: StackConfig): AuthSettings {
       signInSignUps: num(rate.sign_in_sign_ups, 30),
       tokenVerifications: num(rate.token_verifications, 30),
       web3: num(rate.web3, 30),
+      anonymousUsers: num(rate.anonymous_users, 30),
     },
     web3Ethereum: bool(table(table(auth, "web3"), "ethereum").enabled, false),
     sender: { name: str(smtp.sender_name, "Admin"), address: str(smtp.admin_email, "admin@email.com") },

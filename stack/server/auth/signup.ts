@@ -15,13 +15,15 @@ import { findUserByEmail, findUserById, insertEmailIdentity, insertUser, isConfi
  */
 export async function signup(svc: AuthService, call: Call): Promise<void> {
   const { settings } = svc;
-  if (!settings.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
   const params = await readParams(call.req);
-  limit(call, svc.limits.signInSignUps);
   const password = stringField(params, "password");
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
   const data = objectField(params, "data") ?? {};
+  // Neither an email nor a phone: GoTrue's route takes it as an anonymous sign-in.
+  if (!emailInput && !phone) return await signupAnonymously(svc, call, data);
+  if (!settings.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
+  limit(call, svc.limits.signInSignUps);
   // GoTrue's order: password, its strength, email-or-phone, PKCE parameters, then the provider.
   if (!password) throw badRequest("validation_failed", "Signup requires a valid password");
   checkPasswordStrength(settings, password);
@@ -75,4 +77,17 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
     return { body: userJson((await findUserById(db, user.id))!) };
   });
   ok(call, result.body);
+}
+
+/** POST /signup with neither email nor phone: an anonymous user and session, when config.toml allows it. */
+async function signupAnonymously(svc: AuthService, call: Call, data: Record<string, unknown>): Promise<void> {
+  if (!svc.settings.enableAnonymousSignIns) throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+  limit(call, svc.limits.anonymousUsers);
+  if (!svc.settings.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
+  const session = await withTransaction(svc.pool, async (db) => {
+    const user = await insertUser(db, { email: null, encryptedPassword: "", userMetadata: data, appMetadata: {}, emailConfirmed: false, anonymous: true });
+    await audit(db, call.req, user, "user_signedup", { provider: "anonymous" });
+    return await issueSession(db, svc.settings, user.id, "anonymous", call.req);
+  });
+  ok(call, session);
 }

@@ -119,6 +119,7 @@ export interface NewUser {
   appMetadata: Record<string, unknown>;
   emailConfirmed: boolean;
   invited?: boolean;
+  anonymous?: boolean;
 }
 
 /** Inserts the auth.users row (so the project's triggers fire) and returns it freshly read back. */
@@ -128,8 +129,8 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, invited_at,
        raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
        email_change_token_new, email_change, is_sso_user, is_anonymous)
-     values ($1, $2, $3, $4, $5, $6, case when $7 then now() end, case when $8 then now() end, $9, $10, now(), now(), '', '', '', '', false, false)`,
-    [instanceId, id, user.aud ?? "authenticated", user.role ?? "authenticated", user.email, user.encryptedPassword ?? "", user.emailConfirmed, Boolean(user.invited), user.appMetadata, user.userMetadata],
+     values ($1, $2, $3, $4, $5, $6, case when $7 then now() end, case when $8 then now() end, $9, $10, now(), now(), '', '', '', '', false, $11)`,
+    [instanceId, id, user.aud ?? "authenticated", user.role ?? "authenticated", user.email, user.encryptedPassword ?? "", user.emailConfirmed, Boolean(user.invited), user.appMetadata, user.userMetadata, Boolean(user.anonymous)],
   );
   return (await findUserById(db, id))!;
 }
