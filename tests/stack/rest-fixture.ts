@@ -107,6 +107,12 @@ create function public.${p}_fail() returns void language plpgsql as $$
   begin raise exception 'the moment is gone' using detail = 'the detail', hint = 'the hint'; end $$;
 create function public.${p}_teapot() returns void language plpgsql as $$
   begin raise sqlstate 'PGRST' using message = '{"code":"FX418","message":"short and stout","details":"d","hint":"h"}', detail = '{"status":418,"headers":{"X-Fixture":"yes"}}'; end $$;
+create function public.${p}_created(n int) returns int language plpgsql stable as $$
+  begin
+    perform set_config('response.status', '201', true);
+    perform set_config('response.headers', '[{"Cache-Control": "public, max-age=60"}, {"X-Items": "' || n || '"}]', true);
+    return n;
+  end $$;
 create function public.${p}_series(n int) returns setof int language sql immutable as $$ select generate_series(1, n) $$;
 create function public.${p}_pairs(n int) returns table(num int, label text) language sql immutable as $$
   select i, 'n' || i from generate_series(1, n) as i $$;

@@ -113,6 +113,14 @@ describe("rpc", () => {
     expect(bad.error?.code).toBe("22P02");
   });
 
+  test("functions shape the response with response.status and response.headers", async () => {
+    const res = await f.rest(`/rpc/${fn("created")}?n=3`);
+    expect(res.status).toBe(201);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(res.headers.get("x-items")).toBe("3");
+    expect(await res.json()).toBe(3);
+  });
+
   test("HEAD on a function returns headers only", async () => {
     const res = await f.anon.rpc(fn("series"), { n: 5 }, { head: true, count: "exact" });
     expect(res).toMatchObject({ status: 200, data: null, count: 5 });

@@ -4,7 +4,7 @@ import { authenticate, type Caller } from "./auth.ts";
 import { ApiError, errors, fromPgError } from "./errors.ts";
 import { type Executor, preparedName, type RequestSettings, type StatementResult } from "./execute.ts";
 import { type Accepted, negotiate, parsePreferences, parseQuery, parseRangeHeader, type Preferences, readBody } from "./request.ts";
-import { buildReadSql, planRead, relationSource, type BodyFormat, type ReadNode, type ReadSource } from "./read.ts";
+import { buildReadSql, planRead, relationSource, responseGucsSql, type BodyFormat, type ReadNode, type ReadSource } from "./read.ts";
 import { contentRange, contentTypes, send, sendError } from "./respond.ts";
 import { callSql, chooseRoutine, routineRelation, type RpcArguments } from "./rpc.ts";
 import { closestName, type Relation, relationKey, type SchemaCache } from "./schema-cache.ts";
@@ -190,6 +190,31 @@ function bodyFormat(accepted: Accepted): BodyFormat {
   return accepted.type === "object" ? "object" : accepted.type === "csv" ? "csv" : "json";
 }
 
+/** Applies `response.status` / `response.headers` set by the SQL (PGRST111/112 when malformed). */
+function withResponseGucs(row: Record<string, unknown>, status: number, headers: Record<string, string>): number {
+  if (typeof row.response_headers === "string") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(row.response_headers);
+    } catch {
+      parsed = undefined;
+    }
+    const valid = Array.isArray(parsed) && parsed.every((h) => h && typeof h === "object" && !Array.isArray(h) && Object.keys(h).length === 1 && typeof Object.values(h)[0] === "string");
+    if (!valid) throw new ApiError(500, "PGRST111", "response.headers guc must be a JSON array composed of objects with a single key and a string value");
+    for (const entry of parsed as Record<string, string>[]) {
+      const [name, value] = Object.entries(entry)[0];
+      for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
+      headers[name] = value;
+    }
+  }
+  if (typeof row.response_status === "string") {
+    const code = Number(row.response_status);
+    if (!/^\d+$/.test(row.response_status) || code < 100 || code > 599) throw new ApiError(500, "PGRST112", "response.status guc must be a valid status code");
+    return code;
+  }
+  return status;
+}
+
 // ---------- read ----------
 
 function limitsFor(state: LoadedState, call: Call, root: { limit?: number; offset?: number } | undefined): { limit?: number; offset: number } {
@@ -239,6 +264,7 @@ function respondRows(state: LoadedState, call: Call, result: StatementResult, ac
   if (preferenceApplied) headers["Preference-Applied"] = preferenceApplied;
   let status = okStatus;
   if (total !== null && okStatus === 200 && (offset > 0 || offset + pageTotal < total)) status = 206;
+  status = withResponseGucs(row, status, headers);
   send(call.res, status, headers, String(row.body ?? (accepted.type === "object" ? "null" : "[]")), call.head);
 }
 
@@ -296,7 +322,7 @@ function writeResponse(state: LoadedState, call: Call, result: StatementResult, 
   const pageTotal = Number(row.page_total ?? 0);
   const headers: Record<string, string> = { ...baseHeaders(state, call, contentTypes[shape.accepted.type === "openapi" ? "json" : shape.accepted.type]), "Content-Range": mutationRange(style, pageTotal), ...extra };
   if (prefApplied) headers["Preference-Applied"] = prefApplied;
-  send(call.res, status.full, headers, String(row.body ?? "[]"), call.head);
+  send(call.res, withResponseGucs(row, status.full, headers), headers, String(row.body ?? "[]"), call.head);
 }
 
 function writeQuery(call: Call) {
@@ -418,7 +444,7 @@ async function handleRpc(state: LoadedState, call: Call, name: string): Promise<
   let offset = 0;
   const scalar = routine.returnKind !== "composite";
   if (scalar && !routine.returnsSet) {
-    sql = `with "pgrst_source" as (select ${callExpr} as "pgrst_scalar"${prefix ? ` from ${prefix.replace(/, lateral $/, "")}` : ""}) select null::bigint as total, 1 as page_total, to_json("pgrst_scalar")::text as body from "pgrst_source"`;
+    sql = `with "pgrst_source" as (select ${callExpr} as "pgrst_scalar"${prefix ? ` from ${prefix.replace(/, lateral $/, "")}` : ""}) select null::bigint as total, 1 as page_total, to_json("pgrst_scalar")::text as body, ${responseGucsSql} from "pgrst_source"`;
   } else {
     const relation = routineRelation(state.cache, routine);
     const source: ReadSource = { name: routine.name, columns: scalar ? [routine.name] : routine.returnColumns, relation };
@@ -435,14 +461,14 @@ async function handleRpc(state: LoadedState, call: Call, name: string): Promise<
   if (routine.returnKind === "void") {
     const headers: Record<string, string> = { "Content-Range": "0-0/*" };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
-    return send(call.res, 204, headers, undefined, true);
+    return send(call.res, withResponseGucs(row, 204, headers), headers, undefined, true);
   }
   if (!routine.returnsSet) {
     const body = String(row.body ?? "null");
     if (accepted.type === "csv") throw errors.mediaType(["text/csv"]);
     const headers: Record<string, string> = { "Content-Range": "0-0/*", ...baseHeaders(state, call, contentTypes.json) };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
-    return send(call.res, 200, headers, body, call.head);
+    return send(call.res, withResponseGucs(row, 200, headers), headers, body, call.head);
   }
   respondRows(state, call, result, accepted, offset, 200, prefApplied);
 }

@@ -226,9 +226,11 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
   const total = options.count
     ? `(select count(*) from ${from} ${parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ")}${where})`
     : "null::bigint";
-  return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body${options.extraSelect ? `, ${options.extraSelect}` : ""} from "pgrst_source" as "_postgrest_t"`;
+  return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body, ${responseGucsSql}${options.extraSelect ? `, ${options.extraSelect}` : ""} from "pgrst_source" as "_postgrest_t"`;
 }
 
+/** `response.status` / `response.headers`, which functions may set to shape the HTTP response. */
+export const responseGucsSql = `nullif(current_setting('response.headers', true), '') as response_headers, nullif(current_setting('response.status', true), '') as response_status`;
 export function assertColumnsExist(relation: Relation, columns: string[]): void {
   for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
 }
