@@ -347,6 +347,28 @@ describe("anon and the service role on every object operation", () => {
   });
 });
 
+describe("policies that read the upload's metadata", () => {
+  const bucket = "fx-st-main-typed";
+  beforeAll(async () => {
+    await adminQuery("insert into storage.buckets (id, name, public) values ($1, $1, false)", [bucket]);
+    await adminQuery(`create policy fx_st_main_typed_insert on storage.objects for insert to authenticated
+      with check (bucket_id = '${bucket}' and metadata ->> 'mimetype' = 'text/csv' and (metadata ->> 'contentLength')::int <= 16)`);
+  });
+  afterAll(async () => {
+    await adminQuery("drop policy if exists fx_st_main_typed_insert on storage.objects");
+    await adminQuery("delete from storage.objects where bucket_id = $1", [bucket]);
+    await adminQuery("delete from storage.buckets where id = $1", [bucket]);
+  });
+
+  test("the trial row carries the mime type and declared length, as storage-api's does", async () => {
+    const storage = fx.alice.client.storage.from(bucket);
+    expect((await storage.upload("ok.csv", Buffer.from("a,b\n1,2"), { contentType: "text/csv" })).error).toBeNull();
+    expect((await storage.upload("no.txt", Buffer.from("a,b"), { contentType: "text/plain" })).error).toMatchObject({ statusCode: "403" });
+    expect((await storage.upload("big.csv", Buffer.alloc(17, 44), { contentType: "text/csv" })).error).toMatchObject({ statusCode: "403" });
+    expect(await adminQuery("select name from storage.objects where bucket_id = $1", [bucket])).toEqual([{ name: "ok.csv" }]);
+  });
+});
+
 describe("bucket API", () => {
   const id = "fx-st-main-api";
   afterAll(async () => {
