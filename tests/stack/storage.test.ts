@@ -355,6 +355,8 @@ describe("policies that read the upload's metadata", () => {
       with check (bucket_id = '${bucket}' and metadata ->> 'mimetype' = 'text/csv' and (metadata ->> 'contentLength')::int <= 16)`);
   });
   afterAll(async () => {
+    await fx.service.storage.emptyBucket(bucket);
+    await fx.service.storage.deleteBucket(bucket);
     await adminQuery("drop policy if exists fx_st_main_typed_insert on storage.objects");
     await adminQuery("delete from storage.objects where bucket_id = $1", [bucket]);
     await adminQuery("delete from storage.buckets where id = $1", [bucket]);
