@@ -341,8 +341,10 @@ describe("updating the user", () => {
     const { data, error } = await supabase.auth.updateUser({ email: newEmail }, { emailRedirectTo: confirmRedirect("/account") });
     expect(error).toBeNull();
     expect(data.user).toMatchObject({ email: user.email, new_email: newEmail });
-    const toNew = await latestMail(newEmail, /Confirm your new Cuepoint email address/);
-    const toOld = await latestMail(user.email, /Confirm your new Cuepoint email address/);
+    // resend({type: 'email_change'}) names the current address and sends both links again.
+    expect((await client().auth.resend({ type: "email_change", email: user.email, options: { emailRedirectTo: confirmRedirect("/account") } })).error).toBeNull();
+    const toNew = await latestMail(newEmail, /Confirm your new Cuepoint email address/, 2);
+    const toOld = await latestMail(user.email, /Confirm your new Cuepoint email address/, 2);
     expect(toNew.Text).toContain(`from ${user.email} to ${newEmail}`);
     const first = await client().auth.verifyOtp({ type: "email_change", token_hash: firstLink(toOld).searchParams.get("token_hash")! });
     expect(first.error).toBeNull();

@@ -6,7 +6,7 @@ import { createEmailChange, createLink } from "./links.ts";
 import { type Challenge, createFlowState, parseChallenge } from "./pkce.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, ok, redirectTo, validateEmail } from "./service.ts";
-import { findUserByEmail, findUserById, insertEmailIdentity, insertUser, isConfirmed, withTransaction } from "./users.ts";
+import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTransaction } from "./users.ts";
 
 /**
  * POST /otp (and the older POST /magiclink) for email: a magic link to a confirmed user; a new or
@@ -24,9 +24,9 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
   if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided");
   if (!emailInput) {
     if (phone) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
-    throw badRequest("validation_failed", "An email address is required");
+    throw unprocessable("validation_failed", "One of email or phone must be set");
   }
-  if (!settings.email.enabled) throw badRequest("email_provider_disabled", "Email logins are disabled");
+  if (!settings.email.enabled) throw unprocessable("email_provider_disabled", "Email logins are disabled");
   const email = validateEmail(emailInput);
   const redirect = redirectTo(svc, call);
   await withTransaction(svc.pool, async (db) => {
@@ -61,8 +61,10 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
 /** POST /recover: a recovery link; an unknown address gets the same empty answer (no enumeration). */
 export async function recover(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
+  const emailInput = stringField(params, "email");
+  if (!emailInput) throw unprocessable("validation_failed", "Password recovery requires an email");
+  const email = validateEmail(emailInput);
   const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
-  const email = validateEmail(stringField(params, "email"));
   const redirect = redirectTo(svc, call);
   await withTransaction(svc.pool, async (db) => {
     const user = await findUserByEmail(db, email);
@@ -74,31 +76,38 @@ export async function recover(svc: AuthService, call: Call): Promise<void> {
   ok(call, {});
 }
 
-/** POST /resend {type: signup|email_change, email}: sends the pending email again. */
+/**
+ * POST /resend {type, email}: the pending signup confirmation, or the pending email change of the
+ * user with that (current) address, sent again. Nothing pending, or no such user: an empty answer.
+ */
 export async function resend(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
   const type = stringField(params, "type");
+  const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
   if (!["signup", "email_change", "sms", "phone_change"].includes(type)) throw badRequest("validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
-  if (type === "sms" || type === "phone_change" || (phone && !stringField(params, "email"))) throw badRequest("phone_provider_disabled", "SMS Provider is disabled");
-  const email = validateEmail(stringField(params, "email"));
+  if (!emailInput && type === "signup") throw badRequest("validation_failed", "Type provided requires an email address");
+  if (!phone && type === "sms") throw badRequest("validation_failed", "Type provided requires a phone number");
+  if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided.");
+  if (!emailInput && !phone) throw badRequest("validation_failed", "Missing email address or phone number");
+  if (!emailInput) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
+  if (!svc.settings.email.enabled) throw badRequest("email_provider_disabled", "Email logins are disabled");
+  const email = validateEmail(emailInput);
   const challenge: Challenge | undefined = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
   const redirect = redirectTo(svc, call);
   await withTransaction(svc.pool, async (db) => {
+    const user = await findUserByEmail(db, email);
+    if (!user) return;
     const linkContext = { db, settings: svc.settings, mailer: svc.mailer, redirectTo: redirect, pkce: Boolean(challenge) };
     if (type === "signup") {
-      const user = await findUserByEmail(db, email);
-      if (!user) return;
       if (isConfirmed(user)) return;
+      await audit(db, call.req, user, "user_confirmation_requested");
       if (challenge) await createFlowState(db, user.id, challenge, "email/signup");
       await createLink(linkContext, user, "signup");
-      return;
+    } else if (type === "email_change" && user.email_change) {
+      if (challenge) await createFlowState(db, user.id, challenge, "email_change");
+      await createEmailChange(linkContext, user, user.email_change);
     }
-    const { rows } = await db.query<{ id: string }>("select id from auth.users where lower(email_change) = lower($1) limit 1", [email]);
-    if (!rows[0]) return;
-    const user = (await findUserById(db, rows[0].id))!;
-    if (challenge) await createFlowState(db, user.id, challenge, "email_change");
-    await createEmailChange(linkContext, user, user.email_change ?? email);
   });
   ok(call, {});
 }
