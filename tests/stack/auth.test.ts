@@ -313,6 +313,8 @@ describe("updating the user", () => {
     expect(data.user?.user_metadata).toEqual({ volume: 7 });
     const same = await supabase.auth.updateUser({ password: user.password });
     expect(same.error).toMatchObject({ status: 422, code: "same_password", message: "New password should be different from the old password." });
+    const appMetadata = await authFetch("/user", { method: "PUT", bearer: (await supabase.auth.getSession()).data.session!.access_token, apiVersion: true, body: JSON.stringify({ app_metadata: { role: "admin" } }) });
+    expect(appMetadata).toMatchObject({ status: 403, body: { code: "not_admin", message: "Updating app_metadata requires admin privileges" } });
     const weak = await supabase.auth.updateUser({ password: "short" });
     expect(weak.error).toMatchObject({ status: 422, code: "weak_password", message: "Password should be at least 8 characters." });
     expect((weak.error as { reasons?: string[] }).reasons).toEqual(["length"]);

@@ -1,4 +1,4 @@
-import { badRequest, unprocessable } from "./errors.ts";
+import { badRequest, forbidden, unprocessable } from "./errors.ts";
 import { hashPassword, passwordMatches } from "./crypto.ts";
 import { audit } from "./audit.ts";
 import { createEmailChange } from "./links.ts";
@@ -26,6 +26,12 @@ export async function updateUser(svc: AuthService, call: Call): Promise<void> {
   const password = params.password === undefined || params.password === null ? undefined : stringField(params, "password");
   const emailInput = stringField(params, "email");
   if (stringField(params, "phone")) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+  if (objectField(params, "app_metadata") && caller.claims.role !== "service_role") {
+    throw forbidden("not_admin", "Updating app_metadata requires admin privileges");
+  }
+  if (caller.user.is_anonymous && password && !emailInput) {
+    throw unprocessable("validation_failed", "Updating password of an anonymous user without an email or phone is not allowed");
+  }
   const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
   const redirect = redirectTo(svc, call);
 
