@@ -24,7 +24,7 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   const user = await findUserByEmail(svc.pool, email);
   if (!user || !(await passwordMatches(password, user.encrypted_password))) throw invalidCredentials();
   if (isBanned(user)) throw badRequest("user_banned", "User is banned");
-  if (!user.email_confirmed_at && svc.settings.email.enableConfirmations) throw badRequest("email_not_confirmed", "Email not confirmed");
+  if (!user.email_confirmed_at) throw badRequest("email_not_confirmed", "Email not confirmed");
   const session = await issueSession(svc.pool, svc.settings, user.id, "password", call.req);
   ok(call, session);
 }
