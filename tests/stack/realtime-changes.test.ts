@@ -28,6 +28,7 @@ beforeAll(async () => {
     create table public.fx_rt_scores (id int primary key, player text not null, score int not null, level numeric);
     alter table public.fx_rt_scores replica identity full;
     create table public.fx_rt_hidden (id int primary key, secret text);
+    alter table public.fx_rt_hidden enable row level security;
     revoke all on public.fx_rt_hidden from anon;
     create table public.fx_rt_unpublished (id int primary key);
     alter publication supabase_realtime add table public.fx_rt_notes, public.fx_rt_scores, public.fx_rt_hidden;`);
@@ -92,8 +93,11 @@ describe("RLS decides who receives a change", () => {
     const [{ id }] = await sql<{ id: string }>("insert into public.fx_rt_notes (owner, body) values ($1, 'draft') returning id::text", [alice.id]);
     const [forAlice, forBob] = await Promise.all([listen(alice, "fx_rt_notes"), listen(bob, "fx_rt_notes")]);
     await sql("update public.fx_rt_notes set body = 'final', done = true where id = $1", [id]);
+    // RLS is checked against the row as it is when the change is processed (as in Realtime), so the
+    // delete waits until the update is out: an update of a row deleted meanwhile is seen by no one.
+    await waitFor("alice's update", () => forAlice.length === 1);
     await sql("delete from public.fx_rt_notes where id = $1", [id]);
-    await waitFor("alice's update and delete", () => forAlice.length === 2);
+    await waitFor("alice's delete", () => forAlice.length === 2);
     expect(forAlice[0]).toMatchObject({ eventType: "UPDATE", new: { id: Number(id), body: "final", done: true }, old: { id: Number(id) }, errors: null });
     // Realtime cannot check RLS for a row that is gone, so every subscriber gets the delete — with the key only
     expect(forAlice[1]).toEqual({ schema: "public", table: "fx_rt_notes", commit_timestamp: expect.stringMatching(isoZ), eventType: "DELETE", new: {}, old: { id: Number(id) }, errors: null });

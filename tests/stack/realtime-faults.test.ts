@@ -55,7 +55,10 @@ async function insertUntilReceived(label: string, timeoutMs = 60_000): Promise<s
 beforeAll(async () => {
   const started = stack("start");
   if (started.code !== 0) throw new Error(started.out);
+  // under RLS, so the per-subscriber check must also find its way back to the restarted database
   await sql(`create table public.fx_rt_faults (id bigint generated always as identity primary key, body text not null);
+             alter table public.fx_rt_faults enable row level security;
+             create policy fx_rt_faults_read on public.fx_rt_faults for select to anon using (body not like 'hidden%');
              alter publication supabase_realtime add table public.fx_rt_faults;`);
   client = createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
   const subscribed = new Promise<void>((resolve) => {

@@ -17,6 +17,7 @@ export class Connection implements ChannelTransport {
   private readonly channels = new Map<string, Channel>();
   private queue: Promise<void> = Promise.resolve();
   private open = true;
+  private lastFrameAt = Date.now();
 
   constructor(ws: WebSocket, vsn: Vsn, apikeyJwt: string, services: RealtimeServices) {
     this.ws = ws;
@@ -24,6 +25,7 @@ export class Connection implements ChannelTransport {
     this.apikeyJwt = apikeyJwt;
     this.services = services;
     ws.on("message", (data, isBinary) => {
+      this.lastFrameAt = Date.now();
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
       this.queue = this.queue.then(() => this.onFrame(bytes, isBinary)).catch((error) => this.services.log(`[realtime] ${(error as Error).stack ?? error}`));
     });
@@ -103,6 +105,13 @@ export class Connection implements ChannelTransport {
     this.open = false;
     for (const channel of this.channels.values()) channel.leave();
     this.channels.clear();
+  }
+
+  closeIfIdle(ms: number): void {
+    if (this.open && Date.now() - this.lastFrameAt > ms) {
+      this.services.log("[realtime] closing a socket that sent nothing (not even a heartbeat) for a minute");
+      this.close(1000, "heartbeat timeout");
+    }
   }
 
   /** Server shutdown: clients see the socket go away and reconnect on their own. */

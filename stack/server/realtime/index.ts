@@ -28,7 +28,7 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
   const log = (line: string) => console.log(line);
   // Realtime's own connections, apart from the pools the HTTP services share: private-channel
   // authorization, subscription checks and the per-change RLS checks.
-  const adminPool = new pg.Pool({ host: "127.0.0.1", port: ctx.config.dbPort, database: "postgres", user: "postgres", password: dbPassword, max: 4 });
+  const adminPool = new pg.Pool({ host: "127.0.0.1", port: ctx.config.dbPort, database: "postgres", user: "postgres", password: dbPassword, max: 4, connectionTimeoutMillis: 5000 });
   adminPool.on("error", (error) => log(`[realtime] db pool: ${error.message}`));
   const hub = new TopicHub<Channel>();
   const changes = createChangesFeed(ctx.config, log);
@@ -36,6 +36,11 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
   const broadcastApi = createBroadcastApi(adminPool, hub, log);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 3 * 1024 * 1024 });
   const connections = new Set<Connection>();
+  // Like Phoenix's websocket timeout: a socket silent for a minute (no heartbeat) is closed.
+  const idleSweep = setInterval(() => {
+    for (const connection of connections) connection.closeIfIdle(60_000);
+  }, 15_000);
+  idleSweep.unref();
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, gateway: { bearer?: string; url: URL; path: string }): void {
     const pathname = gateway.path.split("?")[0].replace(/\/+$/, "");
@@ -62,6 +67,7 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
       sendJson(res, 404, { message: "no Route matched with those values" });
     },
     close: async () => {
+      clearInterval(idleSweep);
       for (const connection of connections) connection.close();
       wss.close();
       await changes.close();

@@ -30,7 +30,7 @@ interface Subscription {
   bindings: ResolvedBinding[];
 }
 
-type Transaction = { commitTime: Date; messages: PgOutputMessage[] };
+type Transaction = { commitTime: Date; xid: number; messages: PgOutputMessage[] };
 
 function rowOf(relation: Relation, tuple: TupleValue[] | undefined, keyOnly = false): Row | undefined {
   if (!tuple) return undefined;
@@ -59,10 +59,10 @@ export interface ClosableChangesFeed extends ChangesFeed {
  */
 export function createChangesFeed(config: StackConfig, log: (line: string) => void): ClosableChangesFeed {
   const connection = { host: "127.0.0.1", port: config.dbPort, database: "postgres", password: dbPassword };
-  const pool = new pg.Pool({ ...connection, user: "postgres", max: 3 });
+  const pool = new pg.Pool({ ...connection, user: "postgres", max: 3, connectionTimeoutMillis: 5000 });
   pool.on("error", () => undefined);
   const relations = new Relations(pool);
-  const visibility = new Visibility({ ...connection, user: "authenticator" });
+  const visibility = new Visibility({ ...connection, user: "authenticator", connectionTimeoutMillis: 5000 });
   const subscriptions = new Map<ChangeSubscriber, Subscription>();
   const pending: Transaction[] = [];
   let current: Transaction | undefined;
@@ -113,7 +113,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
   void connect();
 
   function onMessage(message: PgOutputMessage): void {
-    if (message.tag === "begin") current = { commitTime: message.commitTime, messages: [] };
+    if (message.tag === "begin") current = { commitTime: message.commitTime, xid: message.xid, messages: [] };
     else if (message.tag === "commit") {
       if (current && current.messages.length > 0) pending.push(current);
       current = undefined;
@@ -189,26 +189,42 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
       });
     }
 
-    // RLS: one visibility check per distinct (role, claims), for the changes it would receive.
-    const groups = new Map<string, VisibilityGroup>();
-    changes.forEach((change, index) => {
-      if (!change.relation.rlsEnabled || change.type === "DELETE") return;
-      const key = keyOf(change);
-      if (!key || change.relation.primaryKey.length === 0) return;
+    // Column privileges per (role, table): a role that cannot select the key gets Realtime's 401
+    // record, and a table without a primary key its 400 record, without an RLS check.
+    const selectable = new Map<string, Set<string>>();
+    for (let index = 0; index < changes.length; index++) {
       for (const { subscription } of candidates[index]) {
+        const key = `${subscription.role}:${changes[index].relation.relid}`;
+        if (!selectable.has(key)) selectable.set(key, await relations.selectable(subscription.role, changes[index].relation.relid));
+      }
+    }
+    const needsRls = (change: Change, role: string) =>
+      change.relation.rlsEnabled &&
+      change.type !== "DELETE" &&
+      change.relation.primaryKey.length > 0 &&
+      change.relation.primaryKey.every((c) => selectable.get(`${role}:${change.relation.relid}`)?.has(c));
+
+    // RLS: one visibility check per distinct (role, claims), for the changes it would receive.
+    const groups = new Map<string, VisibilityGroup & { seen: Set<string> }>();
+    changes.forEach((change, index) => {
+      const key = keyOf(change);
+      if (!key) return;
+      for (const { subscription } of candidates[index]) {
+        if (!needsRls(change, subscription.role)) continue;
         let group = groups.get(subscription.claimsKey);
-        if (!group) groups.set(subscription.claimsKey, (group = { role: subscription.role, claims: subscription.claims, tables: new Map() }));
+        if (!group) groups.set(subscription.claimsKey, (group = { role: subscription.role, claims: subscription.claims, tables: new Map(), seen: new Set() }));
+        if (group.seen.has(`${change.relation.relid}:${index}`)) continue;
+        group.seen.add(`${change.relation.relid}:${index}`);
         const rows = group.tables.get(change.relation) ?? [];
         group.tables.set(change.relation, rows);
-        if (!rows.some((r) => r.index === index)) rows.push({ index, key });
+        rows.push({ index, key });
       }
     });
     const groupKeys = [...groups.keys()];
-    let verdicts: Array<{ visible: Set<number>; error?: string }> = [];
+    let verdicts: Array<{ visible: Set<number>; error?: string }>;
     try {
-      verdicts = await visibility.check([...groups.values()]);
+      verdicts = await visibility.check([...groups.values()], batch.map((txn) => txn.xid));
     } catch (error) {
-      if (groupKeys.length > 0) log(`[realtime] RLS check failed, changes withheld: ${(error as Error).message}`);
       verdicts = groupKeys.map(() => ({ visible: new Set<number>(), error: (error as Error).message }));
     }
     const visibleTo = new Map(groupKeys.map((key, i) => [key, verdicts[i]]));
@@ -220,8 +236,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
       const change = changes[index];
       for (const { subscriber, subscription, ids } of candidates[index]) {
         if (!subscriptions.has(subscriber)) continue;
-        const checked = change.relation.rlsEnabled && change.type !== "DELETE";
-        if (checked && !visibleTo.get(subscription.claimsKey)?.visible.has(index)) continue;
+        if (needsRls(change, subscription.role) && !visibleTo.get(subscription.claimsKey)?.visible.has(index)) continue;
         const cacheKey = `${index}:${subscription.role}`;
         let data = dataCache.get(cacheKey);
         if (data === undefined) dataCache.set(cacheKey, (data = await dataJson(change, subscription.role)));

@@ -12,7 +12,7 @@ export interface RelationColumn {
 }
 
 export type PgOutputMessage =
-  | { tag: "begin"; commitTime: Date }
+  | { tag: "begin"; commitTime: Date; xid: number }
   | { tag: "commit" }
   | { tag: "relation"; relid: number; schema: string; table: string; replicaIdentity: string; columns: RelationColumn[] }
   | { tag: "insert"; relid: number; newTuple: TupleValue[] }
@@ -87,7 +87,8 @@ export function decodePgOutput(buf: Buffer): PgOutputMessage {
   switch (tag) {
     case "B": {
       r.i64(); // final LSN
-      return { tag: "begin", commitTime: timestamp(r.i64()) };
+      const commitTime = timestamp(r.i64());
+      return { tag: "begin", commitTime, xid: r.u32() };
     }
     case "C":
       return { tag: "commit" };

@@ -54,6 +54,35 @@ end
 $fn$;`;
 }
 
+/**
+ * Postgres writes (and streams) a commit record a moment before the transaction becomes visible
+ * to other sessions' snapshots; under load that moment is long enough for an RLS check to miss a
+ * row that exists. So the check first waits (up to 1 s) until the batch's transactions are visible.
+ */
+const waitSql = `
+create or replace function pg_temp.realtime_wait_visible(xids bigint[])
+returns void
+language plpgsql as $fn$
+declare
+  snap pg_snapshot;
+  xmax bigint;
+begin
+  for attempt in 1..500 loop
+    snap := pg_current_snapshot();
+    xmax := pg_snapshot_xmax(snap)::text::bigint;
+    if not exists (
+      select 1 from unnest(xids) x,
+        lateral (select ((xmax >> 32) << 32) + x as full_xid) f
+       where not pg_visible_in_snapshot(
+         (case when f.full_xid >= xmax then f.full_xid - 4294967296 else f.full_xid end)::text::xid8, snap)
+    ) then
+      return;
+    end if;
+    perform pg_sleep(0.002);
+  end loop;
+end
+$fn$;`;
+
 export class Visibility {
   private readonly config: pg.ClientConfig;
   private client?: Promise<pg.Client>;
@@ -76,6 +105,7 @@ export class Visibility {
       client.on("end", forget);
       try {
         await client.connect();
+        await client.query(waitSql);
         return client;
       } catch (error) {
         forget();
@@ -97,9 +127,10 @@ export class Visibility {
   }
 
   /** For each group (by position): the indexes of the changes it may see, or an error. One round trip. */
-  async check(groups: VisibilityGroup[]): Promise<Array<{ visible: Set<number>; error?: string }>> {
+  async check(groups: VisibilityGroup[], xids: number[]): Promise<Array<{ visible: Set<number>; error?: string }>> {
     if (groups.length === 0) return [];
     const client = await this.connect();
+    await client.query("select pg_temp.realtime_wait_visible($1::bigint[])", [xids]);
     const perTable = new Map<Relation, Array<{ grp: number; role: string; claims: string; rows: Array<Record<string, unknown>> }>>();
     groups.forEach((group, grp) => {
       const claims = JSON.stringify(group.claims);
