@@ -3,7 +3,8 @@ import type { ServerContext } from "../context.ts";
 import type { ServiceRoute } from "../gateway.ts";
 import { dbPassword } from "../../lib/postgres.ts";
 import { Executor } from "./execute.ts";
-import { handleRest, type RestOptions, type RestState } from "./handler.ts";
+import type { RestOptions, RestState } from "./call.ts";
+import { handleRest } from "./handler.ts";
 import { loadSchemaCache } from "./schema-cache.ts";
 
 /**

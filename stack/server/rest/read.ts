@@ -1,5 +1,5 @@
 import { castSql, conditionSql, fieldSql, orderTermSql, type Scope } from "./conditions.ts";
-import { ApiError, errors } from "./errors.ts";
+import { errors } from "./errors.ts";
 import type { Filter, LogicTree, OrderTerm, SelectItem } from "./grammar.ts";
 import { isToOne, type Relationship, resolveRelationship } from "./relationships.ts";
 import type { Relation, SchemaCache } from "./schema-cache.ts";
@@ -231,8 +231,3 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
 
 /** `response.status` / `response.headers`, which functions may set to shape the HTTP response. */
 export const responseGucsSql = `nullif(current_setting('response.headers', true), '') as response_headers, nullif(current_setting('response.status', true), '') as response_status`;
-export function assertColumnsExist(relation: Relation, columns: string[]): void {
-  for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
-}
-
-export { ApiError };

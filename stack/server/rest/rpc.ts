@@ -1,6 +1,6 @@
-import { ApiError, errors } from "./errors.ts";
+import { ApiError } from "./errors.ts";
 import { closestName, type Routine, relationKey, type SchemaCache } from "./schema-cache.ts";
-import { type Params, qualified, quoteIdent, safeCastType } from "./sql.ts";
+import { type Params, qualified, quoteIdent } from "./sql.ts";
 
 /** Choosing the function an RPC call means, and the SQL that calls it with $n arguments. */
 
@@ -75,10 +75,8 @@ export function callSql(choice: RoutineChoice, args: RpcArguments, params: Param
     const raw = args.kind === "json" ? args.raw : "{}";
     return { prefix: "", call: `${fn}(${params.add(raw)}::${routine.params[0].type})` };
   }
-  const typeOf = (type: string) => {
-    const safe = safeCastType(type.replace(/"/g, "")) ?? type;
-    return safe;
-  };
+  // Parameter types come from the catalog (format_type), never from the request.
+  const typeOf = (type: string) => type;
   if (args.kind === "json") {
     const used = routine.params.filter((p) => args.keys.includes(p.name));
     if (!used.length) return { prefix: "", call: `${fn}()` };
@@ -99,5 +97,3 @@ export function callSql(choice: RoutineChoice, args: RpcArguments, params: Param
 export function routineRelation(cache: SchemaCache, routine: Routine) {
   return routine.returnRelation ? cache.relations.get(relationKey(routine.returnRelation.schema, routine.returnRelation.name)) : undefined;
 }
-
-export { errors };

@@ -1,7 +1,7 @@
 import { conditionSql, orderTermSql, fieldSql } from "./conditions.ts";
 import { scopeOf } from "./read.ts";
 import { errors } from "./errors.ts";
-import { bodySql, buildReadSql, type BodyFormat, type ReadNode } from "./read.ts";
+import { buildReadSql, type BodyFormat, type ReadNode } from "./read.ts";
 import type { Relation } from "./schema-cache.ts";
 import { type Params, qualified, quoteIdent, quoteLiteral } from "./sql.ts";
 
@@ -49,9 +49,8 @@ function returningRead(node: ReadNode, mutation: string, format: BodyFormat, str
 }
 
 export interface WriteShape {
-  /** When false the statement has no RETURNING (no SELECT rights needed); rowCount counts rows. */
-  representation: boolean;
-  node: ReadNode;
+  /** The representation to return; without one the statement has no RETURNING (no SELECT rights needed). */
+  node?: ReadNode;
   format: BodyFormat;
   stripNulls: boolean;
 }
@@ -81,7 +80,7 @@ export function insertSql(
     sql += ` on conflict (${target.map(quoteIdent).join(", ")}) ${options.resolution === "ignore-duplicates" || !updates.length ? "do nothing" : `do update set ${updates.join(", ")}`}`;
   }
   const merging = options.resolution === "merge-duplicates";
-  if (!shape.representation) return merging ? `${sql} returning (xmax = 0) as inserted` : sql;
+  if (!shape.node) return merging ? `${sql} returning (xmax = 0) as inserted` : sql;
   return returningRead(shape.node, `${sql} returning ${table}.*`, shape.format, shape.stripNulls, params, merging);
 }
 
@@ -107,15 +106,13 @@ export function updateSql(relation: Relation, payload: Payload, filter: Mutation
   const body = params.add(payload.json);
   const sets = payload.columns.map((c) => `${quoteIdent(c)} = "pgrst_row".${quoteIdent(c)}`);
   const sql = `update ${table} as ${quoteIdent(relation.name)} set ${sets.join(", ")} from jsonb_populate_record(null::${table}, (${body}::jsonb)->0) as "pgrst_row"${whereSql(relation, filter, params)}`;
-  if (!shape.representation) return sql;
+  if (!shape.node) return sql;
   return returningRead(shape.node, `${sql} returning ${quoteIdent(relation.name)}.*`, shape.format, shape.stripNulls, params);
 }
 
 export function deleteSql(relation: Relation, filter: MutationFilter, shape: WriteShape, params: Params): string {
   const table = qualified(relation.schema, relation.name);
   const sql = `delete from ${table} as ${quoteIdent(relation.name)}${whereSql(relation, filter, params)}`;
-  if (!shape.representation) return sql;
+  if (!shape.node) return sql;
   return returningRead(shape.node, `${sql} returning ${quoteIdent(relation.name)}.*`, shape.format, shape.stripNulls, params);
 }
-
-export { bodySql };
