@@ -3,7 +3,7 @@
 // with event and column filters, in Realtime's payload shape.
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribeChanges, waitFor } from "./realtime-helpers.ts";
+import { type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, subscribeChanges, waitFor } from "./realtime-helpers.ts";
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 let alice: TestUser;
@@ -180,6 +180,38 @@ describe("filters and events", () => {
     await sql("insert into public.fx_rt_scores (id, player, score) values (30, 'sam', 1)");
     await waitFor("both tables", () => tables.includes("fx_rt_scores"));
     expect(tables).toEqual(["fx_rt_hidden", "fx_rt_scores"]);
+  });
+});
+
+describe("join options", () => {
+  test("postgres_changes_options.wait holds the join until subscribed; replication_ready reports the stream", async () => {
+    const client = await realtimeClient("anon");
+    const system: unknown[] = [];
+    const channel = client
+      .channel("fx-rt-wait", { config: { postgres_changes_options: { wait: true }, broadcast: { replication_ready: true } } })
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_scores" }, () => undefined)
+      .on("system", {}, (m) => system.push(m));
+    expect((await subscribe(channel)).status).toBe("SUBSCRIBED");
+    await waitFor("both system messages", () => system.length === 2);
+    expect(system).toEqual(
+      expect.arrayContaining([
+        { extension: "postgres_changes", status: "ok", message: "Subscribed to PostgreSQL", channel: "fx-rt-wait" },
+        { extension: "system", status: "ok", message: "Replication connection established", channel: "fx-rt-wait" },
+      ]),
+    );
+  });
+
+  test("with wait, a subscription Realtime refuses fails the join with RealtimeDisabledForConfiguration", async () => {
+    const client = await realtimeClient("anon");
+    const channel = client
+      .channel("fx-rt-wait-refused", { config: { postgres_changes_options: { wait: true } } })
+      .on("postgres_changes", { event: "*", schema: "public", table: "fx_rt_unpublished" }, () => undefined);
+    const joined = await subscribe(channel);
+    await channel.unsubscribe();
+    expect(joined.status).toBe("CHANNEL_ERROR");
+    expect(joined.error?.message).toBe(
+      'RealtimeDisabledForConfiguration: Subscription insert failed with 0 rows. Check that tables are part of publication supabase_realtime and subscription params are correct: %{"event" => "*", "schema" => "public", "table" => "fx_rt_unpublished"}',
+    );
   });
 });
 

@@ -33,6 +33,7 @@ type Config = {
   broadcast?: { self?: unknown; ack?: unknown };
   presence?: { key?: unknown; enabled?: unknown };
   postgres_changes?: unknown;
+  postgres_changes_options?: unknown;
   private?: unknown;
 };
 
@@ -47,6 +48,11 @@ function bindingId(params: ChangeParams): number {
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash % 134_217_728;
 }
+
+/** Realtime's defaults: postgres_changes_options.timeout 15 s, clamped to 20 s; replication_ready 15 s. */
+const defaultWaitMs = 15_000;
+const maxWaitMs = 20_000;
+const replicationReadyTimeoutMs = 15_000;
 
 function reason(code: string, message: string): Reply {
   return { status: "error", response: { reason: `${code}: ${message}` } };
@@ -71,6 +77,8 @@ export class Channel implements ChangeSubscriber {
   private bindings: ChangeBinding[] = [];
   private expiryTimer?: NodeJS.Timeout;
   private active = false;
+  /** Set once the join reply is out: nothing else is pushed before it. */
+  private replied = false;
 
   constructor(transport: ChannelTransport, services: RealtimeServices, topic: string, joinRef: string | null) {
     this.transport = transport;
@@ -104,12 +112,37 @@ export class Channel implements ChangeSubscriber {
     const entries = Array.isArray(config.postgres_changes) ? config.postgres_changes.filter((e): e is ChangeParams => !!e && typeof e === "object" && !Array.isArray(e)) : [];
     this.bindings = entries.map((params) => ({ id: bindingId(params), params }));
     this.tenantTopic = tenantTopicOf(this.subTopic, this.isPrivate);
-    this.services.hub.add(this);
     this.active = true;
+    const options = objectOr(config.postgres_changes_options);
+    let subscribedBeforeReply = false;
+    if (options.wait === true && this.bindings.length > 0) {
+      const requested = typeof options.timeout === "number" && options.timeout > 0 ? options.timeout : defaultWaitMs;
+      const failure = await this.awaitSubscription(Math.min(requested, maxWaitMs));
+      if (failure) {
+        this.leave();
+        return failure;
+      }
+      subscribedBeforeReply = true;
+    }
+    this.services.hub.add(this);
     this.scheduleExpiry(token.expiresInMs);
     // After the join reply has gone out, as Realtime sends presence_state and system messages.
-    setImmediate(() => this.afterJoin());
+    setImmediate(() => this.afterJoin(subscribedBeforeReply, broadcast.replication_ready === true));
     return { status: "ok", response: { postgres_changes: this.bindings.map(({ id, params }) => ({ ...params, id })) } };
+  }
+
+  /** postgres_changes_options.wait: hold the join reply until the subscription is in place, as Realtime does. */
+  private async awaitSubscription(timeoutMs: number): Promise<Reply | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const result = await this.services.changes.subscribe(this, this.bindings, this.claims);
+      if (result.ok) return undefined;
+      if (!result.retry) return reason("RealtimeDisabledForConfiguration", result.message);
+      if (Date.now() + 500 > deadline) {
+        return reason("PostgresChangesSubscribeTimeout", `Timed out after ${timeoutMs}ms waiting for the postgres_changes subscription`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
   }
 
   private async authorizeRead(): Promise<Reply | undefined> {
@@ -127,10 +160,21 @@ export class Channel implements ChangeSubscriber {
     return undefined;
   }
 
-  private afterJoin(): void {
+  private afterJoin(subscribed: boolean, replicationReady: boolean): void {
     if (!this.active) return;
+    this.replied = true;
     if (this.presenceEnabled) this.pushPresenceState();
-    if (this.bindings.length > 0) void this.subscribeChanges();
+    if (subscribed) this.system("postgres_changes", "ok", "Subscribed to PostgreSQL");
+    else if (this.bindings.length > 0) void this.subscribeChanges();
+    if (replicationReady) void this.notifyReplicationReady();
+  }
+
+  /** broadcast.replication_ready: a system message once the replication stream runs (or an error after the timeout). */
+  private async notifyReplicationReady(): Promise<void> {
+    const ready = await this.services.changes.ready(replicationReadyTimeoutMs);
+    if (!this.active) return;
+    if (ready) this.system("system", "ok", "Replication connection established");
+    else this.shutdown("Replication connection was not established in time");
   }
 
   private canReadPresence(): boolean {
@@ -154,7 +198,7 @@ export class Channel implements ChangeSubscriber {
   }
 
   deliverChange(ids: number[], dataJson: string): void {
-    if (!this.active) return;
+    if (!this.active || !this.replied) return;
     const topic = JSON.stringify(this.topic);
     const payload = `{"ids":${JSON.stringify(ids)},"data":${dataJson}}`;
     const joinRef = JSON.stringify(this.joinRef);

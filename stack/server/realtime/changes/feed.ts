@@ -300,6 +300,13 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     unsubscribe(subscriber: ChangeSubscriber): void {
       subscriptions.delete(subscriber);
     },
+    async ready(timeoutMs: number): Promise<boolean> {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      const result = await Promise.race([ready.then(() => true), timedOut]);
+      clearTimeout(timer);
+      return result;
+    },
     async close(): Promise<void> {
       closed = true;
       stream?.stop();

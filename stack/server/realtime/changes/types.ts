@@ -23,4 +23,6 @@ export interface ChangesFeed {
   subscribe(subscriber: ChangeSubscriber, bindings: ChangeBinding[], claims: Claims): Promise<SubscribeResult>;
   updateClaims(subscriber: ChangeSubscriber, claims: Claims): void;
   unsubscribe(subscriber: ChangeSubscriber): void;
+  /** Resolves true once the replication stream runs, false if it does not within `timeoutMs`. */
+  ready(timeoutMs: number): Promise<boolean>;
 }
