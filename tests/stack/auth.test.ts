@@ -466,6 +466,13 @@ describe("admin API (service role)", () => {
     expect(await sql("select 1 from public.profiles where id = $1", [id])).toEqual([]);
   });
 
+  test("concurrent creation of one address: one user, the others hear email_exists", async () => {
+    const email = uniqueEmail("race");
+    const results = await Promise.all(Array.from({ length: 6 }, () => admin().auth.admin.createUser({ email, password: "race-password-1", email_confirm: true })));
+    expect(results.filter((r) => r.error === null)).toHaveLength(1);
+    for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ status: 422, code: "email_exists" });
+  });
+
   test("generate_link answers the link properties without sending an email", async () => {
     const email = uniqueEmail("genlink");
     const { data, error } = await admin().auth.admin.generateLink({ type: "signup", email, password: "generated-pass-1", options: { redirectTo: confirmRedirect("/") } });
