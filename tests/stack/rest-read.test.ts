@@ -370,3 +370,26 @@ describe("formats, views and RLS", () => {
     expect(await res.json()).toEqual({ code: "PGRST106", details: null, hint: "Only the following schemas are exposed: public, graphql_public", message: "Invalid schema: auth" });
   });
 });
+
+describe("schema cache", () => {
+  test("NOTIFY pgrst, 'reload schema' picks up DDL, including a changed column type under a prepared statement", async () => {
+    const byAge = () => f.rest(`/${a}?select=id&age=eq.34`);
+    expect(await (await byAge()).json()).toEqual([{ id: 1 }]);
+    expect(await (await byAge()).json()).toEqual([{ id: 1 }]);
+    const waitFor = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    try {
+      await f.sql(`alter table public.${a} alter column age type text using age::text, add column nickname text default 'nick'`);
+      await f.sql("notify pgrst, 'reload schema'");
+      await waitFor(async () => (await f.rest(`/${a}?select=nickname&limit=1`)).status === 200);
+      expect(await (await f.rest(`/${a}?select=id,age,nickname&id=eq.1`)).json()).toEqual([{ id: 1, age: "34", nickname: "nick" }]);
+      expect(await (await byAge()).json()).toEqual([{ id: 1 }]);
+    } finally {
+      await f.sql(`alter table public.${a} alter column age type int using age::int, drop column nickname`);
+      await f.sql("notify pgrst, 'reload schema'");
+      await waitFor(async () => (await f.rest(`/${a}?select=nickname&limit=1`)).status === 400);
+    }
+    expect(await (await f.rest(`/${a}?select=age&id=eq.1`)).json()).toEqual([{ age: 34 }]);
+  });
+});

@@ -51,11 +51,31 @@ function settingValues(s: RequestSettings): string[] {
 const appliedSettings = new WeakMap<pg.PoolClient, string>();
 
 export class Executor {
-  readonly pool: pg.Pool;
+  private pool: pg.Pool;
+  private readonly options: pg.PoolConfig;
+  /** How often each statement text was seen: texts that repeat become named prepared statements. */
+  private readonly seen = new Map<string, number>();
 
   constructor(options: pg.PoolConfig) {
-    this.pool = new pg.Pool(options);
-    this.pool.on("error", (error) => console.error("[rest] pool:", error.message));
+    this.options = options;
+    this.pool = this.createPool();
+  }
+
+  private createPool(): pg.Pool {
+    const pool = new pg.Pool(this.options);
+    pool.on("error", (error) => console.error("[rest] pool:", error.message));
+    return pool;
+  }
+
+  /**
+   * After a schema reload: fresh connections, so no prepared statement planned against the old
+   * schema (e.g. a column whose type changed) outlives it. In-flight requests finish on the old pool.
+   */
+  reset(): void {
+    const old = this.pool;
+    this.pool = this.createPool();
+    this.seen.clear();
+    void old.end().catch(() => undefined);
   }
 
   /** Runs `sql` with `values`; `check` may throw to roll the transaction back (then `transactional` must be set). */
@@ -63,12 +83,13 @@ export class Executor {
     settings: RequestSettings,
     sql: string,
     values: unknown[],
-    options: { transactional: boolean; prepare: boolean; name?: string; check?: (result: StatementResult) => void },
+    options: { transactional: boolean; prepare?: boolean; name?: string; check?: (result: StatementResult) => void },
   ): Promise<StatementResult> {
     const client = await this.pool.connect();
     let broken = false;
     try {
-      const statement = options.prepare ? { name: options.name ?? statementName(sql), text: sql, values } : { text: sql, values };
+      const prepare = options.prepare ?? this.repeats(sql);
+      const statement = prepare ? { name: options.name ?? statementName(sql), text: sql, values } : { text: sql, values };
       if (!options.transactional) {
         const key = `${settings.readOnly}\u0000${settingValues(settings).join("\u0000")}`;
         if (appliedSettings.get(client) !== key) {
@@ -99,6 +120,13 @@ export class Executor {
     } finally {
       client.release(broken);
     }
+  }
+
+  private repeats(sql: string): boolean {
+    const count = (this.seen.get(sql) ?? 0) + 1;
+    if (this.seen.size >= 5000 && count === 1) this.seen.clear();
+    this.seen.set(sql, count);
+    return count > 1;
   }
 
   async end(): Promise<void> {

@@ -19,6 +19,7 @@ export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute>
   const listener = await listenForReloads(ctx, async () => {
     state.cache = await loadSchemaCache(ctx.adminPool, options.schemas);
     state.plans.clear();
+    executor.reset();
   });
   return {
     prefix: "/rest/v1",

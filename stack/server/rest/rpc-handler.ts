@@ -60,7 +60,7 @@ export async function handleRpc(state: LoadedState, call: Call, name: string): P
     sql = buildReadSql(node, { fromSql: callExpr, fromPrefix: prefix ? `${prefix.replace(/lateral $/, "")}lateral ` : "", withConditions: true, limit: routine.returnsSet ? limits.limit : undefined, offset: limits.offset, count: !!call.prefs.count, format, stripNulls: accepted.stripNulls }, params);
     if (scalar) sql = sql.replace(`coalesce(json_agg("_postgrest_t"), '[]')`, `coalesce(json_agg("_postgrest_t".${quoteIdent(routine.name)}), '[]')`);
   }
-  const result = await state.executor.run(settings, sql, params.values, { transactional: isRead, prepare: false });
+  const result = await state.executor.run(settings, sql, params.values, { transactional: false });
   const row = result.rows[0] ?? {};
   const prefApplied = applied(call.prefs, ["count", "handling", "maxAffected"]);
   if (routine.returnKind === "void") {

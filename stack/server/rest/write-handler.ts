@@ -42,7 +42,6 @@ export function needsTransaction(call: Call, accepted: Accepted, representation:
 export async function runWrite(state: LoadedState, call: Call, sql: string, values: unknown[], accepted: Accepted, representation: boolean) {
   return await state.executor.run(settingsFor(state, call, false), sql, values, {
     transactional: needsTransaction(call, accepted, representation),
-    prepare: false,
     check: mutationChecks(call, accepted, representation),
   });
 }
