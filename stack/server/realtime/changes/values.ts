@@ -12,12 +12,21 @@ function timestamptz(text: string): string {
   return `${date}T${time}${hours}:${minutes}${seconds ? `:${seconds}` : ""}`;
 }
 
+function timetz(text: string): string {
+  // "12:34:56+00" → "12:34:56+00:00"
+  const match = /^(\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(?::?(\d\d))?(?::?(\d\d))?$/.exec(text);
+  if (!match) return text;
+  const [, time, hours, minutes = "00", seconds] = match;
+  return `${time}${hours}:${minutes}${seconds ? `:${seconds}` : ""}`;
+}
+
 function scalarJson(type: string, text: string): string {
   if (numericTypes.has(type)) return jsonNumber.test(text) ? text : JSON.stringify(text);
   if (type === "bool") return text === "t" ? "true" : "false";
   if (type === "json" || type === "jsonb") return text;
   if (type === "timestamptz") return JSON.stringify(timestamptz(text));
   if (type === "timestamp") return JSON.stringify(text.replace(" ", "T"));
+  if (type === "timetz") return JSON.stringify(timetz(text));
   return JSON.stringify(text);
 }
 
