@@ -10,7 +10,7 @@ import { createServerContext } from "../../stack/server/context.ts";
 import { createGateway } from "../../stack/server/gateway.ts";
 import { Inbox } from "../../stack/server/inbox/store.ts";
 import { config } from "../helpers/stack.ts";
-import { anonKey, authFetch, createConfirmedUser, uniqueEmail } from "./auth-helpers.ts";
+import { anonKey, authFetch, createConfirmedUser, serviceRoleKey, uniqueEmail } from "./auth-helpers.ts";
 
 type Case = [name: string, path: string, init: RequestInit, status: number, code: string, message: string | RegExp];
 
@@ -61,6 +61,16 @@ describe("error bodies", () => {
     const body = { email: "x@y.test", password: "short" };
     expect((await authFetch("/signup", { ...post(body), apiVersion: true })).body).toEqual({ code: "weak_password", message: "Password should be at least 8 characters.", weak_password: { reasons: ["length"] } });
     expect((await authFetch("/signup", post(body))).body).toEqual({ code: 422, error_code: "weak_password", msg: "Password should be at least 8 characters.", weak_password: { reasons: ["length"] } });
+  });
+
+  test("admin API errors", async () => {
+    const asAdmin = (path: string, init: RequestInit = {}) => authFetch(path, { ...init, bearer: serviceRoleKey, apiVersion: true });
+    expect(await asAdmin("/admin/users/not-a-uuid")).toMatchObject({ status: 404, body: { code: "validation_failed", message: "user_id must be an UUID" } });
+    expect(await asAdmin("/admin/users/7d3f0f5e-0000-4000-8000-000000000000")).toMatchObject({ status: 404, body: { code: "user_not_found", message: "User not found" } });
+    expect(await asAdmin("/admin/users", post({}))).toMatchObject({ status: 400, body: { code: "validation_failed", message: "Cannot create a user without either an email or phone" } });
+    expect(await asAdmin("/admin/users", post({ email: uniqueEmail("badid"), id: "nope" }))).toMatchObject({ status: 400, body: { code: "validation_failed", message: "ID must conform to the uuid v4 format" } });
+    expect(await asAdmin("/admin/users", post({ email: uniqueEmail("ban"), ban_duration: "forever" }))).toMatchObject({ status: 400, body: { code: "validation_failed" } });
+    expect(await asAdmin("/admin/generate_link", post({ type: "teleport", email: "x@y.test" }))).toMatchObject({ status: 400, body: { code: "validation_failed" } });
   });
 
   test("an unsupported grant type is an OAuth error", async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { badRequest, notFound, unprocessable } from "./errors.ts";
 import { hashPassword } from "./crypto.ts";
 import { type LinkContext, createEmailChange, createLink } from "./links.ts";
@@ -19,7 +20,7 @@ function banUntil(value: string): Date | null {
 }
 
 async function loadTarget(db: Db, id: string, lock = false): Promise<UserRow> {
-  if (!uuidPattern.test(id)) throw notFound("user_not_found", "User not found");
+  if (!uuidPattern.test(id)) throw notFound("validation_failed", "user_id must be an UUID");
   const user = await findUserById(db, id, lock);
   if (!user) throw notFound("user_not_found", "User not found");
   return user;
@@ -29,7 +30,9 @@ async function loadTarget(db: Db, id: string, lock = false): Promise<UserRow> {
 async function createUser(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
   const emailInput = stringField(params, "email");
-  if (stringField(params, "phone")) throw badRequest("phone_provider_disabled", "Phone provider is disabled");
+  const phone = stringField(params, "phone");
+  if (!emailInput && !phone) throw badRequest("validation_failed", "Cannot create a user without either an email or phone");
+  if (!emailInput) throw badRequest("phone_provider_disabled", "Phone provider is disabled");
   const email = validateEmail(emailInput);
   const password = stringField(params, "password");
   if (password) checkPasswordStrength(svc.settings, password);
@@ -37,7 +40,8 @@ async function createUser(svc: AuthService, call: Call): Promise<void> {
   const appMetadata = objectField(params, "app_metadata") ?? {};
   const emailConfirm = booleanField(params, "email_confirm") ?? false;
   const id = stringField(params, "id");
-  if (id && !uuidPattern.test(id)) throw badRequest("validation_failed", "id must be a valid UUID");
+  if (id && !uuidPattern.test(id)) throw badRequest("validation_failed", "ID must conform to the uuid v4 format");
+  if (id && /^0{8}-0{4}-0{4}-0{4}-0{12}$/.test(id)) throw badRequest("validation_failed", "ID cannot be a nil uuid");
   const ban = stringField(params, "ban_duration");
   const role = stringField(params, "role");
   const user = await withTransaction(svc.pool, async (db) => {
@@ -45,9 +49,10 @@ async function createUser(svc: AuthService, call: Call): Promise<void> {
     const created = await insertUser(db, {
       id: id || undefined,
       email,
-      encryptedPassword: password ? await hashPassword(password) : "",
+      // No password: GoTrue sets a random one, so the account exists but no one can sign in with it.
+      encryptedPassword: await hashPassword(password || randomBytes(48).toString("base64url")),
       userMetadata,
-      appMetadata: { ...appMetadata, provider: "email", providers: ["email"] },
+      appMetadata: { provider: "email", providers: ["email"], ...appMetadata },
       emailConfirmed: emailConfirm,
       role: role || undefined,
     });
@@ -98,9 +103,8 @@ async function updateUser(svc: AuthService, call: Call, id: string): Promise<voi
       await db.query("update auth.users set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '' where id = $1", [target.id, email]);
       await db.query("update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'", [target.id, email]);
     }
-    const confirm = booleanField(params, "email_confirm");
-    if (confirm === true) await db.query("update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1", [target.id]);
-    if (confirm === false) await db.query("update auth.users set email_confirmed_at = null where id = $1", [target.id]);
+    // email_confirm only ever confirms (false is GoTrue's default, not an instruction).
+    if (booleanField(params, "email_confirm")) await db.query("update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1", [target.id]);
     const userMetadata = objectField(params, "user_metadata");
     if (userMetadata) await db.query("update auth.users set raw_user_meta_data = $2 where id = $1", [target.id, mergeMetadata(target.raw_user_meta_data, userMetadata)]);
     const appMetadata = objectField(params, "app_metadata");
@@ -108,10 +112,8 @@ async function updateUser(svc: AuthService, call: Call, id: string): Promise<voi
     const role = stringField(params, "role");
     if (role) await db.query("update auth.users set role = $2 where id = $1", [target.id, role]);
     const ban = stringField(params, "ban_duration");
-    if (ban) {
-      await db.query("update auth.users set banned_until = $2 where id = $1", [target.id, banUntil(ban)]);
-      if (ban !== "none") await db.query("delete from auth.sessions where user_id = $1", [target.id]);
-    }
+    // A ban stops sign-ins and refreshes; access tokens already issued run out on their own.
+    if (ban) await db.query("update auth.users set banned_until = $2 where id = $1", [target.id, banUntil(ban)]);
     await db.query("update auth.users set updated_at = now() where id = $1", [target.id]);
     return (await findUserById(db, target.id))!;
   });
