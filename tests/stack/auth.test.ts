@@ -487,6 +487,12 @@ describe("admin API (service role)", () => {
     expect(decodeJwt(fragment.get("access_token")!).email).toBe(email);
     const recovery = await admin().auth.admin.generateLink({ type: "recovery", email: uniqueEmail("nobody") });
     expect(recovery.error).toMatchObject({ status: 404, code: "user_not_found" });
+    // A magic link for an unknown address is a sign-up link.
+    const newcomer = uniqueEmail("newcomer");
+    const magic = await admin().auth.admin.generateLink({ type: "magiclink", email: newcomer });
+    expect(magic.error).toBeNull();
+    expect(magic.data.properties?.verification_type).toBe("signup");
+    expect(magic.data.user?.email).toBe(newcomer);
   });
 
   test("admin routes refuse a non-admin token: not_admin", async () => {

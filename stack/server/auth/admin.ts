@@ -150,23 +150,31 @@ const linkTypes = ["signup", "invite", "magiclink", "recovery", "email_change_cu
  */
 async function generateLink(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  const type = stringField(params, "type") as (typeof linkTypes)[number];
-  if (!linkTypes.includes(type)) throw badRequest("validation_failed", "Invalid link type");
+  let type = stringField(params, "type") as (typeof linkTypes)[number];
   const email = validateEmail(stringField(params, "email"));
-  const password = stringField(params, "password");
+  let password = stringField(params, "password");
   const data = objectField(params, "data") ?? {};
   const asked = stringField(params, "redirect_to");
   const redirect = asked && isRedirectAllowed(svc.settings, asked) ? asked : redirectTo(svc, call);
   const body = await withTransaction(svc.pool, async (db) => {
     let user = await findUserByEmail(db, email);
+    if (!user && type === "magiclink") {
+      // A magic link for an unknown address signs it up (with a random password).
+      type = "signup";
+      password = randomBytes(48).toString("base64url");
+    }
+    if (!user && (type === "recovery" || type === "email_change_current" || type === "email_change_new")) {
+      throw notFound("user_not_found", "User with this email not found");
+    }
+    if (!linkTypes.includes(type)) throw badRequest("validation_failed", `Invalid email action link type requested: ${type}`);
     const linkContext: LinkContext = { db, settings: svc.settings, mailer: svc.mailer, redirectTo: redirect, pkce: false };
     if (type === "signup" || type === "invite") {
-      if (user?.email_confirmed_at) {
-        throw unprocessable("email_exists", "A user with this email address has already been registered");
-      }
-      if (type === "signup" && !password && !user) throw unprocessable("validation_failed", "Signup requires a valid password");
-      if (password) checkPasswordStrength(svc.settings, password);
+      if (user?.email_confirmed_at) throw unprocessable("email_exists", "A user with this email address has already been registered");
       if (!user) {
+        if (type === "signup") {
+          if (!password) throw badRequest("validation_failed", "Signup requires a valid password");
+          checkPasswordStrength(svc.settings, password);
+        }
         user = await insertUser(db, {
           email,
           encryptedPassword: password ? await hashPassword(password) : "",
@@ -176,23 +184,26 @@ async function generateLink(svc: AuthService, call: Call): Promise<void> {
           invited: type === "invite",
         });
         await insertEmailIdentity(db, user);
+      } else if (type === "signup") {
+        await db.query("update auth.users set raw_user_meta_data = $2 where id = $1", [user.id, mergeMetadata(user.raw_user_meta_data, data)]);
       }
+      if (type === "invite") await db.query("update auth.users set invited_at = now() where id = $1", [user.id]);
     }
-    if (!user) throw notFound("user_not_found", "User with this email not found");
     let link;
-    let verificationType: string = type;
     if (type === "email_change_current" || type === "email_change_new") {
+      if (type === "email_change_current" && !svc.settings.email.doubleConfirmChanges) {
+        throw badRequest("validation_failed", "Enable secure email change to generate link for current email");
+      }
       const newEmail = validateEmail(stringField(params, "new_email"));
       const taken = await findUserByEmail(db, newEmail);
-      if (taken) throw unprocessable("email_exists", "A user with this email address has already been registered");
-      const links = await createEmailChange(linkContext, user, newEmail, false);
+      if (taken && taken.id !== user!.id) throw unprocessable("email_exists", "A user with this email address has already been registered");
+      const links = await createEmailChange(linkContext, user!, newEmail, false);
       link = type === "email_change_current" && links.currentLink ? links.currentLink : links.newLink;
-      verificationType = "email_change";
     } else {
-      link = await createLink(linkContext, user, type, false);
+      link = await createLink(linkContext, user!, type, false);
     }
-    const fresh = (await findUserById(db, user.id))!;
-    return { ...userJson(fresh), action_link: link.actionLink, email_otp: link.otp, hashed_token: link.hashedToken, verification_type: verificationType, redirect_to: redirect };
+    const fresh = (await findUserById(db, user!.id))!;
+    return { ...userJson(fresh), action_link: link.actionLink, email_otp: link.otp, hashed_token: link.hashedToken, verification_type: type, redirect_to: redirect };
   });
   ok(call, body);
 }
