@@ -495,6 +495,22 @@ describe("admin API (service role)", () => {
     expect(magic.data.user?.email).toBe(newcomer);
   });
 
+  test("inviteUserByEmail: the invite template, and the link signs the invitee in", async () => {
+    const email = uniqueEmail("invitee");
+    const { data, error } = await admin().auth.admin.inviteUserByEmail(email, { data: { display_name: "Invited" }, redirectTo: `${site}/auth/callback` });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ email, invited_at: expect.any(String), user_metadata: { display_name: "Invited" } });
+    const mail = await latestMail(email, /You have been invited/);
+    const link = firstLink(mail);
+    expect(link.pathname).toBe("/auth/v1/verify");
+    expect(link.searchParams.get("type")).toBe("invite");
+    const verify = await fetch(link, { redirect: "manual" });
+    const fragment = new URLSearchParams(new URL(verify.headers.get("location")!).hash.slice(1));
+    expect(fragment.get("type")).toBe("invite");
+    expect(decodeJwt(fragment.get("access_token")!).email).toBe(email);
+    expect((await admin().auth.admin.inviteUserByEmail(email)).error).toMatchObject({ status: 422, code: "email_exists" });
+  });
+
   test("admin routes refuse a non-admin token: not_admin", async () => {
     const user = await createConfirmedUser("notadmin");
     const token = (await client().auth.signInWithPassword({ email: user.email, password: user.password })).data.session!.access_token;

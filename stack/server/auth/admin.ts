@@ -208,6 +208,27 @@ async function generateLink(svc: AuthService, call: Call): Promise<void> {
   ok(call, body);
 }
 
+/** POST /invite (admin): creates the user when needed and emails the invite template. */
+export async function invite(svc: AuthService, call: Call): Promise<void> {
+  requireAdmin(call);
+  const params = await readParams(call.req);
+  const email = validateEmail(stringField(params, "email"));
+  const data = objectField(params, "data") ?? {};
+  const redirect = redirectTo(svc, call);
+  const user = await withTransaction(svc.pool, async (db) => {
+    let target = await findUserByEmail(db, email);
+    if (target?.email_confirmed_at) throw unprocessable("email_exists", "A user with this email address has already been registered");
+    if (!target) {
+      target = await insertUser(db, { email, encryptedPassword: "", userMetadata: data, appMetadata: { provider: "email", providers: ["email"] }, emailConfirmed: false, invited: true });
+      await insertEmailIdentity(db, target, data);
+    }
+    await db.query("update auth.users set invited_at = now() where id = $1", [target.id]);
+    await createLink({ db, settings: svc.settings, mailer: svc.mailer, redirectTo: redirect, pkce: false }, target, "invite");
+    return (await findUserById(db, target.id))!;
+  });
+  ok(call, userJson(user));
+}
+
 /** The admin routes below /admin; every one requires the service role. */
 export async function admin(svc: AuthService, call: Call, rest: string): Promise<void> {
   requireAdmin(call);

@@ -1,7 +1,7 @@
 import type { ServerContext } from "../context.ts";
 import type { ServiceRoute } from "../gateway.ts";
 import { type Inbox, inbox as sharedInbox } from "../inbox/store.ts";
-import { admin } from "./admin.ts";
+import { admin, invite } from "./admin.ts";
 import { otp, recover, resend } from "./email-requests.ts";
 import { AuthError, sendAuthError } from "./errors.ts";
 import { Mailer } from "./mail.ts";
@@ -25,6 +25,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   "/magiclink": { POST: otp },
   "/recover": { POST: recover },
   "/resend": { POST: resend },
+  "/invite": { POST: invite },
   "/verify": { GET: verifyGet, POST: verifyPost },
   "/user": { GET: getUser, PUT: updateUser },
   "/logout": { POST: logoutRoute },
