@@ -50,6 +50,20 @@ describe("insert", () => {
     expect(defaults).toMatchObject({ status: 201, data: [{ name: "Bulk1", tags: [] }, { name: "Bulk2", tags: ["x"] }] });
   });
 
+  test("count=exact on a write reports the affected rows", async () => {
+    const inserted = await f.service.from(f.t.tags).insert([{ id: 50, name: "fifty" }, { id: 51, name: "fifty-one" }], { count: "exact" });
+    expect(inserted).toMatchObject({ status: 201, count: 2 });
+    const updated = await f.rest(`/${a}?id=in.(3,4)`, {
+      method: "PATCH",
+      headers: { apikey: (await import("../helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "count=exact" },
+      body: JSON.stringify({ bio: "counted" }),
+    });
+    expect(updated.status).toBe(204);
+    expect(updated.headers.get("content-range")).toBe("0-1/2");
+    const deleted = await f.service.from(f.t.tags).delete({ count: "exact" }).in("id", [50, 51]);
+    expect(deleted).toMatchObject({ status: 204, count: 2 });
+  });
+
   test("a default that calls auth.uid() sees the caller's claims", async () => {
     const { data } = await f.bob.from(f.t.notes).insert({ body: "mine" }).select("owner, body").single();
     expect(data).toEqual({ owner: f.users.bob, body: "mine" });

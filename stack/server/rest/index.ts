@@ -16,11 +16,18 @@ export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute>
   const executor = new Executor({ host: "127.0.0.1", port: ctx.config.dbPort, database: "postgres", user: "authenticator", password: dbPassword, max: 12 });
   // Until the schema cache has loaded, requests get PostgREST's 503 PGRST002 (see handler.ts).
   const state: RestState = { cache: undefined, executor, options, plans: new Map() };
-  const listener = await listenForReloads(ctx, async () => {
-    state.cache = await loadSchemaCache(ctx.adminPool, options.schemas);
-    state.plans.clear();
-    executor.reset();
-  });
+  // Reloads run one after another, so a slow earlier load never replaces a newer cache.
+  let queue: Promise<void> = Promise.resolve();
+  const reload = () => {
+    const run = queue.then(async () => {
+      state.cache = await loadSchemaCache(ctx.adminPool, options.schemas);
+      state.plans.clear();
+      executor.reset();
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const listener = await listenForReloads(ctx, reload);
   return {
     prefix: "/rest/v1",
     handler: (req, res, gw) => handleRest(state, req, res, gw),

@@ -48,20 +48,22 @@ export async function runWrite(state: LoadedState, call: Call, sql: string, valu
 
 export type RangeStyle = "insert" | "update" | "delete";
 
-export function mutationRange(style: RangeStyle, affected: number): string {
-  return style === "update" && affected > 0 ? `0-${affected - 1}/*` : "*/*";
+/** PostgREST's Content-Range for mutations: a range only for updates, the total with a count preference. */
+export function mutationRange(style: RangeStyle, affected: number, counted: boolean): string {
+  const range = style === "update" && affected > 0 ? `0-${affected - 1}` : "*";
+  return `${range}/${counted ? affected : "*"}`;
 }
 
 export function writeResponse(state: LoadedState, call: Call, result: StatementResult, shape: ReturnType<typeof writeShape>, status: { minimal: number; full: number }, extra: Record<string, string>, appliedKeys: (keyof Preferences)[], style: RangeStyle) {
   const prefApplied = applied(call.prefs, appliedKeys);
   if (!shape.representation) {
-    const headers: Record<string, string> = { ...baseHeaders(state, call, undefined), "Content-Range": mutationRange(style, result.rowCount), ...extra };
+    const headers: Record<string, string> = { ...baseHeaders(state, call, undefined), "Content-Range": mutationRange(style, result.rowCount, !!call.prefs.count), ...extra };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
     return send(call.res, status.minimal, headers, undefined, true);
   }
   const row = result.rows[0] ?? {};
   const pageTotal = Number(row.page_total ?? 0);
-  const headers: Record<string, string> = { ...baseHeaders(state, call, contentTypes[shape.accepted.type === "openapi" ? "json" : shape.accepted.type]), "Content-Range": mutationRange(style, pageTotal), ...extra };
+  const headers: Record<string, string> = { ...baseHeaders(state, call, contentTypes[shape.accepted.type === "openapi" ? "json" : shape.accepted.type]), "Content-Range": mutationRange(style, pageTotal, !!call.prefs.count), ...extra };
   if (prefApplied) headers["Preference-Applied"] = prefApplied;
   send(call.res, withResponseGucs(row, status.full, headers), headers, String(row.body ?? "[]"), call.head);
 }
