@@ -2,6 +2,10 @@
 // 2.0.0), broadcast, presence, private channels, the REST broadcast API and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signHs256 } from "../../stack/lib/keys.ts";
+import type { ServerContext } from "../../stack/server/context.ts";
+import { createRealtimeRoute } from "../../stack/server/realtime/index.ts";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
 import { anonKey, apiUrl, publishableKey } from "../helpers/stack.ts";
 import { RawSocket, type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, userToken, waitFor } from "./realtime-helpers.ts";
@@ -350,4 +354,18 @@ test("the opaque sb_publishable key works as apikey and as the join's access_tok
   await channel.send({ type: "broadcast", event: "hello", payload: {} });
   await waitFor("own broadcast", () => got.length === 1);
   await client.removeAllChannels();
+});
+
+test("[realtime] enabled = false in config.toml turns the service off, as with supabase start", async () => {
+  const route = await createRealtimeRoute({ config: { raw: { realtime: { enabled: false } } } } as unknown as ServerContext);
+  const server = http.createServer((req, res) => void route.handler(req, res, { path: req.url ?? "/", url: new URL(req.url ?? "/", "http://x") }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/broadcast`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "no Route matched with those values" });
+    expect(route.upgrade).toBeDefined();
+  } finally {
+    server.close();
+  }
 });

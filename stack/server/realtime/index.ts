@@ -25,6 +25,16 @@ function refuseUpgrade(socket: Duplex, status: string, message: string): void {
  * (/websocket), broadcast, presence and postgres_changes, plus the REST broadcast API.
  */
 export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRoute> {
+  const section = ctx.config.raw.realtime as { enabled?: unknown } | undefined;
+  if (section?.enabled === false) {
+    // [realtime] enabled = false: like `supabase start` without the realtime container.
+    const notFound = "no Route matched with those values";
+    return {
+      prefix: "/realtime/v1",
+      handler: (_req, res) => sendJson(res, 404, { message: notFound }),
+      upgrade: (_req, socket) => refuseUpgrade(socket, "404 Not Found", notFound),
+    };
+  }
   const log = (line: string) => console.log(line);
   // Realtime's own connections, apart from the pools the HTTP services share: private-channel
   // authorization, subscription checks and the per-change RLS checks.
