@@ -19,8 +19,21 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const loopbackNames = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 const regularHostname = /^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/;
+
+/**
+ * The host exactly as written (Go's url.Parse keeps it; WHATWG URL would turn `2130706433` or
+ * `0x7f.1` into 127.0.0.1, which must not pass as loopback). Lower-cased, without user or port.
+ */
+function rawHostname(url: string): string {
+  const authority = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(url)?.[1] ?? "";
+  const host = authority.slice(authority.lastIndexOf("@") + 1).toLowerCase();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  return host.replace(/:\d*$/, "");
+}
+
+const isLoopbackIp = (host: string) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "[::1]";
+const isIp = (host: string) => /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.startsWith("[");
 
 /** GoTrue's rule: same site as site_url (any port on loopback), a loopback IP, or an allow-list match. */
 export function isRedirectAllowed(settings: AuthSettings, redirectUrl: string): boolean {
@@ -39,10 +52,11 @@ export function isRedirectAllowed(settings: AuthSettings, redirectUrl: string): 
   }
   if (target) {
     const isHttp = target.protocol === "http:" || target.protocol === "https:";
-    const hostname = target.hostname;
-    if (hostname === site.hostname && target.protocol === site.protocol && (target.port === site.port || loopbackNames.has(hostname))) return true;
+    const hostname = rawHostname(redirectUrl);
+    const loopback = hostname === "localhost" || isLoopbackIp(hostname);
+    if (hostname === rawHostname(settings.siteUrl) && target.protocol === site.protocol && (target.port === site.port || loopback)) return true;
     if (/^[0-9]+$/.test(hostname)) return false;
-    if (hostname === "127.0.0.1" || hostname === "[::1]") return true;
+    if (isIp(hostname)) return isLoopbackIp(hostname);
     if (isHttp && !regularHostname.test(hostname)) return false;
   }
   const withoutFragment = redirectUrl.split("#")[0];
