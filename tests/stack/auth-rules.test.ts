@@ -108,3 +108,16 @@ test("config.toml durations", () => {
   expect(parseDurationSeconds("2h", 1)).toBe(7200);
   expect(parseDurationSeconds("soon", 7)).toBe(7);
 });
+
+test("STACK_AUTH_JWT_EXPIRY overrides jwt_expiry (short-lived tokens for end-to-end tests)", () => {
+  const before = process.env.STACK_AUTH_JWT_EXPIRY;
+  try {
+    process.env.STACK_AUTH_JWT_EXPIRY = "120";
+    expect(authSettings(config).jwtExpiry).toBe(120);
+    process.env.STACK_AUTH_JWT_EXPIRY = "soon";
+    expect(authSettings(config).jwtExpiry).toBe(3600);
+  } finally {
+    if (before === undefined) delete process.env.STACK_AUTH_JWT_EXPIRY;
+    else process.env.STACK_AUTH_JWT_EXPIRY = before;
+  }
+});
