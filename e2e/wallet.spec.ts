@@ -36,7 +36,7 @@ test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person
   await expect(page).toHaveURL(/\/account$/);
   await expectSignedIn(page);
   expect((await userOfWallet(account.address))?.id).toBe(first!.id);
-  await expect(page.getByRole("main")).toContainText("Signed in with an Ethereum wallet");
+  await expect(page.getByRole("main")).toContainText(`Signed in with an Ethereum wallet, ${account.address.slice(0, 6)}…${account.address.slice(-4)}`);
   await checkPage(page, "account-wallet-user");
   expect(errors).toEqual([]);
 });

@@ -13,7 +13,8 @@ const port = 3300;
 const origin = `http://localhost:${port}`;
 const goalKb = 150;
 
-async function scriptBytes(page: Page, url: string): Promise<number> {
+/** Compressed bytes of the scripts the page fetches while `action` runs (cache disabled). */
+async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
@@ -21,10 +22,13 @@ async function scriptBytes(page: Page, url: string): Promise<number> {
   let bytes = 0;
   cdp.on("Network.responseReceived", (event) => event.type === "Script" && scripts.add(event.requestId));
   cdp.on("Network.loadingFinished", (event) => scripts.has(event.requestId) && (bytes += event.encodedDataLength));
-  await page.goto(url, { waitUntil: "networkidle" });
+  await action();
+  await page.waitForLoadState("networkidle");
   await cdp.detach();
   return bytes;
 }
+
+const scriptBytes = (page: Page, url: string) => scriptBytesDuring(page, () => page.goto(url, { waitUntil: "networkidle" }));
 
 async function main() {
   if (spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status !== 0) process.exit(1);
@@ -39,16 +43,26 @@ async function main() {
 
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
     const results: [string, number][] = [];
+    let walletChunk: number | null = null;
     for (const route of ["/", "/login"]) {
       const page = await (await browser.newContext()).newPage();
       results.push([route, await scriptBytes(page, `${origin}${route}`)]);
+      const walletButton = page.getByRole("button", { name: "Connect wallet and sign in" });
+      if (route === "/login" && (await walletButton.count()) > 0) {
+        // What opening the wallet adds (thirdweb, loaded on demand); this browser has no wallet.
+        walletChunk = await scriptBytesDuring(page, async () => {
+          await walletButton.click();
+          await page.getByText("No wallet found").waitFor({ timeout: 30_000 });
+        });
+      }
     }
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${origin}/login`);
-    await page.getByLabel("Email", { exact: true }).first().fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    const form = page.getByRole("form", { name: "Sign in with your password" });
+    await form.getByLabel("Email", { exact: true }).fill(email);
+    await form.getByLabel("Password", { exact: true }).fill(password);
+    await form.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${origin}/`);
     const cold = await context.newPage();
     results.push(["/account", await scriptBytes(cold, `${origin}/account`)]);
@@ -59,6 +73,8 @@ async function main() {
       const kb = bytes / 1024;
       console.log(`  ${route.padEnd(10)} ${kb.toFixed(1).padStart(7)} KB   ${kb < goalKb ? "within" : "OVER"} the ${goalKb} KB goal`);
     }
+    if (walletChunk === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
+    else console.log(`  /login, then "Connect wallet" loads ${(walletChunk / 1024).toFixed(1)} KB more on demand (thirdweb)`);
   } finally {
     server.kill();
   }

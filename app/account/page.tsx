@@ -7,6 +7,7 @@ import { ProfileForm } from "@/components/account/profile-form";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { shortAddress } from "@/lib/auth/web3-identity";
 
 export const metadata: Metadata = { title: "Your account" };
 
@@ -19,7 +20,13 @@ export default async function AccountPage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
-          <p className="text-muted">{user.email ?? "Signed in with an Ethereum wallet"}</p>
+          <p className="break-all text-muted">
+            {user.email ?? (user.walletAddress ? (
+              <>
+                Signed in with an Ethereum wallet, <span title={user.walletAddress} className="font-mono">{shortAddress(user.walletAddress)}</span>
+              </>
+            ) : "Signed in with an Ethereum wallet")}
+          </p>
         </div>
         {profile ? (
           <Link href={`/u/${profile.username}`} className={`text-sm ${linkClasses}`}>

@@ -4,10 +4,10 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { setAvatar } from "@/app/account/actions";
 import { Avatar } from "@/components/avatar";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { avatarObjectPath, avatarTypes, checkAvatarFile } from "@/lib/avatars-upload";
-import { publicEnv } from "@/lib/env";
+import { publicConfig } from "@/lib/public-config";
 
 /** Uploads straight to Storage (with progress), then the server action points the profile at it. */
 function uploadWithProgress(url: string, headers: Record<string, string>, file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: string }> {
@@ -23,7 +23,6 @@ function uploadWithProgress(url: string, headers: Record<string, string>, file: 
 }
 
 export function AvatarUploader({ userId, name, currentPath }: { userId: string; name: string; currentPath: string | null }) {
-  const supabase = useSupabase();
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -35,15 +34,15 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
     setSaved(false);
     const problem = checkAvatarFile(file);
     if (problem) return setError(problem);
+    const supabase = await loadSupabase();
     const { data } = await supabase.auth.getSession();
     if (!data.session) return setError("Your session has ended — sign in again.");
     const path = avatarObjectPath(userId, file.type);
-    const env = publicEnv();
     setProgress(0);
     try {
       const result = await uploadWithProgress(
-        `${env.supabaseUrl}/storage/v1/object/avatars/${path}`,
-        { Authorization: `Bearer ${data.session.access_token}`, apikey: env.supabaseKey, "Content-Type": file.type, "x-upsert": "false" },
+        `${publicConfig.supabaseUrl}/storage/v1/object/avatars/${path}`,
+        { Authorization: `Bearer ${data.session.access_token}`, apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" },
         file,
         setProgress,
       );
@@ -66,7 +65,7 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
     <div className="flex flex-col gap-3">
       <div className="flex items-center gap-4">
         <Avatar path={currentPath} name={name} size={72} />
-        <div className="flex flex-col gap-2">
+        <div className="flex min-w-0 flex-col gap-2">
           <label htmlFor="avatar" className="text-sm font-medium">
             Profile picture
           </label>
@@ -76,7 +75,7 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
             type="file"
             accept={avatarTypes.join(",")}
             aria-describedby="avatar-hint"
-            className="text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
+            className="w-full min-w-0 text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
             disabled={progress !== null}
             onChange={(event) => {
               const file = event.target.files?.[0];

@@ -2,17 +2,16 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { authErrorMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
-import { setPasswordSchema } from "@/lib/validation/auth";
+import { setPasswordRules } from "@/lib/validation/auth";
 
 export function SetPasswordForm() {
-  const supabase = useSupabase();
-  const form = useFormFields(setPasswordSchema, { password: "", confirm: "" });
+  const form = useFormFields(setPasswordRules, { password: "", confirm: "" });
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
 
@@ -21,6 +20,7 @@ export function SetPasswordForm() {
     const input = form.validate();
     if (!input) return;
     setPending(true);
+    const supabase = await loadSupabase();
     const { error } = await supabase.auth.updateUser({ password: input.password });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));

@@ -1,18 +1,17 @@
 "use client";
 
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { confirmRedirect } from "@/lib/auth/links";
 import { authErrorMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
-import { emailOnlySchema } from "@/lib/validation/auth";
+import { emailOnlyRules } from "@/lib/validation/auth";
 
 export function MagicLinkForm({ next }: { next: string }) {
-  const supabase = useSupabase();
-  const form = useFormFields(emailOnlySchema, { email: "" });
+  const form = useFormFields(emailOnlyRules, { email: "" });
   const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
@@ -21,6 +20,7 @@ export function MagicLinkForm({ next }: { next: string }) {
     const input = form.validate();
     if (!input) return;
     setPending(true);
+    const supabase = await loadSupabase();
     const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: confirmRedirect(next), shouldCreateUser: false } });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));

@@ -3,18 +3,17 @@
 import Link from "next/link";
 import { linkClasses } from "@/components/ui/link";
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { authErrorMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
-import { signInSchema } from "@/lib/validation/auth";
+import { signInRules } from "@/lib/validation/auth";
 import { ResendConfirmation } from "./resend-confirmation";
 
 export function PasswordSignInForm() {
-  const supabase = useSupabase();
-  const form = useFormFields(signInSchema, { email: "", password: "" });
+  const form = useFormFields(signInRules, { email: "", password: "" });
   const [pending, setPending] = useState(false);
   const [unconfirmed, setUnconfirmed] = useState(false);
 
@@ -24,6 +23,7 @@ export function PasswordSignInForm() {
     if (!input) return;
     setPending(true);
     setUnconfirmed(false);
+    const supabase = await loadSupabase();
     const { error } = await supabase.auth.signInWithPassword(input);
     setPending(false);
     if (error) {

@@ -1,14 +1,13 @@
 "use client";
 
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Button } from "@/components/ui/button";
 import { confirmRedirect } from "@/lib/auth/links";
 import { authErrorMessage } from "@/lib/auth/messages";
 
 /** Sends the sign-up confirmation email again. */
 export function ResendConfirmation({ email }: { email: string }) {
-  const supabase = useSupabase();
   const [state, setState] = useState<"idle" | "sending" | "sent" | string>("idle");
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm">
@@ -17,6 +16,7 @@ export function ResendConfirmation({ email }: { email: string }) {
         disabled={state === "sending" || !email}
         onClick={async () => {
           setState("sending");
+          const supabase = await loadSupabase();
           const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmRedirect("/") } });
           setState(error ? authErrorMessage(error) : "sent");
         }}

@@ -1,10 +1,9 @@
 "use client";
 
-import type { SupabaseClient } from "@supabase/supabase-js";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
+import { type BrowserSupabase, loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
-import type { Database } from "@/types/database";
 
 /**
  * What the product does on each session event (PRODUCT.md, "Session and sign-in").
@@ -12,7 +11,7 @@ import type { Database } from "@/types/database";
  * signs out the others. Handlers never await Supabase calls inside the callback (that can
  * deadlock the auth lock); navigation and refresh are enough.
  */
-export function SessionEvents({ supabase, serverUserId }: { supabase: SupabaseClient<Database>; serverUserId: string | null }) {
+export function SessionEvents({ serverUserId }: { serverUserId: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const renderedUser = useRef(serverUserId);
@@ -20,7 +19,25 @@ export function SessionEvents({ supabase, serverUserId }: { supabase: SupabaseCl
   renderedUser.current = serverUserId;
   currentPath.current = pathname;
 
+  // Signed in: load the client now (it refreshes the token and hears other tabs). Signed out: listen
+  // from whenever a form loads it.
+  const signedIn = serverUserId !== null;
   useEffect(() => {
+    let active = true;
+    let unsubscribe = () => {};
+    const listen = (supabase: BrowserSupabase) => {
+      if (active) unsubscribe = subscribe(supabase);
+    };
+    const stopWaiting = signedIn ? () => {} : whenSupabaseLoads(listen);
+    if (signedIn) void loadSupabase().then(listen);
+    return () => {
+      active = false;
+      stopWaiting();
+      unsubscribe();
+    };
+  }, [signedIn]); // eslint-disable-line react-hooks/exhaustive-deps -- subscribe reads refs only
+
+  function subscribe(supabase: BrowserSupabase): () => void {
     const { data } = supabase.auth.onAuthStateChange((event, session) => {
       const userId = session?.user.id ?? null;
       switch (event) {
@@ -54,7 +71,7 @@ export function SessionEvents({ supabase, serverUserId }: { supabase: SupabaseCl
       }
     });
     return () => data.subscription.unsubscribe();
-  }, [supabase, router]);
+  }
 
   return null;
 }

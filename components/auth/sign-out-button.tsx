@@ -1,12 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Button } from "@/components/ui/button";
 
 /** Signs out this browser; the SIGNED_OUT handler then clears state and goes to `/`. */
 export function SignOutButton({ variant = "secondary" }: { variant?: "secondary" | "ghost" }) {
-  const supabase = useSupabase();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -17,6 +16,7 @@ export function SignOutButton({ variant = "secondary" }: { variant?: "secondary"
         onClick={async () => {
           setPending(true);
           setError(null);
+          const supabase = await loadSupabase();
           const { error: failure } = await supabase.auth.signOut({ scope: "local" });
           if (failure) {
             setError("We couldn't sign you out — check your connection and try again.");

@@ -1,19 +1,18 @@
 "use client";
 
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { confirmRedirect } from "@/lib/auth/links";
 import { authErrorMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
-import { signUpSchema } from "@/lib/validation/auth";
+import { signUpRules } from "@/lib/validation/auth";
 import { ResendConfirmation } from "./resend-confirmation";
 
 export function SignupForm({ next }: { next: string }) {
-  const supabase = useSupabase();
-  const form = useFormFields(signUpSchema, { email: "", password: "" });
+  const form = useFormFields(signUpRules, { email: "", password: "" });
   const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
@@ -22,6 +21,7 @@ export function SignupForm({ next }: { next: string }) {
     const input = form.validate();
     if (!input) return;
     setPending(true);
+    const supabase = await loadSupabase();
     const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: confirmRedirect(next) } });
     setPending(false);
     if (error) return form.setFormError(authErrorMessage(error));

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { missingCredentialsMessage } from "@/lib/chain/credentials";
@@ -12,7 +12,6 @@ const statement = "Sign in to Cuepoint with this wallet.";
 
 /** Sign in with Ethereum (EIP-4361). thirdweb loads only when the person asks for it. */
 export function WalletSignIn({ clientId }: { clientId: string | null }) {
-  const supabase = useSupabase();
   const [wallets, setWallets] = useState<InjectedWalletChoice[] | null>(null);
   const [status, setStatus] = useState<"idle" | "looking" | "signing">("idle");
   const [error, setError] = useState<string | null>(null);
@@ -34,6 +33,7 @@ export function WalletSignIn({ clientId }: { clientId: string | null }) {
     try {
       const { connectInjectedWallet } = await import("./wallet-connect");
       const wallet = await connectInjectedWallet(clientId, choice);
+      const supabase = await loadSupabase();
       const { error: failure } = await supabase.auth.signInWithWeb3({ chain: "ethereum", wallet, statement });
       if (failure) setError(authErrorMessage(failure));
     } catch (failure) {

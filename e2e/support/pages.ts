@@ -54,6 +54,17 @@ export async function checkPage(page: Page, name: string) {
   }
   await page.emulateMedia({ colorScheme: "light" });
   await screenshot(page, name);
+  await expectNoSidewaysScroll(page, name);
+}
+
+/** From a 360 px phone up, nothing sticks out sideways. */
+async function expectNoSidewaysScroll(page: Page, name: string) {
+  for (const width of [360, 390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} at ${width} px scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 export async function screenshot(page: Page, name: string) {

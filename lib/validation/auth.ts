@@ -1,7 +1,8 @@
-import { z } from "zod";
-
-// Rules for the sign-in and sign-up forms. Supabase Auth enforces its own (config.toml
-// minimum_password_length); these give the same answer before a round trip.
+// Rules for the sign-in, sign-up and password forms. Supabase Auth enforces its own (config.toml
+// minimum_password_length); these give the same answer before a round trip. They are small plain
+// functions rather than zod schemas because these forms are on the signed-out pages, whose
+// first-load JavaScript has to stay small (zod's core alone is ~24 KB compressed); nothing on the
+// server re-validates them, Supabase Auth does.
 
 export const authMessages = {
   emailInvalid: "Enter an email address like name@example.com",
@@ -11,13 +12,48 @@ export const authMessages = {
   passwordsDiffer: "The two passwords don't match",
 } as const;
 
-export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ error: authMessages.emailInvalid }));
+export type Validation<T> = { ok: true; data: T } | { ok: false; errors: Partial<Record<keyof T, string>> };
+export type FormRules<T> = (values: Record<keyof T, string>) => Validation<T>;
 
-export const newPasswordSchema = z.string().min(8, authMessages.passwordTooShort).max(72, authMessages.passwordTooLong);
+// The shape browsers accept for type=email (WHATWG), which is also what Supabase Auth accepts in practice.
+const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
-export const signInSchema = z.object({ email: emailSchema, password: z.string().min(1, authMessages.passwordRequired) });
-export const signUpSchema = z.object({ email: emailSchema, password: newPasswordSchema });
-export const emailOnlySchema = z.object({ email: emailSchema });
-export const setPasswordSchema = z
-  .object({ password: newPasswordSchema, confirm: z.string() })
-  .refine((value) => value.password === value.confirm, { path: ["confirm"], error: authMessages.passwordsDiffer });
+/** Trimmed and lower-cased, or the message to show. */
+export function checkEmail(value: string): { email: string } | { error: string } {
+  const email = value.trim().toLowerCase();
+  return emailPattern.test(email) ? { email } : { error: authMessages.emailInvalid };
+}
+
+export function checkNewPassword(value: string): string | null {
+  if (value.length < 8) return authMessages.passwordTooShort;
+  if (value.length > 72) return authMessages.passwordTooLong;
+  return null;
+}
+
+function result<T>(data: T, errors: Partial<Record<keyof T, string | null>>): Validation<T> {
+  const found = Object.fromEntries(Object.entries(errors).filter(([, message]) => message)) as Partial<Record<keyof T, string>>;
+  return Object.keys(found).length ? { ok: false, errors: found } : { ok: true, data };
+}
+
+export const signInRules: FormRules<{ email: string; password: string }> = ({ email, password }) => {
+  const checked = checkEmail(email);
+  return result(
+    { email: "email" in checked ? checked.email : email, password },
+    { email: "error" in checked ? checked.error : null, password: password.length ? null : authMessages.passwordRequired },
+  );
+};
+
+export const signUpRules: FormRules<{ email: string; password: string }> = ({ email, password }) => {
+  const checked = checkEmail(email);
+  return result({ email: "email" in checked ? checked.email : email, password }, { email: "error" in checked ? checked.error : null, password: checkNewPassword(password) });
+};
+
+export const emailOnlyRules: FormRules<{ email: string }> = ({ email }) => {
+  const checked = checkEmail(email);
+  return "email" in checked ? { ok: true, data: { email: checked.email } } : { ok: false, errors: { email: checked.error } };
+};
+
+export const setPasswordRules: FormRules<{ password: string; confirm: string }> = ({ password, confirm }) => {
+  const tooWeak = checkNewPassword(password);
+  return result({ password, confirm }, { password: tooWeak, confirm: !tooWeak && password !== confirm ? authMessages.passwordsDiffer : null });
+};

@@ -1,0 +1,8 @@
+// The public (NEXT_PUBLIC_*) settings as plain values, for code that runs in the browser. Next.js
+// inlines them at build time; the server validates the same values with zod (lib/env.ts) in
+// proxy.ts on every request, so a bad configuration fails there with a readable message. Keeping
+// zod out of this module keeps it out of every page's first-load JavaScript.
+export const publicConfig = {
+  supabaseUrl: process.env.NEXT_PUBLIC_SUPABASE_URL ?? "",
+  supabaseKey: process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY || process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY || "",
+} as const;
