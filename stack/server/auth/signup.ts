@@ -37,6 +37,8 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
   const email = validateEmail(emailInput);
   const autoconfirm = !settings.email.enableConfirmations;
   const redirect = redirectTo(svc, call);
+  // Hashed before the transaction, as GoTrue does: bcrypt must not hold a connection and a lock.
+  const encryptedPassword = await hashPassword(password);
 
   const result = await withTransaction(svc.pool, async (db) => {
     await db.query("select pg_advisory_xact_lock(hashtext($1))", [`signup:${email}`]);
@@ -63,7 +65,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
     if (!user) {
       user = await insertUser(db, {
         email,
-        encryptedPassword: await hashPassword(password),
+        encryptedPassword,
         userMetadata: data,
         appMetadata: { provider: "email", providers: ["email"] },
         emailConfirmed: autoconfirm,
