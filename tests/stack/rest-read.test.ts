@@ -307,6 +307,18 @@ describe("embedded resources", () => {
     expect(ids(await ordered.json())).toEqual([4, 3, 1]);
   });
 
+  test("related(count) counts the related rows the caller may see", async () => {
+    const anon = await f.anon.from(a).select(`name, posts:${p}!author_id(count)`).order("id");
+    expect(anon.data).toEqual([
+      { name: "Alice", posts: [{ count: 1 }] },
+      { name: "Bob", posts: [{ count: 1 }] },
+      { name: "Carol O'Hara", posts: [{ count: 1 }] },
+      { name: "Dan", posts: [{ count: 0 }] },
+    ]);
+    const alice = await f.alice.from(a).select(`name, posts:${p}!author_id(count)`).eq("id", 1).single();
+    expect(alice.data).toEqual({ name: "Alice", posts: [{ count: 2 }] });
+  });
+
   test("spread flattens a to-one embed into the parent", async () => {
     const { data } = await f.anon.from(p).select(`id, ...${a}!author_id(author_name:name, age)`).order("id");
     expect(data).toEqual([

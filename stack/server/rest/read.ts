@@ -30,6 +30,8 @@ export interface EmbedPlan {
 }
 
 export interface ReadNode {
+  /** `posts(count)`: the embed is the number of related rows, `[{"count": n}]`. */
+  countOnly?: boolean;
   source: ReadSource;
   alias: string;
   select: SelectItem[];
@@ -60,6 +62,8 @@ export function planRead(cache: SchemaCache, source: ReadSource, select: SelectI
       usedPaths.add(childPath);
       counter++;
       const child = plan(relationSource(relationship.target), `${relationship.target.name}_${counter}`, item.select, childPath);
+      const only = item.select.length === 1 ? item.select[0] : undefined;
+      child.countOnly = only?.kind === "column" && only.field.name === "count" && !only.field.json.length && !only.cast && !only.alias && !relationship.target.columns.has("count");
       node.embeds.push({ item, outputName, relationship, node: child, lateral: `pgrst_${counter}` });
     }
     // `posts=not.is.null` filters the parent by whether the embed has rows.
@@ -155,6 +159,7 @@ function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withCon
     }
   }
   if (withConditions) for (const condition of node.params.conditions) where.push(conditionSql(scopeOf(node), condition, params));
+  if (node.countOnly) return { list: [`count(*) as "count"`], laterals, where, orderBy: [] };
   const orderBy = node.params.order.map((term) => orderTermSql(orderExprSql(node, term, params, counter), term));
   return { list, laterals, where, orderBy };
 }
@@ -175,8 +180,8 @@ function embedInnerSql(parentAlias: string, embed: EmbedPlan, params: Params, co
   const where = [...join.where, ...parts.where];
   let sql = `select ${parts.list.join(", ") || "null"} from ${join.from} ${parts.laterals.map((l) => l.sql).join(" ")} where ${where.join(" and ")}`;
   if (parts.orderBy.length) sql += ` order by ${parts.orderBy.join(", ")}`;
-  if (node.params.limit !== undefined) sql += ` limit ${params.add(node.params.limit)}`;
-  if (node.params.offset !== undefined) sql += ` offset ${params.add(node.params.offset)}`;
+  if (node.params.limit !== undefined && !node.countOnly) sql += ` limit ${params.add(node.params.limit)}`;
+  if (node.params.offset !== undefined && !node.countOnly) sql += ` offset ${params.add(node.params.offset)}`;
   return { sql, toOne: isToOne(embed.relationship) };
 }
 
