@@ -29,12 +29,13 @@ function tableFunctionSql(name: string, relation: Relation): string {
   const recordDef = ["i int", ...keys.map((c) => `${ident(c.name)} ${c.sqlType}`)].join(", ");
   const match = keys.map((c) => `t.${ident(c.name)} = k.${ident(c.name)}`).join(" and ");
   return `
-create or replace function pg_temp.${name}(groups jsonb)
+create or replace function pg_temp.${name}(groups jsonb, xids bigint[])
 returns table (grp int, visible int[], error text)
 language plpgsql as $fn$
 declare
   g jsonb;
 begin
+  perform pg_temp.realtime_wait_visible(xids);
   for g in select value from jsonb_array_elements(groups) loop
     grp := (g->>'grp')::int;
     visible := '{}';
@@ -130,7 +131,6 @@ export class Visibility {
   async check(groups: VisibilityGroup[], xids: number[]): Promise<Array<{ visible: Set<number>; error?: string }>> {
     if (groups.length === 0) return [];
     const client = await this.connect();
-    await client.query("select pg_temp.realtime_wait_visible($1::bigint[])", [xids]);
     const perTable = new Map<Relation, Array<{ grp: number; role: string; claims: string; rows: Array<Record<string, unknown>> }>>();
     groups.forEach((group, grp) => {
       const claims = JSON.stringify(group.claims);
@@ -141,10 +141,10 @@ export class Visibility {
       }
     });
     const parts: string[] = [];
-    const values: string[] = [];
+    const values: unknown[] = [xids];
     for (const [relation, input] of perTable) {
       values.push(JSON.stringify(input));
-      parts.push(`select grp, visible, error from pg_temp.${await this.functionFor(client, relation)}($${values.length}::jsonb)`);
+      parts.push(`select grp, visible, error from pg_temp.${await this.functionFor(client, relation)}($${values.length}::jsonb, $1::bigint[])`);
     }
     const { rows } = await client.query<{ grp: number; visible: number[]; error: string | null }>(parts.join(" union all "), values);
     const result = groups.map(() => ({ visible: new Set<number>(), error: undefined as string | undefined }));
