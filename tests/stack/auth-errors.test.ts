@@ -40,6 +40,9 @@ const cases: Case[] = [
   ["recover with an invalid email", "/recover", post({ email: "nope" }), 400, "validation_failed", "Unable to validate email address: invalid format"],
   ["resend with an unknown type", "/resend", post({ type: "carrier-pigeon", email: "x@y.test" }), 400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change"],
   ["web3 with an unknown chain", "/token?grant_type=web3", post({ chain: "dogecoin", message: "m", signature: "s" }), 400, "web3_unsupported_chain", "Unsupported chain"],
+  ["an OAuth provider that is off", "/authorize?provider=github", { method: "GET" }, 400, "validation_failed", "Unsupported provider: provider is not enabled"],
+  ["an unknown OAuth provider", "/authorize?provider=myspace", { method: "GET" }, 400, "validation_failed", "Unsupported provider: Provider myspace could not be found"],
+  ["an OAuth callback with no flow", "/callback", { method: "GET" }, 400, "bad_oauth_callback", "OAuth state parameter missing"],
   ["an unknown path", "/nope", { method: "GET" }, 404, "not_found", "Not Found"],
   ["a method the path does not take", "/signup", { method: "DELETE" }, 405, "method_not_allowed", "Method Not Allowed"],
 ];

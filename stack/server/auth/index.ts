@@ -10,7 +10,7 @@ import { type AuthService, type Call, type Handler, ok } from "./service.ts";
 import { authSettings } from "./settings.ts";
 import { signup } from "./signup.ts";
 import { token } from "./token.ts";
-import { getUser, health, logoutRoute, settingsRoute, updateUser } from "./user-routes.ts";
+import { authorize, getUser, health, logoutRoute, oauthCallback, settingsRoute, updateUser } from "./user-routes.ts";
 import { verifyGet, verifyPost } from "./verify-routes.ts";
 
 /** Paths Supabase's gateway lets through without an apikey: email links, OAuth callbacks, JWKS. */
@@ -26,6 +26,8 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   "/recover": { POST: recover },
   "/resend": { POST: resend },
   "/invite": { POST: invite },
+  "/authorize": { GET: authorize },
+  "/callback": { GET: oauthCallback, POST: oauthCallback },
   "/verify": { GET: verifyGet, POST: verifyPost },
   "/user": { GET: getUser, PUT: updateUser },
   "/logout": { POST: logoutRoute },

@@ -97,3 +97,18 @@ export async function settingsRoute(svc: AuthService, call: Call): Promise<void>
 export async function health(_svc: AuthService, call: Call): Promise<void> {
   ok(call, { version: "v2.180.0", name: "GoTrue", description: "GoTrue is a user registration and authentication API" });
 }
+
+/** OAuth providers GoTrue knows; config.toml enables none of them for Cuepoint. */
+const oauthProviders = ["apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "kakao", "keycloak", "linkedin", "linkedin_oidc", "notion", "slack", "slack_oidc", "spotify", "twitch", "twitter", "x", "workos", "zoom"];
+
+/** GET /authorize?provider=…: every external provider is off, so GoTrue's "Unsupported provider". */
+export async function authorize(_svc: AuthService, call: Call): Promise<void> {
+  const provider = call.url.searchParams.get("provider") ?? "";
+  const reason = oauthProviders.includes(provider.toLowerCase()) ? "provider is not enabled" : `Provider ${provider} could not be found`;
+  throw badRequest("validation_failed", `Unsupported provider: ${reason}`);
+}
+
+/** GET|POST /callback: no OAuth flow can have started, so the state is always missing. */
+export async function oauthCallback(_svc: AuthService, _call: Call): Promise<void> {
+  throw badRequest("bad_oauth_callback", "OAuth state parameter missing");
+}
