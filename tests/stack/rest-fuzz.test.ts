@@ -65,7 +65,7 @@ function randomProbe(r: ReturnType<typeof prng>): Probe {
   }
   const method = r.pick(["GET", "GET", "GET", "HEAD", "POST", "PATCH", "DELETE", "PUT"]);
   const headers: Record<string, string> = {};
-  if (r.next() < 0.3) headers.Prefer = r.pick(["return=representation", "count=exact", "resolution=merge-duplicates", "missing=default", "handling=strict, max-affected=0", "params=single-object", "return=bogus", "count=exact, handling=strict, x"]);
+  if (r.next() < 0.3) headers.Prefer = r.pick(["return=representation", "count=exact", "count=planned", "count=estimated", "resolution=merge-duplicates", "missing=default", "handling=strict, max-affected=0", "params=single-object", "return=bogus", "count=exact, handling=strict, x"]);
   if (r.next() < 0.2) headers.Accept = r.pick(["application/vnd.pgrst.object+json", "text/csv", "application/xml", "*/*;q=0", "application/json;q=abc", ",,,"]);
   if (r.next() < 0.1) headers.Range = r.pick(["0-1", "5-2", "a-b", "-1", "0-"]);
   if (r.next() < 0.1) headers[method === "GET" || method === "HEAD" ? "Accept-Profile" : "Content-Profile"] = r.pick(["public", "auth", "", "pg_catalog"]);

@@ -221,6 +221,16 @@ describe("order, limit, offset, Range and counts", () => {
     expect(await raw.text()).toBe("");
   });
 
+  test("count=planned uses the planner's estimate; count=estimated is exact below max_rows", async () => {
+    await f.sql(`analyze public.${a}`);
+    const planned = await f.rest(`/${a}?select=id&limit=1`, { headers: { Prefer: "count=planned" } });
+    expect(planned.headers.get("preference-applied")).toBe("count=planned");
+    expect(planned.headers.get("content-range")).toMatch(/^0-0\/\d+$/);
+    expect(Number(planned.headers.get("content-range")?.split("/")[1])).toBeGreaterThan(0);
+    const estimated = await f.anon.from(a).select("id", { count: "estimated" }).gt("age", 30);
+    expect(estimated).toMatchObject({ count: 2, status: 200 });
+  });
+
   test("an empty result says */0 with a count and */* without", async () => {
     const none = await f.rest(`/${a}?id=eq.99`, { headers: { Prefer: "count=exact" } });
     expect(none.headers.get("content-range")).toBe("*/0");

@@ -234,5 +234,13 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
   return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body, ${responseGucsSql}${options.extraSelect ? `, ${options.extraSelect}` : ""} from "pgrst_source" as "_postgrest_t"`;
 }
 
+/** `explain (format json)` of the rows a count would count: how PostgREST gets a planned count. */
+export function buildExplainCountSql(node: ReadNode, fromSql: string, params: Params): string {
+  const parts = nodeSql(node, params, { n: 0 }, true);
+  const where = parts.where.length ? ` where ${parts.where.join(" and ")}` : "";
+  const laterals = parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ");
+  return `explain (format json) select 1 from ${fromSql} as ${quoteIdent(node.alias)} ${laterals}${where}`;
+}
+
 /** `response.status` / `response.headers`, which functions may set to shape the HTTP response. */
 export const responseGucsSql = `nullif(current_setting('response.headers', true), '') as response_headers, nullif(current_setting('response.status', true), '') as response_status`;
