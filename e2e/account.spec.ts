@@ -27,6 +27,16 @@ test("edit the profile: invalid values show next to their field and stay typed; 
   await expect(page.getByLabel("Display name")).toHaveValue("");
   await checkPage(page, "account-invalid");
 
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Display name").fill("x".repeat(51));
+  await page.getByLabel("Bio").fill("y".repeat(281));
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.locator("#username-error")).toHaveText("That username is reserved");
+  await expect(page.locator("#displayName-error")).toHaveText("Names are up to 50 characters");
+  await expect(page.locator("#bio-error")).toHaveText("Bios are up to 280 characters");
+  await expect(page.getByLabel("Bio")).toHaveValue("y".repeat(281));
+  await page.getByLabel("Bio").fill("");
+
   await page.getByLabel("Username").fill(taken);
   await page.getByLabel("Display name").fill("Test Person");
   await page.getByRole("button", { name: "Save profile" }).click();

@@ -27,6 +27,12 @@ test("sign up → confirmation email → confirmed and signed in; sign out; sign
   await page.getByRole("button", { name: "Sign out" }).click();
   await expectSignedOut(page);
 
+  // The confirmation link worked once; opened again it explains itself.
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/auth\/error/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/has expired|already (been )?used/);
+  await expectSignedOut(page);
+
   await signInWithPassword(page, email, password);
   await expectSignedIn(page);
   await expect(page).toHaveURL(/\/$/);
@@ -42,6 +48,13 @@ test("a wrong password and an unconfirmed email each say what happened, and keep
   await expect(passwordForm(page).getByLabel("Email", { exact: true })).toHaveValue(user.email);
   await expect(passwordForm(page).getByLabel("Password", { exact: true })).toHaveValue("not-the-password");
   await checkPage(page, "login-wrong-password");
+
+  await page.goto("/signup");
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill("listening-club-42");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(alertInMain(page)).toContainText("An account with this email already exists — sign in instead.");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(user.email);
 
   const email = uniqueEmail("unconfirmed");
   await page.goto("/signup");
@@ -207,7 +220,9 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
   await expect(page).toHaveURL(/\/$/);
 
   for (const next of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
-    const response = await page.goto(`/auth/confirm?token_hash=x&type=magiclink&next=${encodeURIComponent(next)}`);
-    expect(new URL(response!.url()).host).toBe(site);
+    for (const route of ["/auth/confirm?token_hash=x&type=magiclink", "/auth/callback?code=x"]) {
+      const response = await page.goto(`${route}&next=${encodeURIComponent(next)}`);
+      expect(new URL(response!.url()).host).toBe(site);
+    }
   }
 });

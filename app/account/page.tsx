@@ -20,10 +20,10 @@ export default async function AccountPage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
-          <p className="break-all text-muted">
+          <p className="text-muted [overflow-wrap:anywhere]">
             {user.email ?? (user.walletAddress ? (
               <>
-                Signed in with an Ethereum wallet, <span title={user.walletAddress} className="font-mono">{shortAddress(user.walletAddress)}</span>
+                Signed in with an Ethereum wallet, <span title={user.walletAddress} className="whitespace-nowrap font-mono">{shortAddress(user.walletAddress)}</span>
               </>
             ) : "Signed in with an Ethereum wallet")}
           </p>
