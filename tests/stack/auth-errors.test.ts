@@ -165,7 +165,7 @@ describe("config.toml switches", () => {
     expect(claims).toMatchObject({ is_anonymous: true, role: "authenticated", amr: [{ method: "anonymous", timestamp: expect.any(Number) }] });
   });
 
-  test("password_requirements and jwt_expiry", async () => {
+  test("password_requirements and jwt_expiry; an old password that misses the rules signs in with weak_password", async () => {
     const { supabase } = await authServerWith({ password_requirements: "lower_upper_letters_digits", jwt_expiry: 120 });
     const weak = await supabase().auth.signUp({ email: uniqueEmail("reqs"), password: "alllowercase" });
     expect(weak.error).toMatchObject({ status: 422, code: "weak_password" });
@@ -173,5 +173,6 @@ describe("config.toml switches", () => {
     const user = await createConfirmedUser("expiry");
     const { data } = await supabase().auth.signInWithPassword({ email: user.email, password: user.password });
     expect(data.session?.expires_in).toBe(120);
+    expect((data as { weakPassword?: unknown }).weakPassword).toEqual({ reasons: ["characters"], message: expect.stringMatching(/^Password should contain at least one character of each: /) });
   });
 });

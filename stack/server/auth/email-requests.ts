@@ -5,7 +5,7 @@ import { audit } from "./audit.ts";
 import { createEmailChange, createLink } from "./links.ts";
 import { type Challenge, createFlowState, parseChallenge } from "./pkce.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
-import { type AuthService, type Call, ok, redirectTo, validateEmail } from "./service.ts";
+import { type AuthService, type Call, limit, ok, redirectTo, validateEmail } from "./service.ts";
 import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTransaction } from "./users.ts";
 
 /**
@@ -16,6 +16,7 @@ import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTran
 export async function otp(svc: AuthService, call: Call): Promise<void> {
   const { settings } = svc;
   const params = await readParams(call.req);
+  limit(call, svc.limits.signInSignUps);
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
   const data = objectField(params, "data") ?? {};
@@ -61,6 +62,7 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
 /** POST /recover: a recovery link; an unknown address gets the same empty answer (no enumeration). */
 export async function recover(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
+  limit(call, svc.limits.signInSignUps);
   const emailInput = stringField(params, "email");
   if (!emailInput) throw unprocessable("validation_failed", "Password recovery requires an email");
   const email = validateEmail(emailInput);
@@ -82,6 +84,7 @@ export async function recover(svc: AuthService, call: Call): Promise<void> {
  */
 export async function resend(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
+  limit(call, svc.limits.signInSignUps);
   const type = stringField(params, "type");
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");

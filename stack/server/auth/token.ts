@@ -1,11 +1,22 @@
-import { OAuthError, badRequest } from "./errors.ts";
+import { AuthError, OAuthError, badRequest } from "./errors.ts";
 import { passwordMatches } from "./crypto.ts";
 import { consumeAuthCode } from "./pkce.ts";
 import { readParams, stringField } from "./request.ts";
-import { type AuthService, type Call, limit, ok } from "./service.ts";
+import { type AuthService, type Call, checkPasswordStrength, limit, ok } from "./service.ts";
 import { type AuthMethod, issueSession, refreshSession } from "./sessions.ts";
 import { findUserByEmail, isBanned, withTransaction } from "./users.ts";
 import { web3Grant } from "./web3.ts";
+
+/** A password that no longer meets config.toml's rules still signs in; GoTrue says so in `weak_password`. */
+function weakPasswordNotice(svc: AuthService, password: string): { weak_password?: { reasons: unknown; message: string } } {
+  try {
+    checkPasswordStrength(svc.settings, password);
+    return {};
+  } catch (error) {
+    if (error instanceof AuthError && error.code === "weak_password") return { weak_password: { reasons: (error.extra.weak_password as { reasons: unknown }).reasons, message: error.message } };
+    throw error;
+  }
+}
 
 const invalidCredentials = () => badRequest("invalid_credentials", "Invalid login credentials");
 
@@ -26,7 +37,7 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   if (isBanned(user)) throw badRequest("user_banned", "User is banned");
   if (!user.email_confirmed_at) throw badRequest("email_not_confirmed", "Email not confirmed");
   const session = await issueSession(svc.pool, svc.settings, user.id, "password", call.req);
-  ok(call, session);
+  ok(call, { ...session, ...weakPasswordNotice(svc, password) });
 }
 
 async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
