@@ -78,6 +78,14 @@ describe("insert", () => {
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toBe(`/${f.t.tags}?id=eq.40`);
     expect(await res.text()).toBe("");
+    const generated = await f.rest(`/${a}`, {
+      method: "POST",
+      token: f.tokens.alice,
+      headers: { "Content-Type": "application/json", Prefer: "return=headers-only" },
+      body: JSON.stringify({ name: "Located", user_id: f.users.alice }),
+    });
+    const [{ id }] = (await f.sql(`select id::int from public.${a} where name = 'Located'`)).rows;
+    expect(generated.headers.get("location")).toBe(`/${a}?id=eq.${id}`);
   });
 
   test("upsert merges on the primary key or on_conflict, or ignores duplicates", async () => {

@@ -81,14 +81,13 @@ export async function handleInsert(state: LoadedState, call: Call, relation: Rel
   const params = new Params();
   const resolution = put ? "merge-duplicates" : call.prefs.resolution;
   if (query.onConflict) for (const c of query.onConflict) if (!relation.columns.has(c)) throw errors.columnNotFound(relation.name, c);
-  const sql = insertSql(relation, payload, { missingDefault: call.prefs.missing === "default", resolution, onConflict: query.onConflict }, { ...shape }, params);
+  const locate = call.prefs.return === "headers-only" && relation.primaryKey.length > 0;
+  const sql = insertSql(relation, payload, { missingDefault: call.prefs.missing === "default", resolution, onConflict: query.onConflict, returnPrimaryKey: locate }, { ...shape }, params);
   const result = await runWrite(state, call, sql, params.values, shape.accepted, shape.representation);
   const extra: Record<string, string> = {};
-  if (call.prefs.return === "headers-only" && relation.primaryKey.length && !payload.isArray) {
-    const row = JSON.parse(payload.json)[0] as Record<string, unknown>;
-    if (relation.primaryKey.every((c) => row[c] !== undefined)) {
-      extra.Location = `/${relation.name}?${relation.primaryKey.map((c) => `${c}=eq.${encodeURIComponent(String(row[c]))}`).join("&")}`;
-    }
+  const first = result.rows[0];
+  if (locate && first) {
+    extra.Location = `/${relation.name}?${relation.primaryKey.map((c) => `${encodeURIComponent(c)}=eq.${encodeURIComponent(String(first[`pgrst_pk_${c}`]))}`).join("&")}`;
   }
   let created = put ? { minimal: 204, full: 200 } : { minimal: 201, full: 201 };
   if (!put && resolution === "merge-duplicates") {

@@ -58,7 +58,7 @@ export interface WriteShape {
 export function insertSql(
   relation: Relation,
   payload: Payload,
-  options: { missingDefault: boolean; resolution?: "merge-duplicates" | "ignore-duplicates"; onConflict?: string[] },
+  options: { missingDefault: boolean; resolution?: "merge-duplicates" | "ignore-duplicates"; onConflict?: string[]; returnPrimaryKey?: boolean },
   shape: WriteShape,
   params: Params,
 ): string {
@@ -80,7 +80,11 @@ export function insertSql(
     sql += ` on conflict (${target.map(quoteIdent).join(", ")}) ${options.resolution === "ignore-duplicates" || !updates.length ? "do nothing" : `do update set ${updates.join(", ")}`}`;
   }
   const merging = options.resolution === "merge-duplicates";
-  if (!shape.node) return merging ? `${sql} returning (xmax = 0) as inserted` : sql;
+  if (!shape.node) {
+    // return=headers-only: the new row's primary key, for the Location header.
+    const returning = [...(merging ? ["(xmax = 0) as inserted"] : []), ...(options.returnPrimaryKey ? relation.primaryKey.map((c) => `${table}.${quoteIdent(c)}::text as ${quoteIdent(`pgrst_pk_${c}`)}`) : [])];
+    return returning.length ? `${sql} returning ${returning.join(", ")}` : sql;
+  }
   return returningRead(shape.node, `${sql} returning ${table}.*`, shape.format, shape.stripNulls, params, merging);
 }
 
