@@ -120,6 +120,28 @@ describe("bad input", () => {
     expect(await waitFor("close", () => bad.closed)).toEqual({ code: 1007, reason: "Invalid frame: unsupported binary frame" });
   });
 
+  test("more than 100 channels on one socket are refused with Realtime's ChannelRateLimitReached", async () => {
+    const socket = await raw("2.0.0");
+    for (let i = 1; i <= 101; i++) socket.send(JSON.stringify([String(i), String(i), `realtime:fx-rt-many-${i}`, "phx_join", { config: {} }]));
+    expect(await socket.next("101st join reply", (f: unknown[]) => f[1] === "101")).toEqual([
+      "101",
+      "101",
+      "realtime:fx-rt-many-101",
+      "phx_reply",
+      { status: "error", response: { reason: "ChannelRateLimitReached: Too many channels" } },
+    ]);
+    expect(socket.json().filter((f) => (f as unknown[])[3] === "phx_reply" && ((f as unknown[])[4] as { status: string }).status === "ok")).toHaveLength(100);
+  });
+
+  test("a broadcast payload that is not an object is forwarded as sent", async () => {
+    const [a, b] = [await raw("2.0.0"), await raw("2.0.0")];
+    for (const socket of [a, b]) socket.send(JSON.stringify(["1", "1", "realtime:fx-rt-odd", "phx_join", { config: {} }]));
+    await a.next("join", (f: unknown[]) => f[1] === "1");
+    await b.next("join", (f: unknown[]) => f[1] === "1");
+    a.send(JSON.stringify(["1", "2", "realtime:fx-rt-odd", "broadcast", "just a string"]));
+    expect(await b.next("broadcast", (f: unknown[]) => f[3] === "broadcast")).toEqual(["1", null, "realtime:fx-rt-odd", "broadcast", "just a string"]);
+  });
+
   test("an unsupported protocol version or a missing apikey is refused at the upgrade", async () => {
     await expect(RawSocket.open("3.0.0")).rejects.toThrow("Unexpected server response: 403");
     await expect(RawSocket.open("2.0.0", "")).rejects.toThrow("Unexpected server response: 401");

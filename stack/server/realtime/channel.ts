@@ -260,11 +260,10 @@ export class Channel implements ChangeSubscriber {
 
   private async onBroadcast(payload: unknown, userBroadcast?: UserBroadcast): Promise<Reply | undefined> {
     if (!(await this.canWrite("broadcast"))) return undefined;
-    const json = userBroadcast ? undefined : objectOr(payload);
     for (const member of this.services.hub.members(this.tenantTopic)) {
       if (member === this && !this.selfBroadcast) continue;
       if (userBroadcast) member.receiveUserBroadcast(userBroadcast);
-      else member.receiveBroadcast(json!);
+      else member.receiveBroadcast(payload);
     }
     return this.ackBroadcast ? { status: "ok", response: {} } : undefined;
   }
@@ -273,7 +272,8 @@ export class Channel implements ChangeSubscriber {
     return this.active && (!this.isPrivate || this.readPolicy?.broadcast === true);
   }
 
-  receiveBroadcast(payload: Record<string, unknown>): void {
+  /** A JSON broadcast, forwarded as the sender pushed it ({type, event, payload}). */
+  receiveBroadcast(payload: unknown): void {
     if (this.canReceiveBroadcast()) this.transport.push(this.topic, "broadcast", payload, this.joinRef);
   }
 

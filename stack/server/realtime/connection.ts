@@ -4,6 +4,8 @@ import { type PhxMessage, type Vsn, decodeFrame, encodeMessage } from "./frames.
 
 /** Closes a socket whose peer sent something that is not a Phoenix frame (Phoenix drops such sockets too). */
 const invalidFrameCode = 1007;
+/** Realtime's max_channels_per_client default. */
+const maxChannels = 100;
 
 /**
  * One WebSocket, as Phoenix.Socket runs it: heartbeats on `phoenix`, joins and leaves, and the
@@ -80,6 +82,9 @@ export class Connection implements ChannelTransport {
     if (!message.topic.startsWith("realtime:")) {
       this.services.log(`[realtime] Ignoring unmatched topic "${message.topic}"`);
       return this.reply(message, { status: "error", response: { reason: "unmatched topic" } }, null);
+    }
+    if (!existing && this.channels.size >= maxChannels) {
+      return this.reply(message, { status: "error", response: { reason: "ChannelRateLimitReached: Too many channels" } });
     }
     // A second join of a joined topic replaces the first channel, as Phoenix does.
     if (existing) {
