@@ -302,6 +302,12 @@ describe("embedded resources", () => {
       { id: 3, posts: [{ id: 4 }] },
       { id: 4, posts: [] },
     ]);
+    const orInside = await f.service.from(a).select(`id, posts:${p}!author_id(id)`).or("id.eq.2,title.like.Cut*", { referencedTable: "posts" }).in("id", [1, 2, 3]).order("id");
+    expect(orInside.data).toEqual([
+      { id: 1, posts: [{ id: 2 }] },
+      { id: 2, posts: [] },
+      { id: 3, posts: [{ id: 4 }] },
+    ]);
     const inner = await f.anon.from(a).select(`id, posts:${p}!author_id!inner(title)`).eq("posts.title", "Fjord sounds");
     expect(inner.data).toEqual([{ id: 2, posts: [{ title: "Fjord sounds" }] }]);
     const left = await f.anon.from(a).select(`id, posts:${p}!author_id!left(id)`).order("id");

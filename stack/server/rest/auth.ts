@@ -15,7 +15,22 @@ const decodeMessages = {
   bad_signature: "No suitable key or wrong key type",
 } as const;
 
+/** Verified tokens (signature checked once); expiry is still checked on every use. */
+const verified = new Map<string, Caller & { exp?: number }>();
+const maxVerified = 5000;
+
 export function authenticate(bearer: string | undefined, hadAuthorizationHeader: boolean): Caller {
+  const known = bearer ? verified.get(bearer) : undefined;
+  if (known && (known.exp === undefined || known.exp > Math.floor(Date.now() / 1000))) return known;
+  const caller = verifyCaller(bearer, hadAuthorizationHeader);
+  if (bearer) {
+    if (verified.size >= maxVerified) verified.clear();
+    verified.set(bearer, { ...caller, exp: typeof caller.claims.exp === "number" ? caller.claims.exp : undefined });
+  }
+  return caller;
+}
+
+function verifyCaller(bearer: string | undefined, hadAuthorizationHeader: boolean): Caller {
   if (bearer === undefined || bearer === "") {
     if (hadAuthorizationHeader) throw errors.jwtDecode("Empty JWT is sent in Authorization header");
     return { role: anonRole, claims: { role: anonRole }, authenticated: false };

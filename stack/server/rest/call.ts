@@ -24,6 +24,8 @@ export interface RestState {
 }
 
 export interface CachedRead {
+  /** Content-Location for this request shape. */
+  location: string;
   /** For count=planned|estimated: the EXPLAIN that estimates the total, and the exact-count variant. */
   estimate?: { explainSql: string; explainValues: unknown[]; exactSql: string; exactValues: unknown[] };
   sql: string;

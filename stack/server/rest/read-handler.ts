@@ -32,7 +32,7 @@ export async function handleRead(state: LoadedState, call: Call, relation: Relat
       const exact = build(true);
       estimate = { explainSql: buildExplainCountSql(node, fromSql, explainParams), explainValues: explainParams.values, exactSql: exact.sql, exactValues: exact.values };
     }
-    plan = { sql: main.sql, name: preparedName(main.sql), values: main.values, offset, format: accepted, countPref: call.prefs.count, hits: 0, estimate };
+    plan = { location: contentLocation(relation.name, call.url.searchParams), sql: main.sql, name: preparedName(main.sql), values: main.values, offset, format: accepted, countPref: call.prefs.count, hits: 0, estimate };
     if (state.plans.size >= maxCachedPlans) state.plans.delete(state.plans.keys().next().value as string);
     state.plans.set(key, plan);
   }
@@ -44,12 +44,12 @@ export async function handleRead(state: LoadedState, call: Call, relation: Relat
     const planned = Math.round(Number((explained.rows[0]?.["QUERY PLAN"] as { Plan: { "Plan Rows": number } }[])[0].Plan["Plan Rows"]));
     if (call.prefs.count === "estimated" && planned <= (state.options.maxRows ?? Infinity)) {
       const exact = await state.executor.run(settings, plan.estimate.exactSql, plan.estimate.exactValues, { transactional: false });
-      return respondRows(state, call, exact, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": contentLocation(relation.name, call.url.searchParams) });
+      return respondRows(state, call, exact, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": plan.location });
     }
     const result = await state.executor.run(settings, plan.sql, plan.values, { transactional: false });
     if (result.rows[0]) result.rows[0].total = planned;
-    return respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": contentLocation(relation.name, call.url.searchParams) });
+    return respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": plan.location });
   }
   const result = await state.executor.run(settings, plan.sql, plan.values, { transactional: false, prepare: plan.hits > 1, name: plan.name });
-  respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": contentLocation(relation.name, call.url.searchParams) });
+  respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": plan.location });
 }
