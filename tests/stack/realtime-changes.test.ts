@@ -3,6 +3,7 @@
 // with event and column filters, in Realtime's payload shape.
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { signHs256 } from "../../stack/lib/keys.ts";
 import { type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, subscribeChanges, waitFor } from "./realtime-helpers.ts";
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
@@ -216,8 +217,8 @@ describe("join options", () => {
 });
 
 describe("subscriptions Realtime refuses", () => {
-  async function systemMessage(params: { table: string; filter?: string }) {
-    const client = await realtimeClient("anon");
+  async function systemMessage(params: { table: string; filter?: string }, as: "anon" | { token: string } = "anon") {
+    const client = await realtimeClient(as);
     const channel = client.channel(`fx-rt-bad-${Math.random()}`).on("postgres_changes", { event: "*", schema: "public", ...params }, () => undefined);
     return await subscribeChanges(channel);
   }
@@ -245,5 +246,12 @@ describe("subscriptions Realtime refuses", () => {
     const wrongType = await systemMessage({ table: "fx_rt_scores", filter: "score=eq.abc" });
     expect(wrongType.status).toBe("error");
     expect(wrongType.message).toContain('invalid input syntax for type integer: "abc"');
+  });
+
+  test("claims whose role does not exist in the database", async () => {
+    const token = signHs256({ role: "nobody", exp: Math.floor(Date.now() / 1000) + 600 });
+    const refused = await systemMessage({ table: "fx_rt_scores" }, { token });
+    expect(refused.status).toBe("error");
+    expect(refused.message).toContain('role "nobody" does not exist');
   });
 });

@@ -51,3 +51,30 @@ test.each([
   );
   expect(frame[4].data.columns).toEqual(columns);
 });
+
+test("a column added while subscribed shows up in the next change (Postgres re-announces the relation)", async () => {
+  await sql(`create table public.fx_rt_evolve (id int primary key, a text);
+             alter table public.fx_rt_evolve enable row level security;
+             create policy fx_rt_evolve_read on public.fx_rt_evolve for select to anon using (true);
+             alter publication supabase_realtime add table public.fx_rt_evolve;`);
+  try {
+    const evolve = await RawSocket.open("2.0.0");
+    try {
+      evolve.send(JSON.stringify(["1", "1", "realtime:fx-rt-evolve", "phx_join", { config: { postgres_changes: [{ event: "INSERT", schema: "public", table: "fx_rt_evolve" }] } }]));
+      await evolve.next("subscribed", (f: unknown[]) => f[3] === "system" && (f[4] as { status: string }).status === "ok");
+      type Frame = [string, null, string, string, { data: { record: Record<string, unknown>; columns: Array<{ name: string }> } }];
+      await sql("insert into public.fx_rt_evolve values (1, 'before')");
+      const before = await evolve.next<Frame>("first change", (f) => f[3] === "postgres_changes" && f[4].data.record.id === 1);
+      expect(before[4].data.record).toEqual({ id: 1, a: "before" });
+      await sql("alter table public.fx_rt_evolve add column b int not null default 5");
+      await sql("insert into public.fx_rt_evolve values (2, 'after', 7)");
+      const after = await evolve.next<Frame>("second change", (f) => f[3] === "postgres_changes" && f[4].data.record.id === 2);
+      expect(after[4].data.record).toEqual({ id: 2, a: "after", b: 7 });
+      expect(after[4].data.columns.map((c) => c.name)).toEqual(["id", "a", "b"]);
+    } finally {
+      evolve.close();
+    }
+  } finally {
+    await sql("drop table public.fx_rt_evolve");
+  }
+});

@@ -37,6 +37,7 @@ function likePattern(value: string): string {
  */
 export async function resolveBindings(pool: pg.Pool, bindings: ChangeBinding[], claims: Claims): Promise<ResolvedBinding[]> {
   const role = String(claims.role);
+  const { rows: roles } = await pool.query("select 1 from pg_roles where rolname = $1", [role]);
   const resolved: ResolvedBinding[] = [];
   for (const { id, params } of bindings) {
     const event = typeof params.event === "string" ? params.event.toUpperCase() : "";
@@ -56,6 +57,7 @@ export async function resolveBindings(pool: pg.Pool, bindings: ChangeBinding[], 
          from pg_publication_tables where pubname = $1 and schemaname like $2 and tablename like $3`,
       [publication, likePattern(schema), likePattern(table)],
     );
+    if (roles.length === 0) throw new Error(failure(`ERROR 22023 (invalid_parameter_value) role "${role}" does not exist`, params));
     if (tables.length === 0) {
       throw new Error(`Subscription insert failed with 0 rows. Check that tables are part of publication ${publication} and subscription params are correct: ${inspectParams(params)}`);
     }

@@ -87,8 +87,8 @@ $fn$;`;
 export class Visibility {
   private readonly config: pg.ClientConfig;
   private client?: Promise<pg.Client>;
-  /** Functions created on the current connection, by relation (recreated when the relation changes). */
-  private functions = new Map<Relation, string>();
+  /** Functions created on the current connection, by relid (recreated when the relation changes). */
+  private functions = new Map<number, { relation: Relation; name: string }>();
   private counter = 0;
 
   constructor(config: pg.ClientConfig) {
@@ -118,12 +118,12 @@ export class Visibility {
   }
 
   private async functionFor(client: pg.Client, relation: Relation): Promise<string> {
-    let name = this.functions.get(relation);
-    if (!name) {
-      name = `realtime_visible_${relation.relid}_${++this.counter}`;
-      await client.query(tableFunctionSql(name, relation));
-      this.functions.set(relation, name);
-    }
+    const existing = this.functions.get(relation.relid);
+    if (existing?.relation === relation) return existing.name;
+    if (existing) await client.query(`drop function if exists pg_temp.${existing.name}(jsonb, bigint[])`);
+    const name = `realtime_visible_${relation.relid}_${++this.counter}`;
+    await client.query(tableFunctionSql(name, relation));
+    this.functions.set(relation.relid, { relation, name });
     return name;
   }
 
