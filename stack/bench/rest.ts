@@ -3,11 +3,13 @@
 // (b) a single-row insert with return=representation. Uses its own fixture tables, dropped afterwards.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { anonKey, signHs256 } from "../lib/keys.ts";
-import { dbUrl } from "../lib/postgres.ts";
+import { dbUrl, runningPid } from "../lib/postgres.ts";
+import { servicePid } from "../lib/services.ts";
 import { repoRoot } from "../lib/paths.ts";
 
 const config = loadConfig();
@@ -45,7 +47,7 @@ for (let i = 0; i < 100; i++) {
 }
 
 interface Result {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -59,9 +61,51 @@ function autocannon(url: string, extra: string[]): Result {
   return JSON.parse(run.stdout) as Result;
 }
 
-function report(label: string, result: Result, goal?: string): void {
+// CPU seconds used by the API process and by the Postgres cluster: on a shared machine the
+// request rate depends on other load, the CPU each request costs does not.
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function clusterPids(): number[] {
+  const postmaster = runningPid();
+  if (!postmaster) return [];
+  const children = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+function cpuSnapshot() {
+  const api = servicePid("api");
+  return { api: api ? cpuSeconds(api) : 0, db: clusterPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0) };
+}
+
+function measure(url: string, extra: string[]) {
+  const before = cpuSnapshot();
+  const result = autocannon(url, extra);
+  const after = cpuSnapshot();
+  const total = result.requests.total || 1;
+  return { result, apiMs: ((after.api - before.api) * 1000) / total, dbMs: ((after.db - before.db) * 1000) / total };
+}
+
+function report(label: string, run: ReturnType<typeof measure>, goal?: string): void {
+  const { result, apiMs, dbMs } = run;
   const rps = Math.round(result.requests.average);
   console.log(`  ${label}: ${rps} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (non-2xx ${result.non2xx}, errors ${result.errors})${goal ? `   ${goal}` : ""}`);
+  console.log(`      CPU per request: API ${apiMs.toFixed(3)} ms, Postgres ${dbMs.toFixed(3)} ms`);
 }
 
 try {
@@ -69,12 +113,12 @@ try {
   const check = await fetch(select, { headers: { apikey: anonKey, Authorization: `Bearer ${token}` } });
   const rows = (await check.json()) as unknown[];
   if (check.status !== 200 || rows.length !== 20) throw new Error(`select check failed: ${check.status}`);
-  console.log(`REST (autocannon, ${connections} connections, ${duration} s each):`);
-  report("(a) select 20 rows + many-to-one embed, authenticated under RLS", autocannon(select, []), "(goal ≥ 2000 req/s, p99 < 50 ms)");
+  console.log(`REST (autocannon, ${connections} connections, ${duration} s each; load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}):`);
+  report("(a) select 20 rows + many-to-one embed, authenticated under RLS", measure(select, []), "(goal ≥ 2000 req/s, p99 < 50 ms)");
   const body = JSON.stringify({ author_id: 1, title: "benchmarked" });
   report(
     "(b) insert one row, return=representation",
-    autocannon(`${api}/rest/v1/${p}_posts`, ["-m", "POST", "-H", "Content-Type=application/json", "-H", "Prefer=return=representation", "-b", body]),
+    measure(`${api}/rest/v1/${p}_posts`, ["-m", "POST", "-H", "Content-Type=application/json", "-H", "Prefer=return=representation", "-b", body]),
   );
 } finally {
   await db.query(drop);
