@@ -365,6 +365,23 @@ describe("access_token updates", () => {
   });
 });
 
+test("a channel whose token runs out is shut down at expiry with a system error", async () => {
+  const [alice] = users;
+  const client = await realtimeClient({ token: userToken(alice.id, alice.email, 3) });
+  const channel = client.channel("fx-rt-expiring");
+  const system: Array<{ extension: string; status: string; message: string }> = [];
+  const statuses: string[] = [];
+  channel.on("system", {}, (m) => system.push(m));
+  await new Promise<void>((resolve) =>
+    channel.subscribe((status) => {
+      statuses.push(status);
+      if (status === "SUBSCRIBED") resolve();
+    }),
+  );
+  await waitFor("channel closed at expiry", () => statuses.includes("CLOSED"));
+  expect(system).toEqual([{ extension: "system", status: "error", message: expect.stringMatching(/^Token has expired \d+ seconds ago$/), channel: "fx-rt-expiring" }]);
+});
+
 test("the opaque sb_publishable key works as apikey and as the join's access_token", async () => {
   const client = createClient(apiUrl, publishableKey, { auth: { persistSession: false, autoRefreshToken: false } });
   await client.realtime.setAuth();
