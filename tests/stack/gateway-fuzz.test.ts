@@ -141,6 +141,21 @@ describe(`fuzz (seed ${seed})`, () => {
     }
   });
 
+  test("the inbox API answers 500 malformed requests below 500", { timeout: 60_000 }, async () => {
+    const inboxUrl = `http://127.0.0.1:${config.inboxPort}`;
+    const paths = ["/api/v1/messages", "/api/v1/messages?start=-5&limit=abc", "/api/v1/message/", "/api/v1/message/%00", "/api/v1/message/latest", "/api/v1/search", "/api/v1/search?query=%22", "/api/v1/search?query=to:", "/api/v1/info", "/api/v2/x", "/", "//%%"];
+    const statuses: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const method = pick(["GET", "PUT", "PATCH", "POST"]);
+      const path = pick(paths);
+      const payload = method === "GET" ? undefined : body();
+      const response = await fetch(`${inboxUrl}${path}`, { method, body: payload });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  });
+
   test("the stack is still up and correct afterwards", async () => {
     const health = await fetch(`${apiUrl}/auth/v1/health`, { headers: { apikey: anonKey } });
     expect(health.status).toBe(200);

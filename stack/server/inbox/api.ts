@@ -129,10 +129,12 @@ const idList = (value: unknown) => (Array.isArray(value) && value.every((v) => t
 
 export function createInboxHandler(inbox: Inbox) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const method = req.method ?? "GET";
-    const path = url.pathname.replace(/\/+$/, "");
     try {
+      // The target is always a path: `//%%` must not be read as a (malformed) authority.
+      const target = req.url ?? "/";
+      const url = new URL(`http://127.0.0.1${target.startsWith("/") ? target : `/${target}`}`);
+      const method = req.method ?? "GET";
+      const path = url.pathname.replace(/\/+$/, "");
       if (path === "/api/v1/messages") {
         if (method === "GET") return sendJson(res, 200, page(inbox.all(), inbox.all(), url));
         const body = await readJson(req);
