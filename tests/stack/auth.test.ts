@@ -244,6 +244,24 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     expect(used).toMatchObject({ status: 404, body: { code: "flow_state_not_found" } });
   });
 
+  test("expiry: an old email link is otp_expired; an old auth code is flow_state_expired", async () => {
+    const user = await createConfirmedUser("expiry");
+    const supabase = client({ flowType: "pkce" });
+    await supabase.auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: confirmRedirect("/") } });
+    const tokenHash = firstLink(await latestMail(user.email)).searchParams.get("token_hash")!;
+    // otp_expiry is 3600 s in config.toml: a link sent two hours ago no longer works.
+    await sql("update auth.users set recovery_sent_at = now() - interval '2 hours' where id = $1", [user.id]);
+    expect((await client().auth.verifyOtp({ type: "magiclink", token_hash: tokenHash })).error).toMatchObject({ status: 403, code: "otp_expired" });
+
+    await supabase.auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: confirmRedirect("/") } });
+    const fresh = firstLink(await latestMail(user.email, undefined, 2)).searchParams.get("token_hash")!;
+    const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${fresh}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`, { redirect: "manual" });
+    const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
+    // A flow state lives five minutes.
+    await sql("update auth.flow_state set auth_code_issued_at = now() - interval '10 minutes' where auth_code = $1", [code]);
+    expect((await supabase.auth.exchangeCodeForSession(code)).error).toMatchObject({ status: 403, code: "flow_state_expired" });
+  });
+
   test("recovery: the code exchange fires PASSWORD_RECOVERY; the new password works and the old does not", async () => {
     const user = await createConfirmedUser("recover");
     const supabase = client({ flowType: "pkce" });
