@@ -98,7 +98,8 @@ create function public.${p}_author_by_name(author_name text) returns public.${p}
   select * from public.${p}_authors where name = author_name $$;
 create function public.${p}_whoami() returns json language sql stable as $$
   select json_build_object('uid', auth.uid(), 'role', current_user, 'method', current_setting('request.method', true),
-    'path', current_setting('request.path', true), 'client', current_setting('request.headers', true)::json ->> 'x-client-info') $$;
+    'path', current_setting('request.path', true), 'client', current_setting('request.headers', true)::json ->> 'x-client-info',
+    'timeout', current_setting('statement_timeout')) $$;
 create function public.${p}_bump(author_id bigint) returns void language sql volatile as $$
   update public.${p}_authors set age = age + 1 where id = author_id $$;
 create function public.${p}_echo(jsonb) returns jsonb language sql immutable as $$ select $1 $$;

@@ -65,9 +65,12 @@ describe("rpc", () => {
     expect(bump).toMatchObject({ status: 204, data: null, error: null });
     expect((await f.sql(`select age from public.${f.t.authors} where id = 1`)).rows).toEqual([{ age: 35 }]);
     const who = await f.bob.rpc(fn("whoami"));
-    expect(who.data).toEqual({ uid: f.users.bob, role: "authenticated", method: "POST", path: `/rpc/${fn("whoami")}`, client: expect.stringMatching(/^supabase-js/) });
+    expect(who.data).toEqual({ uid: f.users.bob, role: "authenticated", method: "POST", path: `/rpc/${fn("whoami")}`, client: expect.stringMatching(/^supabase-js/), timeout: "8s" });
+    // The impersonated role's own settings apply (ALTER ROLE anon SET statement_timeout = '3s').
     const anon = await f.anon.rpc(fn("whoami"), {}, { get: true });
-    expect(anon.data).toMatchObject({ uid: null, role: "anon", method: "GET" });
+    expect(anon.data).toMatchObject({ uid: null, role: "anon", method: "GET", timeout: "3s" });
+    const service = await f.service.rpc(fn("whoami"));
+    expect(service.data).toMatchObject({ role: "service_role", timeout: "8s" });
   });
 
   test("GET runs read-only: a volatile function that writes is refused with 405 (25006)", async () => {

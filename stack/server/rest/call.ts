@@ -86,6 +86,7 @@ export function settingsFor(state: LoadedState, call: Call, readOnly: boolean): 
     headers: JSON.stringify(headers),
     cookies: JSON.stringify(cookies),
     searchPath,
+    roleSettings: state.cache.roleSettings.get(call.caller.role) ?? state.cache.roleSettings.get("") ?? "{}",
     readOnly,
   };
 }

@@ -18,6 +18,8 @@ export interface RequestSettings {
   headers: string;
   cookies: string;
   searchPath: string;
+  /** The impersonated role's own settings (e.g. statement_timeout), as a JSON object of name → value. */
+  roleSettings: string;
   readOnly: boolean;
 }
 
@@ -33,14 +35,15 @@ export interface StatementResult {
 const settingsSql = (local: boolean) =>
   `select set_config('role', $1, ${local}), set_config('request.jwt.claims', $2, ${local}), set_config('request.jwt.claim.sub', $3, ${local}),
    set_config('request.jwt.claim.role', $4, ${local}), set_config('request.method', $5, ${local}), set_config('request.path', $6, ${local}),
-   set_config('request.headers', $7, ${local}), set_config('request.cookies', $8, ${local}), set_config('search_path', $9, ${local})`;
+   set_config('request.headers', $7, ${local}), set_config('request.cookies', $8, ${local}), set_config('search_path', $9, ${local}),
+   (select count(set_config(key, value, ${local})) from json_each_text($10::json))`;
 const sessionSettings = settingsSql(false);
 const localSettings = settingsSql(true);
 
 const statementName = (sql: string) => `pgrst_${createHash("sha1").update(sql).digest("base64url").slice(0, 20)}`;
 
 function settingValues(s: RequestSettings): string[] {
-  return [s.role, s.claims, s.sub, s.claimRole, s.method, s.path, s.headers, s.cookies, s.searchPath];
+  return [s.role, s.claims, s.sub, s.claimRole, s.method, s.path, s.headers, s.cookies, s.searchPath, s.roleSettings];
 }
 
 /**

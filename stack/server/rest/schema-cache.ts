@@ -49,6 +49,11 @@ export interface Routine {
 
 export interface SchemaCache {
   schemas: string[];
+  /**
+   * Per role, the settings `ALTER ROLE … SET` gives it (PostgREST applies them when it impersonates
+   * the role), completed with the authenticator's values so one role's timeout never outlives it.
+   */
+  roleSettings: Map<string, string>;
   relations: Map<string, Relation>;
   foreignKeys: ForeignKey[];
   routines: Map<string, Routine[]>;
@@ -93,6 +98,18 @@ select u.view_schema, u.view_name, u.table_schema, u.table_name, array_agg(u.col
 from information_schema.view_column_usage u
 where u.view_schema = any($1)
 group by 1, 2, 3, 4`;
+
+// Settings a role may carry that matter per request; applied when the role is impersonated.
+const roleSettingNames = ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "work_mem", "plan_cache_mode"];
+const roleSettingsSql = `
+select r.rolname as role, split_part(c.setting, '=', 1) as name, substr(c.setting, strpos(c.setting, '=') + 1) as value
+from pg_db_role_setting s
+join pg_roles r on r.oid = s.setrole
+cross join lateral unnest(s.setconfig) as c(setting)
+where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+  and split_part(c.setting, '=', 1) = any($1)
+union all
+select null, name, reset_val from pg_settings where name = any($1)`;
 
 const routinesSql = `
 select n.nspname as schema, p.proname as name, p.provolatile as volatility, p.proretset as returns_set,
@@ -161,11 +178,12 @@ function toRoutine(row: RoutineRow): Routine {
 }
 
 export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise<SchemaCache> {
-  const [relationRows, constraintRows, routineRows, viewRows] = await Promise.all([
+  const [relationRows, constraintRows, routineRows, viewRows, roleSettingRows] = await Promise.all([
     pool.query<{ schema: string; name: string; kind: string; columns: Column[] }>(relationsSql, [schemas]),
     pool.query<{ name: string; type: string; source_schema: string; source_table: string; target_schema: string | null; target_table: string | null; source_columns: string[]; target_columns: string[] }>(constraintsSql),
     pool.query<RoutineRow>(routinesSql, [schemas]),
     pool.query<{ view_schema: string; view_name: string; table_schema: string; table_name: string; columns: string[] }>(viewColumnsSql, [schemas]),
+    pool.query<{ role: string | null; name: string; value: string }>(roleSettingsSql, [roleSettingNames]),
   ]);
   const relations = new Map<string, Relation>();
   for (const row of relationRows.rows) {
@@ -206,7 +224,21 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
       owner.computed.set(row.name, `${quoteIdentifier(row.schema)}.${quoteIdentifier(row.name)}`);
     }
   }
-  return { schemas, relations, foreignKeys, routines };
+  return { schemas, relations, foreignKeys, routines, roleSettings: roleSettingsByRole(roleSettingRows.rows) };
+}
+
+/** For each role with settings: its values over the authenticator's (or the server defaults). */
+function roleSettingsByRole(rows: { role: string | null; name: string; value: string }[]): Map<string, string> {
+  const base: Record<string, string> = {};
+  for (const row of rows) if (row.role === null) base[row.name] = row.value;
+  for (const row of rows) if (row.role === "authenticator") base[row.name] = row.value;
+  const out = new Map<string, string>([["", JSON.stringify(base)]]);
+  const roles = new Set(rows.map((row) => row.role).filter((role): role is string => role !== null && role !== "authenticator"));
+  for (const role of roles) {
+    const own = Object.fromEntries(rows.filter((row) => row.role === role).map((row) => [row.name, row.value]));
+    out.set(role, JSON.stringify({ ...base, ...own }));
+  }
+  return out;
 }
 
 /**
