@@ -238,7 +238,7 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`, { redirect: "manual" });
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
     const bad = await authFetch("/token?grant_type=pkce", { method: "POST", apiVersion: true, body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }) });
-    expect(bad).toMatchObject({ status: 403, body: { code: "bad_code_verifier", message: "code challenge does not match previously saved code verifier" } });
+    expect(bad).toMatchObject({ status: 400, body: { code: "bad_code_verifier", message: "code challenge does not match previously saved code verifier" } });
     expect((await supabase.auth.exchangeCodeForSession(code)).error).toBeNull();
     const used = await authFetch("/token?grant_type=pkce", { method: "POST", apiVersion: true, body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }) });
     expect(used).toMatchObject({ status: 404, body: { code: "flow_state_not_found" } });
@@ -259,7 +259,7 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
     // A flow state lives five minutes.
     await sql("update auth.flow_state set auth_code_issued_at = now() - interval '10 minutes' where auth_code = $1", [code]);
-    expect((await supabase.auth.exchangeCodeForSession(code)).error).toMatchObject({ status: 403, code: "flow_state_expired" });
+    expect((await supabase.auth.exchangeCodeForSession(code)).error).toMatchObject({ status: 422, code: "flow_state_expired" });
   });
 
   test("recovery: the code exchange fires PASSWORD_RECOVERY; the new password works and the old does not", async () => {

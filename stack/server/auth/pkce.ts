@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound } from "./errors.ts";
+import { badRequest, notFound, unprocessable } from "./errors.ts";
 import { randomUUID, s256 } from "./crypto.ts";
 import type { Db } from "./users.ts";
 
@@ -54,9 +54,9 @@ export async function consumeAuthCode(db: Db, authCode: string, verifier: string
   const flow = rows[0];
   if (!flow || !flow.user_id) throw notFound("flow_state_not_found", "invalid flow state, no valid flow state found");
   const since = (flow.auth_code_issued_at ?? flow.created_at).getTime();
-  if (Date.now() - since > flowStateLifetimeMs) throw forbidden("flow_state_expired", "invalid flow state, flow state has expired");
+  if (Date.now() - since > flowStateLifetimeMs) throw unprocessable("flow_state_expired", "invalid flow state, flow state has expired");
   const computed = flow.code_challenge_method === "s256" ? s256(verifier) : verifier;
-  if (computed !== flow.code_challenge) throw forbidden("bad_code_verifier", "code challenge does not match previously saved code verifier");
+  if (computed !== flow.code_challenge) throw badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier");
   await db.query("delete from auth.flow_state where id = $1", [flow.id]);
   return { userId: flow.user_id, method: flow.authentication_method as FlowMethod };
 }
