@@ -32,6 +32,8 @@ const cases: Case[] = [
   ["pkce grant with an unknown code", "/token?grant_type=pkce", post({ auth_code: "0d5e3a52-0000-4000-8000-000000000000", code_verifier: "v".repeat(43) }), 404, "flow_state_not_found", "invalid flow state, no valid flow state found"],
   ["verify without a type", "/verify", post({ token_hash: "abc" }), 400, "validation_failed", "Verify requires a verification type"],
   ["verify with an unknown type", "/verify", post({ type: "bogus", token_hash: "abc" }), 400, "validation_failed", "Unsupported verification type"],
+  ["verify with a token hash and an email", "/verify", post({ type: "magiclink", token_hash: "abc", email: "x@y.test" }), 400, "validation_failed", "Only the token_hash and type should be provided"],
+  ["verify with both a token and a token hash", "/verify", post({ type: "magiclink", token_hash: "abc", token: "123456", email: "x@y.test" }), 400, "validation_failed", "Verify requires either a token or a token hash"],
   ["verify with an unknown token hash", "/verify", post({ type: "magiclink", token_hash: "0".repeat(56) }), 403, "otp_expired", "Token has expired or is invalid"],
   ["verify with a wrong OTP", "/verify", post({ type: "email", email: "ada@cuepoint.test", token: "000000" }), 403, "otp_expired", "Token has expired or is invalid"],
   ["otp without an email", "/otp", post({}), 422, "validation_failed", "One of email or phone must be set"],

@@ -222,8 +222,9 @@ describe("PKCE: magic link and recovery through the inbox", () => {
 
     const replay = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`, { redirect: "manual" });
     const failed = new URL(replay.headers.get("location")!);
-    // GoTrue drops the target's query on errors; PKCE links carry the error in the query and the fragment.
-    expect(failed.searchParams.get("next")).toBeNull();
+    // PKCE links carry the error in the query (merged with the target's) and in the fragment.
+    expect(failed.searchParams.get("next")).toBe("/account");
+    expect(new URLSearchParams(failed.hash.slice(1)).has("sb")).toBe(true);
     expect(new URLSearchParams(failed.hash.slice(1)).get("error_code")).toBe("otp_expired");
     expect(failed.searchParams.get("error_code")).toBe("otp_expired");
     expect(failed.searchParams.get("error")).toBe("access_denied");

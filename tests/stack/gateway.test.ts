@@ -39,7 +39,7 @@ describe("apikey", () => {
   test("email-link verification is open (no apikey), as in Supabase", async () => {
     const response = await get("/auth/v1/verify?token=nope&type=magiclink&redirect_to=http://localhost:3000/auth/callback");
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/callback#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired");
+    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/callback#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired&sb=");
   });
 
   test("unknown prefixes: 404 no Route matched; odd request targets do not hurt", async () => {

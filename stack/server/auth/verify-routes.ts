@@ -8,12 +8,22 @@ import { invalidOtp, parseVerifyType, verifyToken } from "./verify.ts";
 
 const singleConfirmationAccepted = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
-/** The redirect with the session in the fragment (implicit flow), keeping the target's query. */
-function withFragment(base: string, params: Record<string, string>): string {
-  return `${base.split("#")[0]}#${new URLSearchParams(params).toString()}`;
+/** Go's url.Values.Encode: keys sorted, form-encoded. */
+function encode(params: Record<string, string>): string {
+  const search = new URLSearchParams(params);
+  search.sort();
+  return search.toString();
 }
 
-/** The redirect with `params` merged into the query (Go's url.Values: keys sorted). */
+/**
+ * The redirect with `fragment` in the URL fragment, plus GoTrue's `sb` marker (how clients tell a
+ * Supabase Auth redirect apart), keeping the target's query.
+ */
+function withFragment(base: string, fragment: Record<string, string>): string {
+  return `${base.split("#")[0]}#${encode({ ...fragment, sb: "" })}`;
+}
+
+/** The redirect with `params` merged into the query (re-encoded with sorted keys, as Go does). */
 function withQuery(base: string, params: Record<string, string>): string {
   const url = new URL(base);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
@@ -25,19 +35,23 @@ function withQuery(base: string, params: Record<string, string>): string {
 const oauthErrors: Record<number, string> = { 400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error", 503: "temporarily_unavailable" };
 
 /**
- * A failed link: the target's query is dropped and the error goes in the fragment, and for PKCE
- * links in the query as well (GoTrue's prepErrorRedirectURL).
+ * A failed link (GoTrue's prepErrorRedirectURL): the error in the fragment, and for PKCE links
+ * merged into the target's query as well.
  */
 function withError(base: string, error: AuthError, pkce: boolean): string {
+  const params: Record<string, string> = {};
+  if (oauthErrors[error.status]) params.error = oauthErrors[error.status];
+  params.error_code = error.code;
+  params.error_description = error.message;
+  return withFragment(pkce ? withQuery(base, params) : base, params);
+}
+
+/** The first of two email-change links (GoTrue's prepRedirectURL): a message, not a session. */
+function withMessage(base: string, message: string, pkce: boolean): string {
   const url = new URL(base);
-  const params = new URLSearchParams();
-  if (oauthErrors[error.status]) params.set("error", oauthErrors[error.status]);
-  params.set("error_code", error.code);
-  params.set("error_description", error.message);
-  params.sort();
-  url.search = pkce ? params.toString() : "";
-  url.hash = params.toString();
-  return url.href;
+  if (pkce) url.searchParams.set("message", message);
+  url.searchParams.sort();
+  return withFragment(url.href, { message });
 }
 
 /**
@@ -56,10 +70,7 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
     if (!token) throw invalidOtp();
     const location = await withTransaction(svc.pool, async (db) => {
       const verified = await verifyToken(db, svc.settings, type, { tokenHash: token });
-      if (verified.awaitingOtherAddress) {
-        const message = verified.pkce ? withQuery(target, { message: singleConfirmationAccepted }) : target;
-        return withFragment(message, { message: singleConfirmationAccepted });
-      }
+      if (verified.awaitingOtherAddress) return withMessage(target, singleConfirmationAccepted, verified.pkce);
       if (verified.pkce) return withQuery(target, { code: await issueAuthCode(db, verified.user.id, verified.flowMethod) });
       const session = await issueSession(db, svc.settings, verified.user.id, verified.method, call.req);
       return withFragment(target, {
@@ -93,7 +104,8 @@ export async function verifyPost(svc: AuthService, call: Call): Promise<void> {
     if (phone) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
     throw badRequest("validation_failed", tokenHash || otp ? "Only an email address or phone number should be provided on verify" : "Verify requires either a token or a token hash");
   }
-  if (tokenHash && otp) throw badRequest("validation_failed", "Verify requires either a token or a token hash, but not both");
+  if (tokenHash && otp) throw badRequest("validation_failed", "Verify requires either a token or a token hash");
+  if (tokenHash && (email || phone || stringField(params, "redirect_to"))) throw badRequest("validation_failed", "Only the token_hash and type should be provided");
   const body = await withTransaction(svc.pool, async (db) => {
     const verified = await verifyToken(db, svc.settings, type, tokenHash ? { tokenHash } : { email: email.toLowerCase(), otp });
     if (verified.awaitingOtherAddress) return { msg: singleConfirmationAccepted, code: "200" };
