@@ -3,25 +3,13 @@ import type { StackConfig } from "../../../lib/config.ts";
 import { dbPassword } from "../../../lib/postgres.ts";
 import type { Claims } from "../../jwt.ts";
 import { passes } from "./filters.ts";
-import type { PgOutputMessage, TupleValue } from "./pgoutput.ts";
-import { Relations, type Relation } from "./relations.ts";
+import { type Change, changeData, rowOf } from "./payload.ts";
+import type { PgOutputMessage } from "./pgoutput.ts";
+import { Relations } from "./relations.ts";
 import { type ReplicationStream, startReplication } from "./replication.ts";
 import { type ResolvedBinding, publication, resolveBindings } from "./subscriptions.ts";
 import type { ChangeBinding, ChangeSubscriber, ChangesFeed, SubscribeResult } from "./types.ts";
-import { valueJson } from "./values.ts";
 import { Visibility, type VisibilityGroup } from "./visibility.ts";
-
-type ChangeType = "INSERT" | "UPDATE" | "DELETE";
-type Row = Map<string, TupleValue>;
-
-interface Change {
-  type: ChangeType;
-  relation: Relation;
-  commitTimestamp: string;
-  newRow?: Row;
-  oldRow?: Row;
-  oldIsKeyOnly: boolean;
-}
 
 interface Subscription {
   claims: Claims;
@@ -31,15 +19,6 @@ interface Subscription {
 }
 
 type Transaction = { commitTime: Date; xid: number; messages: PgOutputMessage[] };
-
-function rowOf(relation: Relation, tuple: TupleValue[] | undefined, keyOnly = false): Row | undefined {
-  if (!tuple) return undefined;
-  const row: Row = new Map();
-  relation.columns.forEach((column, i) => {
-    if (!keyOnly || column.isKey) row.set(column.name, tuple[i]);
-  });
-  return row;
-}
 
 /** Postgres-connection failures worth retrying (as opposed to bad subscription params). */
 export function isConnectionError(error: unknown): boolean {
@@ -239,47 +218,10 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
         if (needsRls(change, subscription.role) && !visibleTo.get(subscription.claimsKey)?.visible.has(index)) continue;
         const cacheKey = `${index}:${subscription.role}`;
         let data = dataCache.get(cacheKey);
-        if (data === undefined) dataCache.set(cacheKey, (data = await dataJson(change, subscription.role)));
+        if (data === undefined) dataCache.set(cacheKey, (data = changeData(change, selectable.get(`${subscription.role}:${change.relation.relid}`) ?? new Set())));
         subscriber.deliverChange(ids, data);
       }
     }
-  }
-
-  function recordJson(change: Change, row: Row | undefined, columns: Set<string>, fallback?: Row): string {
-    const parts: string[] = [];
-    for (const column of change.relation.columns) {
-      if (!columns.has(column.name) || !row?.has(column.name)) continue;
-      let value = row.get(column.name);
-      if (value === undefined) value = fallback?.get(column.name);
-      if (value === undefined) continue;
-      parts.push(`${JSON.stringify(column.name)}:${valueJson(column.type, value)}`);
-    }
-    return `{${parts.join(",")}}`;
-  }
-
-  /** The change's `data` as Realtime sends it to one role: only the columns that role may select. */
-  async function dataJson(change: Change, role: string): Promise<string> {
-    const { relation } = change;
-    const head = `"schema":${JSON.stringify(relation.schema)},"table":${JSON.stringify(relation.table)}`;
-    const selectable = await relations.selectable(role, relation.relid);
-    if (change.type !== "DELETE") {
-      if (relation.primaryKey.length === 0) return `{${head},"type":"${change.type}","errors":["Error 400: Bad Request, no primary key"]}`;
-      if (!relation.primaryKey.every((c) => selectable.has(c))) return `{${head},"type":"${change.type}","errors":["Error 401: Unauthorized"]}`;
-    }
-    const columns = relation.columns.filter((c) => selectable.has(c.name)).map((c) => ({ name: c.name, type: c.type }));
-    let body = `{${head},"commit_timestamp":${JSON.stringify(change.commitTimestamp)},"type":"${change.type}","columns":${JSON.stringify(columns)}`;
-    if (change.type !== "DELETE") body += `,"record":${recordJson(change, change.newRow, selectable, change.oldRow)}`;
-    if (change.type === "UPDATE") {
-      // Without REPLICA IDENTITY FULL the old row is just its key (Postgres sends the old key only when it changed).
-      const old = change.oldRow ?? new Map(relation.primaryKey.map((name) => [name, change.newRow?.get(name)]));
-      body += `,"old_record":${recordJson(change, old, selectable)}`;
-    }
-    if (change.type === "DELETE") {
-      // Deletes are not RLS-checked (the row is gone), so under RLS only the primary key goes out.
-      const allowed = relation.rlsEnabled ? new Set(relation.primaryKey.filter((c) => selectable.has(c))) : selectable;
-      body += `,"old_record":${recordJson(change, change.oldRow, allowed)}`;
-    }
-    return `${body},"errors":null}`;
   }
 
   return {
