@@ -5,14 +5,24 @@ import type { EthereumWallet } from "@supabase/supabase-js";
 
 export interface InjectedWalletChoice {
   id: string;
+  /** The name the wallet announces (EIP-6963), e.g. "MetaMask". */
+  name: string;
   wallet: Wallet;
 }
 
 /** Browser wallets that announced themselves (EIP-6963), as thirdweb discovers them. */
 export async function discoverInjectedWallets(): Promise<InjectedWalletChoice[]> {
+  const names = new Map<string, string>();
+  const onAnnounce = (event: Event) => {
+    const info = (event as CustomEvent<{ info?: { rdns?: string; name?: string } }>).detail?.info;
+    if (info?.rdns && info.name) names.set(info.rdns, info.name);
+  };
+  window.addEventListener("eip6963:announceProvider", onAnnounce);
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
   // Wallets answer the discovery request asynchronously; give them a moment.
   await new Promise((resolve) => setTimeout(resolve, 150));
-  return getInstalledWallets().map((wallet) => ({ id: wallet.id, wallet }));
+  window.removeEventListener("eip6963:announceProvider", onAnnounce);
+  return getInstalledWallets().map((wallet) => ({ id: wallet.id, name: names.get(wallet.id) ?? wallet.id, wallet }));
 }
 
 /**

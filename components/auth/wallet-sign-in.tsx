@@ -64,7 +64,7 @@ export function WalletSignIn({ clientId }: { clientId: string | null }) {
             <div className="flex flex-wrap gap-2">
               {wallets.map((choice) => (
                 <Button key={choice.id} variant="secondary" disabled={status !== "idle"} onClick={() => signIn(choice)}>
-                  {choice.id}
+                  Sign in with {choice.name}
                 </Button>
               ))}
             </div>
