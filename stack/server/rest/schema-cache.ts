@@ -100,7 +100,7 @@ where u.view_schema = any($1)
 group by 1, 2, 3, 4`;
 
 // Settings a role may carry that matter per request; applied when the role is impersonated.
-const roleSettingNames = ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "work_mem", "plan_cache_mode"];
+const roleSettingNames = ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "work_mem"];
 const roleSettingsSql = `
 select r.rolname as role, split_part(c.setting, '=', 1) as name, substr(c.setting, strpos(c.setting, '=') + 1) as value
 from pg_db_role_setting s
