@@ -224,11 +224,19 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     }
   }
 
+  async function replicationReady(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const result = await Promise.race([ready.then(() => true), timedOut]);
+    clearTimeout(timer);
+    return result;
+  }
+
   return {
     async subscribe(subscriber: ChangeSubscriber, bindings: ChangeBinding[], claims: Claims): Promise<SubscribeResult> {
       try {
         const resolved = await resolveBindings(pool, bindings, claims);
-        await Promise.race([ready, new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error("replication is not running"), { code: "ECONNREFUSED" })), 10_000))]);
+        if (!(await replicationReady(10_000))) throw Object.assign(new Error("replication is not running"), { code: "ECONNREFUSED" });
         subscriptions.set(subscriber, { claims, role: String(claims.role), claimsKey: JSON.stringify(claims), bindings: resolved });
         return { ok: true };
       } catch (error) {
@@ -242,13 +250,7 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     unsubscribe(subscriber: ChangeSubscriber): void {
       subscriptions.delete(subscriber);
     },
-    async ready(timeoutMs: number): Promise<boolean> {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-      const result = await Promise.race([ready.then(() => true), timedOut]);
-      clearTimeout(timer);
-      return result;
-    },
+    ready: replicationReady,
     async close(): Promise<void> {
       closed = true;
       stream?.stop();
