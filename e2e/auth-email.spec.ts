@@ -226,3 +226,26 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
     }
   }
 });
+
+test("keyboard only: skip to the content, then sign in with Tab, typing and Enter", async ({ page }) => {
+  const errors = watchConsole(page);
+  const user = await createConfirmedUser("keyboard");
+  await page.goto("/login");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("main").getByRole("link", { name: "Create an account" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(passwordForm(page).getByLabel("Email", { exact: true })).toBeFocused();
+  await page.keyboard.type(user.email);
+  await page.keyboard.press("Tab");
+  await expect(passwordForm(page).getByLabel("Password", { exact: true })).toBeFocused();
+  await page.keyboard.type(user.password);
+  await page.keyboard.press("Enter");
+  await expectSignedIn(page);
+  await expect(page).toHaveURL(/\/$/);
+  expect(errors).toEqual([]);
+});
