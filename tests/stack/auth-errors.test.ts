@@ -34,7 +34,7 @@ const cases: Case[] = [
   ["verify with an unknown type", "/verify", post({ type: "bogus", token_hash: "abc" }), 400, "validation_failed", "Unsupported verification type"],
   ["verify with a token hash and an email", "/verify", post({ type: "magiclink", token_hash: "abc", email: "x@y.test" }), 400, "validation_failed", "Only the token_hash and type should be provided"],
   ["verify with both a token and a token hash", "/verify", post({ type: "magiclink", token_hash: "abc", token: "123456", email: "x@y.test" }), 400, "validation_failed", "Verify requires either a token or a token hash"],
-  ["verify with an unknown token hash", "/verify", post({ type: "magiclink", token_hash: "0".repeat(56) }), 403, "otp_expired", "Token has expired or is invalid"],
+  ["verify with an unknown token hash", "/verify", post({ type: "magiclink", token_hash: "0".repeat(56) }), 403, "otp_expired", "Email link is invalid or has expired"],
   ["verify with a wrong OTP", "/verify", post({ type: "email", email: "ada@cuepoint.test", token: "000000" }), 403, "otp_expired", "Token has expired or is invalid"],
   ["otp without an email", "/otp", post({}), 422, "validation_failed", "One of email or phone must be set"],
   ["recover without an email", "/recover", post({}), 422, "validation_failed", "Password recovery requires an email"],

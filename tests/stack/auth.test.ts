@@ -43,7 +43,7 @@ describe("sign-up → confirmation email → verify → session", () => {
     expect(verified.data.user?.email_confirmed_at).toEqual(expect.any(String));
 
     const again = await client().auth.verifyOtp({ type: "signup", token_hash: tokenHash });
-    expect(again.error).toMatchObject({ status: 403, code: "otp_expired", message: "Token has expired or is invalid" });
+    expect(again.error).toMatchObject({ status: 403, code: "otp_expired", message: "Email link is invalid or has expired" });
 
     const signedIn = await client().auth.signInWithPassword({ email, password: "listening-club-42" });
     expect(signedIn.error).toBeNull();

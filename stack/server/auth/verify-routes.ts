@@ -85,8 +85,7 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
     redirect(call, location);
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
-    const shown = error.code === "otp_expired" ? new AuthError(error.status, error.code, "Email link is invalid or has expired") : error;
-    redirect(call, withError(target, shown, pkce));
+    redirect(call, withError(target, error, pkce));
   }
 }
 

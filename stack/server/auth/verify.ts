@@ -32,7 +32,8 @@ const sentColumn: Record<TokenColumn, "confirmation_sent_at" | "recovery_sent_at
   email_change_token_current: "email_change_sent_at",
 };
 
-export const invalidOtp = () => forbidden("otp_expired", "Token has expired or is invalid");
+/** GoTrue words it by what was presented: a link's token hash, or an address and its OTP. */
+export const invalidOtp = (byHash = true) => forbidden("otp_expired", byHash ? "Email link is invalid or has expired" : "Token has expired or is invalid");
 
 export interface VerifyInput {
   tokenHash?: string;
@@ -97,12 +98,13 @@ async function markEmailVerified(db: Db, user: UserRow): Promise<void> {
  * the caller's transaction. Tokens are single-use: the column is cleared as GoTrue clears it.
  */
 export async function verifyToken(db: Db, settings: AuthSettings, type: VerifyType, input: VerifyInput): Promise<Verified> {
+  const byHash = Boolean(input.tokenHash);
   const found = await locate(db, type, input);
-  if (!found) throw invalidOtp();
+  if (!found) throw invalidOtp(byHash);
   const user = (await findUserById(db, found.user.id, true))!;
-  if (user[found.column] !== found.token) throw invalidOtp();
+  if (user[found.column] !== found.token) throw invalidOtp(byHash);
   const sentAt = user[sentColumn[found.column]];
-  if (!sentAt || Date.now() - sentAt.getTime() > settings.email.otpExpiry * 1000) throw invalidOtp();
+  if (!sentAt || Date.now() - sentAt.getTime() > settings.email.otpExpiry * 1000) throw invalidOtp(byHash);
   if (user.banned_until && user.banned_until.getTime() > Date.now()) throw forbidden("user_banned", "User is banned");
 
   const pkce = found.token.startsWith("pkce_");
