@@ -332,6 +332,22 @@ describe("private channels: realtime.messages policies decide", () => {
   });
 });
 
+describe("presence on a private channel", () => {
+  test("members allowed by the policies see each other's presence", async () => {
+    const [alice] = users;
+    const topic = `fx-rt-private:${alice.id}`;
+    const phone = (await realtimeClient(alice)).channel(topic, { config: { private: true, presence: { key: "phone" } } });
+    const laptop = (await realtimeClient(alice)).channel(topic, { config: { private: true, presence: { key: "laptop" } } });
+    phone.on("presence", { event: "sync" }, () => undefined);
+    laptop.on("presence", { event: "sync" }, () => undefined);
+    expect((await subscribe(phone)).status).toBe("SUBSCRIBED");
+    expect((await subscribe(laptop)).status).toBe("SUBSCRIBED");
+    expect(await phone.track({ playing: "track-1" })).toBe("ok");
+    await waitFor("laptop sees the phone", () => laptop.presenceState().phone?.length === 1);
+    expect(laptop.presenceState().phone[0]).toMatchObject({ playing: "track-1" });
+  });
+});
+
 describe("access_token updates", () => {
   test("a new valid token keeps the channel; an expired one closes it with a system error", async () => {
     const [alice] = users;
