@@ -249,3 +249,16 @@ test("keyboard only: skip to the content, then sign in with Tab, typing and Ente
   await expect(page).toHaveURL(/\/$/);
   expect(errors).toEqual([]);
 });
+
+test("offline: the sign-in form says to check the connection, and keeps what was typed", async ({ page }) => {
+  await page.goto("/login");
+  await page.context().setOffline(true);
+  const form = passwordForm(page);
+  await form.getByLabel("Email", { exact: true }).fill("ada@example.com");
+  await form.getByLabel("Password", { exact: true }).fill("listening-club-42");
+  await form.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(alertInMain(page)).toHaveText("We couldn't reach Cuepoint — check your connection and try again.");
+  await expect(form.getByLabel("Email", { exact: true })).toHaveValue("ada@example.com");
+  await expect(form.getByRole("button", { name: "Sign in", exact: true })).toBeEnabled();
+  await page.context().setOffline(false);
+});

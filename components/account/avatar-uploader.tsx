@@ -7,6 +7,7 @@ import { Avatar } from "@/components/avatar";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { avatarObjectPath, avatarTypes, checkAvatarFile } from "@/lib/avatars-upload";
+import { networkMessage } from "@/lib/auth/messages";
 import { publicConfig } from "@/lib/public-config";
 
 /** Uploads straight to Storage (with progress), then the server action points the profile at it. */
@@ -34,7 +35,8 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
     setSaved(false);
     const problem = checkAvatarFile(file);
     if (problem) return setError(problem);
-    const supabase = await loadSupabase();
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) return setError(networkMessage);
     const { data } = await supabase.auth.getSession();
     if (!data.session) return setError("Your session has ended — sign in again.");
     const path = avatarObjectPath(userId, file.type);

@@ -6,7 +6,7 @@ import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { authErrorMessage } from "@/lib/auth/messages";
+import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { setPasswordRules } from "@/lib/validation/auth";
 
@@ -20,7 +20,11 @@ export function SetPasswordForm() {
     const input = form.validate();
     if (!input) return;
     setPending(true);
-    const supabase = await loadSupabase();
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
+      setPending(false);
+      return form.setFormError(networkMessage);
+    }
     const { error } = await supabase.auth.updateUser({ password: input.password });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { confirmRedirect } from "@/lib/auth/links";
-import { authErrorMessage } from "@/lib/auth/messages";
+import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { emailOnlyRules } from "@/lib/validation/auth";
 
@@ -20,7 +20,11 @@ export function MagicLinkForm({ next }: { next: string }) {
     const input = form.validate();
     if (!input) return;
     setPending(true);
-    const supabase = await loadSupabase();
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
+      setPending(false);
+      return form.setFormError(networkMessage);
+    }
     const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: confirmRedirect(next), shouldCreateUser: false } });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));

@@ -7,7 +7,7 @@ import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { authErrorMessage } from "@/lib/auth/messages";
+import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { signInRules } from "@/lib/validation/auth";
 import { ResendConfirmation } from "./resend-confirmation";
@@ -23,7 +23,11 @@ export function PasswordSignInForm() {
     if (!input) return;
     setPending(true);
     setUnconfirmed(false);
-    const supabase = await loadSupabase();
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
+      setPending(false);
+      return form.setFormError(networkMessage);
+    }
     const { error } = await supabase.auth.signInWithPassword(input);
     setPending(false);
     if (error) {

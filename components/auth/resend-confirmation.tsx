@@ -4,7 +4,7 @@ import { useState } from "react";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Button } from "@/components/ui/button";
 import { confirmRedirect } from "@/lib/auth/links";
-import { authErrorMessage } from "@/lib/auth/messages";
+import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 
 /** Sends the sign-up confirmation email again. */
 export function ResendConfirmation({ email }: { email: string }) {
@@ -16,7 +16,8 @@ export function ResendConfirmation({ email }: { email: string }) {
         disabled={state === "sending" || !email}
         onClick={async () => {
           setState("sending");
-          const supabase = await loadSupabase();
+          const supabase = await loadSupabase().catch(() => null);
+          if (!supabase) return setState(networkMessage);
           const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmRedirect("/") } });
           setState(error ? authErrorMessage(error) : "sent");
         }}

@@ -16,8 +16,8 @@ export function SignOutButton({ variant = "secondary" }: { variant?: "secondary"
         onClick={async () => {
           setPending(true);
           setError(null);
-          const supabase = await loadSupabase();
-          const { error: failure } = await supabase.auth.signOut({ scope: "local" });
+          const supabase = await loadSupabase().catch(() => null);
+          const { error: failure } = supabase ? await supabase.auth.signOut({ scope: "local" }) : { error: true };
           if (failure) {
             setError("We couldn't sign you out — check your connection and try again.");
             setPending(false);

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { confirmRedirect } from "@/lib/auth/links";
-import { authErrorMessage } from "@/lib/auth/messages";
+import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { signUpRules } from "@/lib/validation/auth";
 import { ResendConfirmation } from "./resend-confirmation";
@@ -21,7 +21,11 @@ export function SignupForm({ next }: { next: string }) {
     const input = form.validate();
     if (!input) return;
     setPending(true);
-    const supabase = await loadSupabase();
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
+      setPending(false);
+      return form.setFormError(networkMessage);
+    }
     const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: confirmRedirect(next) } });
     setPending(false);
     if (error) return form.setFormError(authErrorMessage(error));
