@@ -28,7 +28,7 @@ export function parseError(what: string, input: string, position: number, detail
 
 export function unexpected(input: string, position: number, expecting: string): string {
   const found = position >= input.length ? "end of input" : JSON.stringify(input[position]);
-  return `unexpected ${found === "end of input" ? found : found} expecting ${expecting}`;
+  return `unexpected ${found} expecting ${expecting}`;
 }
 
 export const errors = {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayContext } from "../gateway.ts";
-import { authenticate } from "./auth.ts";
+import { authenticate, type Caller } from "./auth.ts";
 import { ApiError, errors, fromPgError } from "./errors.ts";
 import { type Call, decodeSegment, type LoadedState, profileSchema, type RestState } from "./call.ts";
 import { handleRead } from "./read-handler.ts";
@@ -15,11 +15,12 @@ import { handleDelete, handleInsert, handlePut, handleUpdate } from "./write-han
 export async function handleRest(service: RestState, req: IncomingMessage, res: ServerResponse, gw: GatewayContext): Promise<void> {
   const method = req.method ?? "GET";
   const head = method === "HEAD";
+  let caller: Caller | undefined;
   try {
     // One schema cache for the whole request, even if a reload lands meanwhile.
     if (!service.cache) throw new ApiError(503, "PGRST002", "Could not query the database for the schema cache. Retrying.");
     const state: LoadedState = { ...service, cache: service.cache };
-    const caller = authenticate(gw.bearer, false);
+    caller = authenticate(gw.bearer);
     const url = gw.url;
     const rawPath = url.pathname.replace(/^\/rest\/v1/, "");
     const segments = rawPath.split("/").filter(Boolean).map(decodeSegment);
@@ -51,22 +52,14 @@ export async function handleRest(service: RestState, req: IncomingMessage, res: 
         throw errors.unsupportedMethod(method);
     }
   } catch (error) {
-    return sendError(res, toApiError(error, gw), head);
+    return sendError(res, toApiError(error, caller?.authenticated ?? false), head);
   }
 }
 
-function toApiError(error: unknown, gw: GatewayContext): ApiError {
+function toApiError(error: unknown, authenticated: boolean): ApiError {
   if (error instanceof ApiError) return error;
   const pgError = error as { code?: string; message?: string; severity?: string };
-  if (pgError && typeof pgError.code === "string" && pgError.severity) {
-    let authenticated = false;
-    try {
-      authenticated = authenticate(gw.bearer, false).authenticated;
-    } catch {
-      authenticated = false;
-    }
-    return fromPgError(error as { code: string; message: string }, authenticated);
-  }
+  if (pgError && typeof pgError.code === "string" && pgError.severity) return fromPgError(error as { code: string; message: string }, authenticated);
   if (pgError?.code === "ECONNREFUSED" || pgError?.code === "ECONNRESET") {
     return new ApiError(503, "PGRST001", "Database client error. Retrying the connection.");
   }
