@@ -44,6 +44,7 @@ create table public.${p}_authors (
   tags text[] not null default '{}',
   meta jsonb not null default '{}',
   active int4range,
+  mentor_id bigint references public.${p}_authors (id),
   created_at timestamptz not null default '2026-01-01T00:00:00Z'
 );
 create table public.${p}_posts (
@@ -130,6 +131,7 @@ insert into public.${p}_authors (id, user_id, name, bio, age, tags, meta, active
   (2, '${bob}', 'Bob', null, 41, '{video}', '{"city":"Oslo","score":3}', '[2015,2030)'),
   (3, null, 'Carol O''Hara', 'Edits, sometimes, things', 29, '{}', '{}', '[2000,2005)'),
   (4, null, 'Dan', 'Quiet', null, '{music}', '{"city":"Lyon"}', null);
+update public.${p}_authors set mentor_id = 1 where id in (2, 3);
 select setval(pg_get_serial_sequence('public.${p}_authors', 'id'), 100);
 insert into public.${p}_posts (id, author_id, editor_id, title, body, published, rating) values
   (1, 1, 3, 'First light', 'the cat sat on the mat', true, 4.5),

@@ -42,6 +42,7 @@ describe("select", () => {
       tags: ["music", "audio"],
       meta: { city: "Lyon", langs: ["fr", "en"], score: 7 },
       active: "[2010,2020)",
+      mentor_id: null,
       created_at: "2026-01-01T00:00:00+00:00",
     });
   });
@@ -333,6 +334,14 @@ describe("embedded resources", () => {
     ]);
     const alice = await f.alice.from(a).select(`name, posts:${p}!author_id(count)`).eq("id", 1).single();
     expect(alice.data).toEqual({ name: "Alice", posts: [{ count: 2 }] });
+  });
+
+  test("self-references: the column names the many-to-one, table!column the one-to-many", async () => {
+    const res = await f.rest(`/${a}?select=name,mentor:mentor_id(name),mentees:${a}!mentor_id(name)&id=in.(1,2)&order=id&mentees.order=id`);
+    expect(await res.json()).toEqual([
+      { name: "Alice", mentor: null, mentees: [{ name: "Bob" }, { name: "Carol O'Hara" }] },
+      { name: "Bob", mentor: { name: "Alice" }, mentees: [] },
+    ]);
   });
 
   test("spread flattens a to-one embed into the parent", async () => {

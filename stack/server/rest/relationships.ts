@@ -77,8 +77,24 @@ function describe(parent: Relation, rel: Relationship) {
 /** Finds the one relationship `parent` → `name` (optionally `!hint`), or answers PGRST200/201. */
 export function resolveRelationship(cache: SchemaCache, parent: Relation, name: string, hint: string | undefined): Relationship {
   const target = cache.relations.get(relationKey(parent.schema, name));
+  if (!target && hint === undefined) {
+    // Embedding by a foreign-key column of the parent (`supervisor_id(name)`): that many-to-one.
+    const viaColumn = cache.foreignKeys.filter(
+      (fk) => fk.source.schema === parent.schema && fk.source.table === parent.name && fk.source.columns.length === 1 && fk.source.columns[0] === name,
+    );
+    const related = viaColumn.length === 1 ? cache.relations.get(relationKey(viaColumn[0].target.schema, viaColumn[0].target.table)) : undefined;
+    if (related) {
+      const fk = viaColumn[0];
+      return { cardinality: isUnique(parent, fk.source.columns) ? "one-to-one" : "many-to-one", target: related, pairs: [[name, fk.target.columns[0]]], constraint: fk.name };
+    }
+  }
   let found = target ? candidates(cache, parent, target) : [];
   if (hint !== undefined) found = found.filter((rel) => matchesHint(rel, hint));
+  // A self-reference hinted by its column (`employees!supervisor_id`) means the rows pointing here.
+  if (found.length > 1 && target === parent && hint !== undefined) {
+    const inbound = found.filter((rel) => !rel.junction && rel.pairs.some(([, t]) => t === hint) && !rel.pairs.some(([p]) => p === hint));
+    if (inbound.length === 1) return inbound[0];
+  }
   if (found.length === 1) return found[0];
   if (found.length > 1) {
     // A direct relationship wins over many-to-many ones only when hinted; otherwise it is ambiguous.
