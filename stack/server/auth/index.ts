@@ -65,9 +65,9 @@ export async function createAuthRoute(ctx: ServerContext, emails: Inbox = shared
           return void res.end();
         }
         if (path === "/admin" || path.startsWith("/admin/")) return await admin(svc, call, path.slice("/admin".length));
-        const route = routes[path];
+        const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
         if (!route) throw new AuthError(404, "not_found", "Not Found");
-        const handler = route[method] ?? (method === "HEAD" ? route.GET : undefined);
+        const handler = Object.hasOwn(route, method) ? route[method] : method === "HEAD" ? route.GET : undefined;
         if (!handler) throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
         await handler(svc, call);
       } catch (error) {
