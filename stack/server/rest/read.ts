@@ -60,11 +60,11 @@ export function planRead(cache: SchemaCache, source: ReadSource, select: SelectI
       const outputName = item.alias ?? item.name;
       const childPath = path ? `${path}.${outputName}` : outputName;
       usedPaths.add(childPath);
-      counter++;
-      const child = plan(relationSource(relationship.target), `${relationship.target.name}_${counter}`, item.select, childPath);
+      const id = ++counter;
+      const child = plan(relationSource(relationship.target), `${relationship.target.name}_${id}`, item.select, childPath);
       const only = item.select.length === 1 ? item.select[0] : undefined;
       child.countOnly = only?.kind === "column" && only.field.name === "count" && !only.field.json.length && !only.cast && !only.alias && !relationship.target.columns.has("count");
-      node.embeds.push({ item, outputName, relationship, node: child, lateral: `pgrst_${counter}` });
+      node.embeds.push({ item, outputName, relationship, node: child, lateral: `pgrst_${id}` });
     }
     // `posts=not.is.null` filters the parent by whether the embed has rows.
     node.params = {
@@ -92,7 +92,7 @@ function outputNames(node: ReadNode): string[] {
   const names: string[] = [];
   for (const item of node.select) {
     if (item.kind === "star") names.push(...node.source.columns);
-    else if (item.kind === "column") names.push(item.alias ?? (item.field.json.length ? item.field.json[item.field.json.length - 1].key : item.field.name));
+    else if (item.kind === "column") names.push(columnOutputName(item));
     else {
       const embed = node.embeds.find((e) => e.item === item)!;
       if (item.spread) names.push(...outputNames(embed.node));
@@ -102,6 +102,7 @@ function outputNames(node: ReadNode): string[] {
   return names;
 }
 
+/** A column's key in the JSON: its alias, else the last JSON-path key, else its name. */
 function columnOutputName(item: Extract<SelectItem, { kind: "column" }>): string {
   return item.alias ?? (item.field.json.length ? item.field.json[item.field.json.length - 1].key : item.field.name);
 }
