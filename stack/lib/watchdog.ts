@@ -1,18 +1,35 @@
+import { readFileSync, readdirSync } from "node:fs";
 import type { StackConfig } from "./config.ts";
+import { pgDataDir } from "./paths.ts";
 import { runningPid, startCluster } from "./postgres.ts";
 
 /**
  * Keeps the stack's Postgres up while the API server runs: when the postmaster dies (kill -9,
  * OOM, a crash), it says so in the API log and starts the cluster again (Postgres replays its
- * WAL). It waits a few seconds first, so a `npm run stack -- start` typed right after a crash
- * does the restart without a race. If Postgres will not come back, it says why and stops the API
- * cleanly rather than serving a dead database.
+ * WAL). It first waits a few seconds and stands back while anything else is starting this
+ * cluster, so a `npm run stack -- start` typed right after a crash does the restart without two
+ * starts racing. If Postgres will not come back, it says why and stops the API cleanly rather
+ * than serving a dead database.
  */
 const checkEveryMs = 1000;
-const graceMs = 3000;
+const graceMs = 5000;
 const attempts = 3;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Another process (pg_ctl, a starting postmaster) working on this cluster's data directory. */
+function clusterBeingStarted(): boolean {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (args.includes(pgDataDir)) return true;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return false;
+}
 
 export function watchPostgres(config: StackConfig, log: (line: string) => void, giveUp: () => void): { stop(): void } {
   let stopped = false;
@@ -25,11 +42,14 @@ export function watchPostgres(config: StackConfig, log: (line: string) => void, 
     await sleep(graceMs);
     let failure = "";
     for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
-      const pid = runningPid();
-      if (pid) {
-        lastPid = pid;
-        log(`[db] PostgreSQL is running again (pid ${pid}, started elsewhere)`);
-        return;
+      if (runningPid() || clusterBeingStarted()) {
+        await sleep(2000);
+        if (runningPid()) {
+          lastPid = runningPid();
+          log(`[db] PostgreSQL is running again (pid ${lastPid}, started elsewhere)`);
+          return;
+        }
+        continue;
       }
       try {
         await startCluster(config);
@@ -42,7 +62,7 @@ export function watchPostgres(config: StackConfig, log: (line: string) => void, 
         await sleep(2000);
       }
     }
-    if (stopped) return;
+    if (stopped || runningPid()) return;
     log(`[db] PostgreSQL could not be restarted, so the API stops too. Fix the cause above, then run \`npm run stack -- start\`.`);
     giveUp();
   }
