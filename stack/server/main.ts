@@ -42,3 +42,8 @@ function shutdown() {
 }
 process.on("SIGTERM", shutdown);
 process.on("SIGINT", shutdown);
+
+// One service's bug must not take every service down: log it and keep serving, as the separate
+// containers of `supabase start` would.
+process.on("unhandledRejection", (reason) => console.error("[api] unhandled rejection:", reason));
+process.on("uncaughtException", (error) => console.error("[api] uncaught exception:", error));
