@@ -92,10 +92,12 @@ export function stackStatus(config: StackConfig): ServiceStatus[] {
       detail: pid ? `${dbUrl(config)} (pid ${pid})` : clusterExists() ? "stopped" : "not created yet",
     },
     service("api", `http://127.0.0.1:${config.apiPort}`),
+    // The inbox is served by the API process, on its own port.
+    service("inbox", `http://127.0.0.1:${config.inboxPort}`, "api"),
   ];
 }
 
-function service(name: string, where: string): ServiceStatus {
-  const pid = servicePid(name);
+function service(name: string, where: string, processName = name): ServiceStatus {
+  const pid = servicePid(processName);
   return { name, running: Boolean(pid), detail: pid ? `${where} (pid ${pid})` : "stopped" };
 }

@@ -73,6 +73,7 @@ describe("npm run stack", () => {
     expect(status.code).toBe(0);
     expect(status.out).toMatch(/database\s+running\s+postgresql:\/\/postgres:postgres@127\.0\.0\.1:61322\/postgres/);
     expect(status.out).toMatch(/api\s+running\s+http:\/\/127\.0\.0\.1:61321/);
+    expect(status.out).toMatch(/inbox\s+running\s+http:\/\/127\.0\.0\.1:61324/);
   });
 
   test("env prints the app's variables in `supabase status -o env` form", () => {
