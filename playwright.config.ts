@@ -10,7 +10,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // Generous: these machines share two cores between several builds and test runs, and each
+  // page check runs axe twice (light and dark) and takes five screenshots.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${port}`,
     browserName: "chromium",
