@@ -131,6 +131,17 @@ describe("request errors", () => {
     });
   });
 
+  test("hostile nesting in select or logic trees is a parse error, not a crash", async () => {
+    const deepSelect = `${"x(".repeat(2000)}id${")".repeat(2000)}`;
+    const select = await f.rest(`/${a}?select=${deepSelect}`);
+    expect(select.status).toBe(400);
+    expect((await select.json()).code).toBe("PGRST100");
+    const deepOr = `(${"and(".repeat(500)}id.eq.1${")".repeat(500)})`;
+    const logic = await f.rest(`/${a}?or=${deepOr}`);
+    expect(logic.status).toBe(400);
+    expect(await logic.json()).toMatchObject({ code: "PGRST100", details: "nesting deeper than 64 levels" });
+  });
+
   test("aggregates are disabled as on Supabase: PGRST123", async () => {
     await expectError(await f.rest(`/${a}?select=count()`), 400, { code: "PGRST123", details: null, hint: null, message: "Use of aggregate functions is not allowed" });
   });

@@ -57,10 +57,13 @@ const quantifiable = new Set(["eq", "neq", "gt", "gte", "lt", "lte", "like", "il
 const ftsOperators = new Set(["fts", "plfts", "phfts", "wfts"]);
 const operatorList = "operator (eq, gt, ...)";
 const aggregates = new Set(["count", "sum", "avg", "max", "min"]);
+const maxNesting = 64;
 
 /** A cursor over one parameter's text, producing PostgREST-style errors. */
 class Cursor {
   pos = 0;
+  /** Nesting of embeds and logic trees; bounded so a hostile query cannot exhaust the stack. */
+  depth = 0;
   readonly text: string;
   readonly what: string;
 
@@ -91,6 +94,14 @@ class Cursor {
 
   skipSpaces(): void {
     while (this.text[this.pos] === " ") this.pos++;
+  }
+
+  enter(): void {
+    if (++this.depth > maxNesting) throw parseError(this.what, this.text, this.pos, `nesting deeper than ${maxNesting} levels`);
+  }
+
+  leave(): void {
+    this.depth--;
   }
 
   fail(expecting: string): never {
@@ -240,9 +251,11 @@ function parseEmbedTail(c: Cursor, name: string, alias: string | undefined): Ext
     return undefined;
   }
   c.pos++;
+  c.enter();
   const select = parseSelectList(c, false);
   c.skipSpaces();
   c.expect(")", '"," or ")"');
+  c.leave();
   return { kind: "embed", name, alias, hint, join, spread: false, select };
 }
 
@@ -368,10 +381,14 @@ export function parseLogicTree(key: string, value: string): LogicTree {
 
 function parseLogicChildren(c: Cursor): (LogicTree | Filter)[] {
   c.expect("(");
+  c.enter();
   const children: (LogicTree | Filter)[] = [];
   for (;;) {
     children.push(parseLogicChild(c));
-    if (c.eat(")")) return children;
+    if (c.eat(")")) {
+      c.leave();
+      return children;
+    }
     c.expect(",", '"," or ")"');
   }
 }
