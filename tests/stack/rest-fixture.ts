@@ -163,7 +163,8 @@ export async function createFixture(prefix: string): Promise<Fixture> {
     if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
     return fetch(`${apiUrl}/rest/v1${path}`, { ...init, headers });
   };
-  for (let i = 0; i < 100; i++) {
+  // Wait (up to 20 s on a busy machine) until the API's schema cache has the fixture.
+  for (let i = 0; i < 400; i++) {
     const probe = await rest(`/rpc/${prefix}_hello`);
     const table = await rest(`/${prefix}_published?limit=0`);
     if (probe.status === 200 && table.status === 200) break;

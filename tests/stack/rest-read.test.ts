@@ -414,7 +414,7 @@ describe("schema cache", () => {
     expect(await (await byAge()).json()).toEqual([{ id: 1 }]);
     expect(await (await byAge()).json()).toEqual([{ id: 1 }]);
     const waitFor = async (check: () => Promise<boolean>) => {
-      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 400 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     };
     try {
       await f.sql(`alter table public.${a} alter column age type text using age::text, add column nickname text default 'nick'`);
