@@ -4,6 +4,7 @@
 //  - broadcast round-trip between two clients (A sends, B echoes, A receives).
 // The clients run in this process, a separate process from the stack's API server.
 import { randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
 import { type SupabaseClient, createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
@@ -114,6 +115,7 @@ try {
   const p99 = percentile(latency, 99);
   console.log(`postgres_changes, commit → delivery, ${subscribers} clients as ${subscribers} users under RLS (${changes} inserts, ${latency.length} deliveries):`);
   console.log(`  p50 ${fmt(percentile(latency, 50))}   p99 ${fmt(p99)}   max ${fmt(Math.max(...latency))}   (goal p99 < ${goalMs} ms: ${p99 < goalMs ? "met" : "NOT met"})`);
+  console.log(`  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores while measuring)`);
   const trips = await broadcastRoundTrips();
   console.log(`broadcast round-trip, client A → B → A (${trips.length} round trips):`);
   console.log(`  p50 ${fmt(percentile(trips, 50))}   p99 ${fmt(percentile(trips, 99))}`);
