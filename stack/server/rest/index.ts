@@ -8,8 +8,18 @@ import { handleRest } from "./handler.ts";
 import { loadSchemaCache } from "./schema-cache.ts";
 
 /**
- * The Rest service at /rest/v1: PostgREST-compatible, as supabase-js uses it. The schema cache is
- * read at start and reloaded on `NOTIFY pgrst, 'reload schema'`.
+ * The Rest service at /rest/v1: PostgREST-compatible, as supabase-js uses it. PostgREST's pipeline:
+ *
+ *   request.ts, grammar.ts   parse the request: select/filter/order grammar, Prefer, Accept, Range
+ *   schema-cache.ts          tables, views, columns, keys (also through views), functions, role
+ *                            settings — read from pg_catalog at start and on NOTIFY pgrst
+ *   relationships.ts         embeds resolved from foreign keys (PGRST200/201 when none/several)
+ *   read.ts, write.ts, rpc.ts    ONE statement per request; every value is a $n parameter
+ *   execute.ts               run as the caller's role with request.jwt.claims etc. set
+ *   *-handler.ts, respond.ts shape the response: status, Content-Range, Preference-Applied, errors
+ *
+ * Requests of the same shape (path, query, role, Accept, Prefer) reuse their SQL and run as
+ * prepared statements with generic plans.
  */
 export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute> {
   const options = restOptions(ctx.config.raw);
