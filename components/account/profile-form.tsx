@@ -1,33 +1,49 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useRef, useState } from "react";
 import { type ProfileFormState, updateProfile } from "@/app/account/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
-import { fieldErrors, profileSchema } from "@/lib/validation/profile";
+
+type ProfileValidation = typeof import("@/lib/validation/profile");
 
 /**
- * The profile form: validated in the browser with the same schema the server action uses, so most
- * mistakes show without a round trip; the server's answer (e.g. "That username is taken") shows
- * next to its field. What was typed stays in the fields either way.
+ * The profile form: validated in the browser with the same zod schema the server action uses, so
+ * most mistakes show without a round trip; the server's answer (e.g. "That username is taken") shows
+ * next to its field. What was typed stays in the fields either way. The schema (and zod with it)
+ * loads when the person first focuses the form, keeping it out of the page's first load; a submit
+ * before it arrives is checked by the server action alone, with the same messages.
  */
 export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }) {
   const [state, action, pending] = useActionState(updateProfile, { status: "idle", values: initial, errors: {} });
   const [clientErrors, setClientErrors] = useState<ProfileFormState["errors"] | null>(null);
+  const validation = useRef<ProfileValidation | null>(null);
   const errors = clientErrors ?? state.errors;
+
+  function loadValidation() {
+    if (!validation.current) {
+      void import("@/lib/validation/profile").then(
+        (module) => (validation.current = module),
+        () => {}, // offline: the server action still validates
+      );
+    }
+  }
 
   return (
     <form
       action={action}
       noValidate
       className="flex flex-col gap-4"
+      onFocus={loadValidation}
       onSubmit={(event) => {
+        const rules = validation.current;
+        if (!rules) return setClientErrors(null);
         const data = new FormData(event.currentTarget);
-        const parsed = profileSchema.safeParse({ username: data.get("username"), displayName: data.get("displayName"), bio: data.get("bio") });
+        const parsed = rules.profileSchema.safeParse({ username: data.get("username"), displayName: data.get("displayName"), bio: data.get("bio") });
         if (!parsed.success) {
           event.preventDefault();
-          setClientErrors(fieldErrors(parsed.error));
+          setClientErrors(rules.fieldErrors(parsed.error));
         } else setClientErrors(null);
       }}
     >
