@@ -534,3 +534,43 @@ $$;
 grant execute on function realtime.topic() to postgres, anon, authenticated, service_role;
 
 create publication supabase_realtime;
+
+-- ---------------------------------------------------------------------------------------------
+-- Schema-cache reloads: like Supabase's images, DDL anywhere but in temporary schemas tells the
+-- REST service to reload its schema cache (NOTIFY pgrst), so a migration applied while the API
+-- runs is visible at once.
+-- ---------------------------------------------------------------------------------------------
+create function extensions.notify_schema_change_on_ddl() returns event_trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  command record;
+begin
+  for command in select schema_name from pg_catalog.pg_event_trigger_ddl_commands() loop
+    if command.schema_name is null or command.schema_name not like 'pg\_temp%' then
+      perform pg_catalog.pg_notify('pgrst', 'reload schema');
+      return;
+    end if;
+  end loop;
+end;
+$$;
+
+create function extensions.notify_schema_change_on_drop() returns event_trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  dropped record;
+begin
+  for dropped in select schema_name, is_temporary from pg_catalog.pg_event_trigger_dropped_objects() loop
+    if not dropped.is_temporary then
+      perform pg_catalog.pg_notify('pgrst', 'reload schema');
+      return;
+    end if;
+  end loop;
+end;
+$$;
+
+create event trigger notify_schema_change_on_ddl on ddl_command_end execute function extensions.notify_schema_change_on_ddl();
+create event trigger notify_schema_change_on_drop on sql_drop execute function extensions.notify_schema_change_on_drop();

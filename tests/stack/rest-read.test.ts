@@ -432,4 +432,22 @@ describe("schema cache", () => {
     }
     expect(await (await f.rest(`/${a}?select=age&id=eq.1`)).json()).toEqual([{ age: 34 }]);
   });
+
+  test("DDL reloads the cache by itself (the base schema's event triggers), as a migration applied to a running stack needs", async () => {
+    const table = `${f.prefix}_migrated`;
+    const appears = async () => {
+      for (let i = 0; i < 200; i++) {
+        if ((await f.rest(`/${table}?select=id`)).status === 200) return true;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return false;
+    };
+    expect((await f.rest(`/${table}`)).status).toBe(404);
+    try {
+      await f.sql(`create table public.${table} (id int primary key); grant select on public.${table} to anon`);
+      expect(await appears()).toBe(true);
+    } finally {
+      await f.sql(`drop table if exists public.${table}`);
+    }
+  });
 });

@@ -31,7 +31,9 @@ function tableFunctionSql(name: string, relation: Relation): string {
   return `
 create or replace function pg_temp.${name}(groups jsonb, xids bigint[])
 returns table (grp int, visible int[], error text)
-language plpgsql as $fn$
+language plpgsql
+set search_path = ''
+as $fn$
 declare
   g jsonb;
 begin
@@ -63,7 +65,9 @@ $fn$;`;
 const waitSql = `
 create or replace function pg_temp.realtime_wait_visible(xids bigint[])
 returns void
-language plpgsql as $fn$
+language plpgsql
+set search_path = ''
+as $fn$
 declare
   snap pg_snapshot;
   xmax bigint;
