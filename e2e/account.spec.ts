@@ -97,6 +97,7 @@ test("upload an avatar with a progress bar; a 3 MB file is refused before upload
 });
 
 test("the session survives a reload and a server render", async ({ page }) => {
+  const errors = watchConsole(page);
   const user = await createConfirmedUser("reload");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
@@ -104,18 +105,22 @@ test("the session survives a reload and a server render", async ({ page }) => {
   await expectSignedIn(page);
   const html = await (await page.request.get("/account")).text();
   expect(html).toContain(user.email);
+  expect(errors).toEqual([]);
 });
 
 test("signing out in one tab signs out the other", async ({ context }) => {
   const user = await createConfirmedUser("tabs");
   const first = await context.newPage();
+  const errors = watchConsole(first);
   await signInWithPassword(first, user.email, user.password);
   await expectSignedIn(first);
   const second = await context.newPage();
+  const secondErrors = watchConsole(second);
   await second.goto("/account");
   await expectSignedIn(second);
   await first.getByRole("button", { name: "Sign out" }).click();
   await expectSignedOut(first);
   await expectSignedOut(second);
   await expect(second).toHaveURL(/\/$/);
+  expect([...errors, ...secondErrors]).toEqual([]);
 });

@@ -196,6 +196,7 @@ test("a tampered or replayed email link lands on /auth/error with a readable rea
 });
 
 test("an open-redirect attempt through next= stays on the site", async ({ page }) => {
+  const errors = watchConsole(page);
   const user = await createConfirmedUser("redirect");
   const site = new URL(test.info().project.use.baseURL!).host;
 
@@ -225,6 +226,7 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
       expect(new URL(response!.url()).host).toBe(site);
     }
   }
+  expect(errors).toEqual([]);
 });
 
 test("keyboard only: skip to the content, then sign in with Tab, typing and Enter", async ({ page }) => {

@@ -42,10 +42,12 @@ test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person
 });
 
 test("a wallet that refuses to sign gets a message, and the person stays signed out", async ({ page }) => {
+  const errors = watchConsole(page);
   await injectTestWallet(page, undefined, { refuseSigning: true });
   await page.goto("/login");
   await page.getByRole("button", { name: "Connect wallet and sign in" }).click();
   await expect(alertInMain(page)).toContainText("You cancelled in your wallet");
   await expectSignedOut(page);
   await checkPage(page, "login-wallet-cancelled");
+  expect(errors).toEqual([]);
 });
