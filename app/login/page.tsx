@@ -8,12 +8,15 @@ import { WalletSignIn } from "@/components/auth/wallet-sign-in";
 import { NarrowPage } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { safeNextPath } from "@/lib/auth/redirect";
+import { serverChainCredentials } from "@/lib/chain/server";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   const next = safeNextPath((await searchParams).next);
   if (await getCurrentUser()) redirect(next);
+  // The seed's rule decides whether wallet sign-in is on (a plain THIRDWEB_SECRET_KEY alone derives the clientId).
+  const chain = serverChainCredentials();
   return (
     <NarrowPage
       title="Sign in to Cuepoint"
@@ -31,7 +34,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <hr className="border-line" />
         <MagicLinkForm next={next} />
         <hr className="border-line" />
-        <WalletSignIn clientId={process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID ?? null} />
+        <WalletSignIn clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} />
       </div>
     </NarrowPage>
   );

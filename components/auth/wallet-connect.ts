@@ -1,7 +1,7 @@
 // Loaded on demand (dynamic import) so thirdweb stays out of the sign-in page's first load.
-import { createThirdwebClient } from "thirdweb";
 import { getInstalledWallets, injectedProvider, type Wallet } from "thirdweb/wallets";
 import type { EthereumWallet } from "@supabase/supabase-js";
+import { browserThirdwebClient } from "@/lib/chain/browser";
 
 export interface InjectedWalletChoice {
   id: string;
@@ -30,8 +30,9 @@ export async function discoverInjectedWallets(): Promise<InjectedWalletChoice[]>
  * supabase.auth.signInWithWeb3 uses to build and sign the EIP-4361 message.
  */
 export async function connectInjectedWallet(clientId: string, choice: InjectedWalletChoice): Promise<EthereumWallet> {
-  const client = createThirdwebClient({ clientId });
-  await choice.wallet.connect({ client });
+  const chain = browserThirdwebClient(clientId);
+  if (!chain.ok) throw new Error(chain.error);
+  await choice.wallet.connect({ client: chain.client });
   const provider = injectedProvider(choice.wallet.id);
   if (!provider) throw new Error("The wallet disconnected before signing");
   return provider as unknown as EthereumWallet;

@@ -11,7 +11,7 @@ import type { InjectedWalletChoice } from "./wallet-connect";
 const statement = "Sign in to Cuepoint with this wallet.";
 
 /** Sign in with Ethereum (EIP-4361). thirdweb loads only when the person asks for it. */
-export function WalletSignIn({ clientId }: { clientId: string | null }) {
+export function WalletSignIn({ clientId, unavailable }: { clientId: string | null; unavailable: string | null }) {
   const [wallets, setWallets] = useState<InjectedWalletChoice[] | null>(null);
   const [status, setStatus] = useState<"idle" | "looking" | "signing">("idle");
   const [error, setError] = useState<string | null>(null);
@@ -51,7 +51,7 @@ export function WalletSignIn({ clientId }: { clientId: string | null }) {
       </h2>
       {!clientId ? (
         <Alert tone="info">
-          <p className="font-medium">{missingCredentialsMessage}</p>
+          <p className="font-medium">{unavailable ?? missingCredentialsMessage}</p>
           <p className="mt-1 text-muted">Wallet sign-in is turned off on this server until a thirdweb client ID is configured. Email sign-in works as usual.</p>
         </Alert>
       ) : (

@@ -54,8 +54,22 @@ describe("the thirdweb client rule", () => {
   });
 
   test("the server client reads THIRDWEB_SECRET_KEY and NEXT_PUBLIC_THIRDWEB_CLIENT_ID", () => {
-    expect(serverChainCredentials({} as NodeJS.ProcessEnv)).toEqual({ ok: false, error: missingCredentialsMessage });
-    const built = serverThirdwebClient({ THIRDWEB_SECRET_KEY: plainSecret } as unknown as NodeJS.ProcessEnv);
+    expect(serverChainCredentials({})).toEqual({ ok: false, error: missingCredentialsMessage });
+    const built = serverThirdwebClient({ THIRDWEB_SECRET_KEY: plainSecret });
     expect(built.ok && built.client.clientId).toBe(clientIdFromSecretKey(plainSecret));
+  });
+});
+
+describe("the browser's thirdweb client", () => {
+  test("with a clientId it is created for that clientId", async () => {
+    const { browserThirdwebClient } = await import("../../lib/chain/browser");
+    const chain = browserThirdwebClient("cuepoint-e2e-local");
+    expect(chain.ok && chain.client.clientId).toBe("cuepoint-e2e-local");
+  });
+
+  test("without one, wallet features are off with the seed's exact message", async () => {
+    const { browserThirdwebClient } = await import("../../lib/chain/browser");
+    expect(browserThirdwebClient(null)).toEqual({ ok: false, error: "clientId or secretKey must be provided" });
+    expect(browserThirdwebClient("   ")).toEqual({ ok: false, error: "clientId or secretKey must be provided" });
   });
 });
