@@ -1,6 +1,7 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { clearClusterStopRequest, clusterStopRequested, requestClusterStop, withClusterLock } from "./cluster-lock.ts";
 import type { StackConfig } from "./config.ts";
 import { pgDataDir, pgLogPath, pgSocketDir, stateDir } from "./paths.ts";
 import { assertPortFree } from "./ports.ts";
@@ -132,7 +133,26 @@ function removeCrashLeftovers(): void {
   }
 }
 
+/** Starts the cluster (a deliberate start: it ends any stop request the watchdog was honouring). */
 export async function startCluster(config: StackConfig): Promise<"started" | "already running"> {
+  return await withClusterLock(async () => {
+    clearClusterStopRequest();
+    return await startClusterLocked(config);
+  });
+}
+
+/**
+ * The watchdog's restart after a crash: does nothing if a stop was requested meanwhile or someone
+ * else (`npm run stack -- start`) already brought the cluster back.
+ */
+export async function restartCrashedCluster(config: StackConfig): Promise<"started" | "already running" | "stop requested"> {
+  return await withClusterLock(async () => {
+    if (clusterStopRequested() || !clusterExists()) return "stop requested";
+    return await startClusterLocked(config);
+  });
+}
+
+async function startClusterLocked(config: StackConfig): Promise<"started" | "already running"> {
   if (runningPid()) return "already running";
   const user = await databaseOsUser();
   removeCrashLeftovers();
@@ -152,17 +172,24 @@ export async function startCluster(config: StackConfig): Promise<"started" | "al
   return "started";
 }
 
+/** Stops the cluster; the watchdog will not restart it until the next deliberate start. */
 export async function stopCluster(): Promise<"stopped" | "not running"> {
-  if (!runningPid()) return "not running";
-  const user = await databaseOsUser();
-  const result = await run(pgBin("pg_ctl"), ["stop", "-D", pgDataDir, "-m", "fast", "-w", "-t", "60", "-s"], asUser(user));
-  if (result.code !== 0 && runningPid()) throw new StackError(`PostgreSQL did not stop: ${result.stderr.trim()}`);
-  return "stopped";
+  requestClusterStop();
+  return await withClusterLock(async () => {
+    if (!runningPid()) return "not running";
+    const user = await databaseOsUser();
+    const result = await run(pgBin("pg_ctl"), ["stop", "-D", pgDataDir, "-m", "fast", "-w", "-t", "60", "-s"], asUser(user));
+    if (result.code !== 0 && runningPid()) throw new StackError(`PostgreSQL did not stop: ${result.stderr.trim()}`);
+    return "stopped";
+  });
 }
 
 export async function removeCluster(): Promise<void> {
-  await stopCluster();
-  rmSync(path.dirname(pgDataDir), { recursive: true, force: true });
+  requestClusterStop();
+  await withClusterLock(async () => {
+    await stopCluster();
+    rmSync(path.dirname(pgDataDir), { recursive: true, force: true });
+  });
 }
 
 /** Runs SQL (several statements allowed) as the bootstrap superuser, in one implicit transaction. */

@@ -66,6 +66,19 @@ export async function stopService(name: string): Promise<"stopped" | "not runnin
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  process.kill(pid, "SIGKILL");
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    return "stopped"; // it ended just now
+  }
+  // only once it is gone are its ports free and its watchdog out of the way
+  while (Date.now() < deadline + 5000) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return "stopped";
 }

@@ -5,6 +5,7 @@ import { applyBaseSchema, applyMigrations, applySeed } from "./migrate.ts";
 import path from "node:path";
 import { envLocalPath, repoRoot, stateDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
+import { requestClusterStop } from "./cluster-lock.ts";
 import { clusterExists, dbUrl, initCluster, removeCluster, runningPid, startCluster, stopCluster } from "./postgres.ts";
 import { debianPackages, ensureDebianPackages } from "./system.ts";
 
@@ -65,13 +66,19 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
   return { created, database, api, seconds: (performance.now() - began) / 1000 };
 }
 
+/**
+ * The stop request comes first, so the API's watchdog stands back from the moment the stop
+ * begins; the API (and with it the watchdog) stops before the cluster is touched.
+ */
 export async function stopStack(): Promise<{ api: string; database: string }> {
+  requestClusterStop();
   const api = await stopService("api");
   return { api, database: await stopCluster() };
 }
 
 export async function resetStack(config: StackConfig, log: Log): Promise<StartReport> {
   log("Removing the database …");
+  requestClusterStop();
   await stopService("api");
   await removeCluster();
   return await startStack(config, log);

@@ -1,35 +1,21 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { clusterStopRequested } from "./cluster-lock.ts";
 import type { StackConfig } from "./config.ts";
-import { pgDataDir } from "./paths.ts";
-import { runningPid, startCluster } from "./postgres.ts";
+import { restartCrashedCluster, runningPid } from "./postgres.ts";
 
 /**
  * Keeps the stack's Postgres up while the API server runs: when the postmaster dies (kill -9,
  * OOM, a crash), it says so in the API log and starts the cluster again (Postgres replays its
- * WAL). It first waits a few seconds and stands back while anything else is starting this
- * cluster, so a `npm run stack -- start` typed right after a crash does the restart without two
- * starts racing. If Postgres will not come back, it says why and stops the API cleanly rather
- * than serving a dead database.
+ * WAL). It first waits a few seconds, then restarts under the cluster lock (stack/lib/cluster-lock.ts),
+ * so a `npm run stack -- start` typed right after a crash and the watchdog never start it twice,
+ * and it never acts on a cluster whose stop was requested (`stop`, `reset`). If Postgres will not
+ * come back, it says why and stops the API cleanly rather than serving a dead database.
  */
 const checkEveryMs = 1000;
-const graceMs = 5000;
+/** STACK_DB_WATCHDOG_GRACE_MS: how long a crashed cluster stays down before the watchdog restarts it. */
+const graceMs = Number(process.env.STACK_DB_WATCHDOG_GRACE_MS) || 5000;
 const attempts = 3;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Another process (pg_ctl, a starting postmaster) working on this cluster's data directory. */
-function clusterBeingStarted(): boolean {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (args.includes(pgDataDir)) return true;
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return false;
-}
 
 export function watchPostgres(config: StackConfig, log: (line: string) => void, giveUp: () => void): { stop(): void } {
   let stopped = false;
@@ -38,23 +24,16 @@ export function watchPostgres(config: StackConfig, log: (line: string) => void, 
 
   async function recover(): Promise<void> {
     const began = Date.now();
-    log(`[db] PostgreSQL${lastPid ? ` (pid ${lastPid})` : ""} is not running: it crashed or was killed. Restarting it in ${graceMs / 1000} s…`);
+    log(`[db] PostgreSQL${lastPid ? ` (pid ${lastPid})` : ""} is not running: it crashed or was killed. Restarting it in ${Math.round(graceMs / 1000)} s…`);
     await sleep(graceMs);
     let failure = "";
     for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
-      if (runningPid() || clusterBeingStarted()) {
-        await sleep(2000);
-        if (runningPid()) {
-          lastPid = runningPid();
-          log(`[db] PostgreSQL is running again (pid ${lastPid}, started elsewhere)`);
-          return;
-        }
-        continue;
-      }
       try {
-        await startCluster(config);
+        const outcome = await restartCrashedCluster(config);
         lastPid = runningPid();
-        log(`[db] PostgreSQL is back (pid ${lastPid}) after ${((Date.now() - began) / 1000).toFixed(1)} s; its WAL was replayed, clients reconnect on their own`);
+        if (outcome === "stop requested") log("[db] PostgreSQL was stopped on purpose meanwhile; not restarting it");
+        else if (outcome === "already running") log(`[db] PostgreSQL is running again (pid ${lastPid}, started elsewhere)`);
+        else log(`[db] PostgreSQL is back (pid ${lastPid}) after ${((Date.now() - began) / 1000).toFixed(1)} s; its WAL was replayed, clients reconnect on their own`);
         return;
       } catch (error) {
         failure = (error as Error).message;
@@ -62,13 +41,13 @@ export function watchPostgres(config: StackConfig, log: (line: string) => void, 
         await sleep(2000);
       }
     }
-    if (stopped || runningPid()) return;
+    if (stopped || runningPid() || clusterStopRequested()) return;
     log(`[db] PostgreSQL could not be restarted, so the API stops too. Fix the cause above, then run \`npm run stack -- start\`.`);
     giveUp();
   }
 
   const timer = setInterval(() => {
-    if (stopped || busy) return;
+    if (stopped || busy || clusterStopRequested()) return;
     const pid = runningPid();
     if (pid) {
       lastPid = pid;
