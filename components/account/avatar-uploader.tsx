@@ -6,7 +6,7 @@ import { setAvatar } from "@/app/account/actions";
 import { Avatar } from "@/components/avatar";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
-import { avatarObjectPath, avatarTypes, checkAvatarFile } from "@/lib/avatars-upload";
+import { avatarObjectPath, avatarTypes, avatarUploadProblem, checkAvatarFile } from "@/lib/avatars-upload";
 import { networkMessage } from "@/lib/auth/messages";
 import { publicConfig } from "@/lib/public-config";
 
@@ -33,8 +33,8 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
   async function upload(file: File) {
     setError(null);
     setSaved(false);
-    const problem = checkAvatarFile(file);
-    if (problem) return setError(problem);
+    const invalid = checkAvatarFile(file);
+    if (invalid) return setError(invalid);
     const supabase = await loadSupabase().catch(() => null);
     if (!supabase) return setError(networkMessage);
     const { data } = await supabase.auth.getSession();
@@ -48,9 +48,8 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
         file,
         setProgress,
       );
-      if (result.status === 413) return setError("Pictures up to 2 MB");
-      if (result.status === 415 || /mime type/i.test(result.body)) return setError("Pictures can be PNG, JPEG, WebP or GIF");
-      if (result.status >= 300) return setError("The upload failed — try again.");
+      const problem = avatarUploadProblem(result.status, result.body);
+      if (problem) return setError(problem);
       const saved = await setAvatar(path);
       if (!saved.ok) return setError(saved.error);
       setSaved(true);
