@@ -1,8 +1,21 @@
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfig } from "../../stack/lib/config.ts";
 
+const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT"];
+
+/** Runs `read` as if no STACK_*_PORT override were set (a private stack's shell may have them). */
+function withoutPortOverrides<T>(read: () => T): T {
+  const saved = portOverrides.map((name) => [name, process.env[name]] as const);
+  for (const name of portOverrides) delete process.env[name];
+  try {
+    return read();
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
+}
+
 describe("supabase/config.toml, as the product needs it", () => {
-  const config = loadConfig();
+  const config = withoutPortOverrides(loadConfig);
   const raw = config.raw as Record<string, any>;
 
   test("uses Supabase's local ports and PostgreSQL 15", () => {
@@ -29,7 +42,7 @@ describe("supabase/config.toml, as the product needs it", () => {
 
 describe("parseConfig", () => {
   test("falls back to Supabase's default ports", () => {
-    expect(parseConfig('project_id = "x"')).toMatchObject({ projectId: "x", apiPort: 54321, dbPort: 54322, inboxPort: 54324 });
+    expect(withoutPortOverrides(() => parseConfig('project_id = "x"'))).toMatchObject({ projectId: "x", apiPort: 54321, dbPort: 54322, inboxPort: 54324 });
   });
 
   test("lets STACK_*_PORT run a second stack beside the first", () => {
