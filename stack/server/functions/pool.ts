@@ -40,10 +40,14 @@ export class WorkerPool {
     if (worker.stale && worker.inflight === 0) worker.kill();
   }
 
-  /** Marks workers as outdated: new requests get a fresh worker, old ones finish their requests. */
-  invalidate(name?: string): void {
+  /**
+   * Marks workers as outdated: new requests get a fresh worker, old ones finish their requests.
+   * A worker spawned after `changedAt` (epoch ms of the change) already runs the new code and stays.
+   */
+  invalidate(name?: string, changedAt = Number.POSITIVE_INFINITY): void {
     for (const [key, worker] of this.current) {
       if (name !== undefined && key !== name) continue;
+      if (worker.startedAt > changedAt) continue;
       worker.stale = true;
       if (worker.inflight === 0) worker.kill();
       this.current.delete(key);

@@ -48,10 +48,10 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
   };
 
   const stopWatching = options.watch && options.enabled
-    ? watchFunctions(options.functionsDir, (segment) => {
+    ? watchFunctions(options.functionsDir, (segment, changedAt) => {
         // A function's own folder reloads that function; anything shared (_shared, .env, deno.json) reloads all.
-        if (functionName.test(segment)) pool.invalidate(segment);
-        else pool.invalidate();
+        if (functionName.test(segment)) pool.invalidate(segment, changedAt);
+        else pool.invalidate(undefined, changedAt);
         options.log(`[functions] ${segment} changed: reloading ${functionName.test(segment) ? segment : "all functions"}`);
       })
     : () => undefined;
@@ -90,6 +90,8 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
         pool.terminate(worker);
       } else if (outcome === "crashed") {
         options.log(`[functions] ${target.name}: the worker failed during ${req.method} ${target.path}`);
+        // retire it now: its exit event may come after the caller's next request, which must get a fresh worker
+        pool.terminate(worker);
       }
     } finally {
       pool.release(worker);

@@ -10,14 +10,14 @@ const ignored = (name: string) => ignoredNames.has(name) || /^deno\..*\.tmp$/.te
  * (a function's folder, `_shared`, or a root file such as `.env` or `deno.json`). One watcher per
  * directory, skipping node_modules, instead of a recursive watch that would cover every package.
  */
-export function watchFunctions(root: string, onChange: (segment: string) => void): () => void {
+export function watchFunctions(root: string, onChange: (segment: string, changedAt: number) => void): () => void {
   const watchers = new Map<string, FSWatcher>();
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
 
   const flush = () => {
     timer = undefined;
-    for (const segment of pending) onChange(segment);
+    for (const segment of pending) onChange(segment, lastModified(path.join(root, segment)));
     pending.clear();
   };
 
@@ -59,6 +59,31 @@ export function watchFunctions(root: string, onChange: (segment: string) => void
     for (const watcher of watchers.values()) watcher.close();
     watchers.clear();
   };
+}
+
+/**
+ * The latest modification time (epoch ms) of a path and, for a folder, everything in it — a
+ * removed entry shows as its folder's mtime; a path that is gone counts as changed right now.
+ * Events are debounced and may be handled late on a busy machine, so what changed is judged by
+ * the files' times, not by when the event arrived: a worker started after them already runs them.
+ */
+function lastModified(file: string): number {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+  let latest = Math.max(stat.mtimeMs, stat.ctimeMs);
+  if (!stat.isDirectory()) return latest;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(file).filter((name) => !ignored(name));
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+  for (const entry of entries) latest = Math.max(latest, lastModified(path.join(file, entry)));
+  return latest;
 }
 
 function isDirectory(file: string): boolean {

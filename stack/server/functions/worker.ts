@@ -29,6 +29,8 @@ export class FunctionWorker {
   stale = false;
   exited = false;
   lastUsed = Date.now();
+  /** When it was spawned: Deno reads the function's code after this, so later edits make it stale. */
+  readonly startedAt = Date.now();
   private readonly child: ChildProcess;
   private readonly exitListeners: (() => void)[] = [];
 
