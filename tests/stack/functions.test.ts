@@ -2,7 +2,8 @@
 // the example `hello` function as anon, as two users and as the service role, the edge runtime's
 // refusals, and the faults: a Deno worker killed mid-request, code edited while serving.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -91,13 +92,18 @@ describe("hello, the example function", () => {
   });
 });
 
-describe("a function added to the running stack", () => {
+// each of these may wait for a Deno worker to boot (seconds on a busy machine)
+describe("a function added to the running stack", { timeout: 120_000 }, () => {
   const name = `fx-fn-${process.pid}-${Date.now().toString(36)}`;
   const dir = path.join(supabaseDir, "functions", name);
   const source = (version: string) => `
     Deno.serve(async (req) => {
       const url = new URL(req.url);
-      if (url.searchParams.has("hang")) await new Promise(() => {});
+      // ?hang=<file>: say (by creating the file) that the request arrived, then never answer
+      if (url.searchParams.has("hang")) {
+        await Deno.writeTextFile(url.searchParams.get("hang")!, String(Deno.pid));
+        await new Promise(() => {});
+      }
       const names = ["SUPABASE_URL", "SUPABASE_ANON_KEY", "SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_DB_URL"];
       return Response.json({ version: "${version}", pid: Deno.pid, env: Object.fromEntries(names.map((n) => [n, Deno.env.get(n)])) });
     });`;
@@ -126,8 +132,11 @@ describe("a function added to the running stack", () => {
 
   test("killed mid-request (kill -9 of its Deno process): the caller gets 500 WORKER_ERROR, the next call works", async () => {
     const { pid } = await invoke();
-    const pending = anonClient().functions.invoke(`${name}?hang`, { body: {} });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const arrived = path.join(tmpdir(), `${name}-hang-${Date.now()}`);
+    const pending = anonClient().functions.invoke(`${name}?hang=${encodeURIComponent(arrived)}`, { body: {} });
+    // kill only once the request is inside the function (a fixed sleep killed it before, on a busy machine)
+    await expect.poll(() => existsSync(arrived) && readFileSync(arrived, "utf8"), { timeout: 60_000, interval: 50 }).toBe(String(pid));
+    rmSync(arrived, { force: true });
     process.kill(pid, "SIGKILL");
     expect(await httpError(await pending)).toEqual({
       status: 500,
@@ -141,7 +150,7 @@ describe("a function added to the running stack", () => {
   test("editing its code while the stack runs serves the new version", async () => {
     await invoke();
     writeFileSync(path.join(dir, "index.ts"), source("v2"));
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 60_000;
     let version = "";
     while (version !== "v2" && Date.now() < deadline) {
       version = (await invoke()).version;
