@@ -2,9 +2,12 @@
 // publication, delivered per subscriber only when its role and claims can SELECT the row (RLS),
 // with event and column filters, in Realtime's payload shape.
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { signHs256 } from "../../stack/lib/keys.ts";
 import { type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, subscribeChanges, waitFor } from "./realtime-helpers.ts";
+
+// change feeds and joins wait on a busy API and replication stream: generous ceilings, never a speed test
+vi.setConfig({ testTimeout: 120_000 });
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 let alice: TestUser;

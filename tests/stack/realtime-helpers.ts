@@ -52,7 +52,9 @@ export async function realtimeClient(as: "anon" | "service" | { token: string },
   const key = as === "service" ? serviceRoleKey : anonKey;
   const client = createClient(apiUrl, key, {
     auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { vsn, heartbeatIntervalMs: 5000 } as never,
+    // realtime-js' default heartbeat (25 s): a 5 s one made a loaded machine's late heartbeat reply
+    // look like a dead socket, and the reconnect dropped changes; replies may take long there too
+    realtime: { vsn, timeout: 60_000 } as never,
     ...(typeof as === "object" ? { accessToken: async () => as.token } : {}),
   });
   await client.realtime.setAuth();
@@ -64,8 +66,11 @@ export async function closeClients(): Promise<void> {
   await Promise.all(clients.splice(0).map((c) => c.removeAllChannels().catch(() => undefined)));
 }
 
-/** Waits until `check` returns a value (not undefined/false), polling; fails after `ms`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false, ms = 10_000): Promise<T> {
+/**
+ * Waits until `check` returns a value (not undefined/false), polling; fails after `ms` — a ceiling
+ * for a busy machine, not an expectation of speed (suites using it allow 120 s per test).
+ */
+export async function waitFor<T>(what: string, check: () => T | undefined | false, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = check();

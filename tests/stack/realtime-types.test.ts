@@ -1,8 +1,11 @@
 // postgres_changes values, frame by frame: Realtime renders each column as to_jsonb(value), so the
 // raw `data.record` must equal what Postgres' to_jsonb gives for the row, for every column type an
 // app is likely to use; `columns` names each column's pg_type.
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { RawSocket, sql } from "./realtime-helpers.ts";
+
+// change feeds and joins wait on a busy API and replication stream: generous ceilings, never a speed test
+vi.setConfig({ testTimeout: 120_000 });
 
 let socket: RawSocket;
 
