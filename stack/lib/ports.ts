@@ -11,9 +11,23 @@ export function portIsFree(port: number, host = "127.0.0.1"): Promise<boolean> {
   });
 }
 
+/**
+ * How long a port held only by a connection's local end may take to come free. Linux gives outgoing
+ * connections local ports from 32768–60999 (ip_local_port_range), which holds Supabase's default
+ * ports (54321…): while nothing listens there (during a restart), a busy machine's short-lived
+ * connection can take one, and keeps it through TIME_WAIT (60 s) after it closes. That is waited
+ * out; a listener is reported at once.
+ */
+const transientHolderWaitMs = 90_000;
+
 export async function assertPortFree(port: number, what: string): Promise<void> {
   if (await portIsFree(port)) return;
-  const holder = portHolder(port) ?? "another process";
+  const deadline = Date.now() + transientHolderWaitMs;
+  while (portHolder(port) === undefined && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (await portIsFree(port)) return;
+  }
+  const holder = portHolder(port) ?? `an outgoing connection's local end for over ${transientHolderWaitMs / 1000} s (ports 32768–60999 are Linux's ephemeral range)`;
   throw new StackError(
     `Port ${port} (${what}) is already in use by ${holder}.\n` +
       `Stop that process, or change the port in supabase/config.toml, then run \`npm run stack -- start\` again.`,
