@@ -2,13 +2,13 @@
 // the service (same code the stack runs, behind the same gateway) over a temporary functions folder,
 // so the tests can declare verify_jwt, a short wall-clock limit, a .env and broken functions
 // without touching the project's supabase/ folder.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { signHs256 } from "../../stack/lib/keys.ts";
 import { createGateway } from "../../stack/server/gateway.ts";
 import { defaultDenoDir, denoBinary, functionSettings, stackFunctionsOptions, supabaseFunctionEnv } from "../../stack/server/functions/options.ts";
@@ -16,8 +16,13 @@ import type { FunctionsOptions } from "../../stack/server/functions/options.ts";
 import { createFunctionsService, type FunctionsService } from "../../stack/server/functions/service.ts";
 import { anonKey, config, serviceRoleKey } from "../helpers/stack.ts";
 
+// Deno workers boot and reload here on a shared machine: generous ceilings, never a speed test
+vi.setConfig({ testTimeout: 120_000 });
+
 const functionsDir = mkdtempSync(path.join(tmpdir(), "fx-functions-"));
-const wallClockMs = 1500;
+// the edge runtime's per-request wall-clock limit, short so the 546 test is quick, yet long enough
+// that a busy machine's slow answer (or a slow test process) never meets it by accident
+const wallClockMs = 5000;
 const logs: string[] = [];
 
 /** config.toml's [functions.*] as this suite declares them. */
@@ -61,7 +66,10 @@ const fixtures: Record<string, string> = {
     });`,
   guarded: `Deno.serve((req) => Response.json({ authorization: req.headers.get("authorization") }));`,
   hang: `Deno.serve(async (req) => {
-      if (new URL(req.url).searchParams.has("pid")) return Response.json({ pid: Deno.pid });
+      const url = new URL(req.url);
+      if (url.searchParams.has("pid")) return Response.json({ pid: Deno.pid });
+      // ?arrived=<file>: say (by creating the file) that the request is inside the function
+      if (url.searchParams.has("arrived")) await Deno.writeTextFile(url.searchParams.get("arrived")!, String(Deno.pid));
       await new Promise(() => {});
       return new Response("never");
     });`,
@@ -140,7 +148,7 @@ async function errorOf(result: { error: unknown }) {
   return { status: response.status, contentType: response.headers.get("content-type"), body: await response.text() };
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -311,8 +319,11 @@ describe("failures", () => {
 
   test("a worker killed mid-request: the caller gets 500 WORKER_ERROR and the next call starts a fresh one", async () => {
     const { pid } = (await (await call("hang?pid")).json()) as { pid: number };
-    const pending = call("hang");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const arrived = path.join(tmpdir(), `fx-functions-hang-${process.pid}-${Date.now()}`);
+    const pending = call(`hang?arrived=${encodeURIComponent(arrived)}`);
+    // kill only once the request is inside this very worker, not after a fixed sleep
+    await expect.poll(() => existsSync(arrived) && readFileSync(arrived, "utf8"), { timeout: 60_000, interval: 20 }).toBe(String(pid));
+    rmSync(arrived, { force: true });
     process.kill(pid, "SIGKILL");
     const response = await pending;
     expect(response.status).toBe(500);
