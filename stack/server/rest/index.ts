@@ -36,14 +36,21 @@ export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute>
   });
   // Until the schema cache has loaded, requests get PostgREST's 503 PGRST002 (see handler.ts).
   const state: RestState = { cache: undefined, executor, options, plans: new Map() };
-  // Reloads run one after another, so a slow earlier load never replaces a newer cache.
+  // Reloads run one after another, so a slow earlier load never replaces a newer cache. A reload
+  // asked for while one is already waiting to start joins that one: it will read the catalog after
+  // every DDL notified so far. (Each DDL statement notifies; without this, a burst of fixture DDL
+  // queued one full reload per statement and the cache lagged seconds behind on a busy machine.)
   let queue: Promise<void> = Promise.resolve();
+  let waiting: Promise<void> | undefined;
   const reload = () => {
+    if (waiting) return waiting;
     const run = queue.then(async () => {
+      waiting = undefined;
       state.cache = await loadSchemaCache(ctx.adminPool, options.schemas);
       state.plans.clear();
       executor.reset();
     });
+    waiting = run;
     queue = run.catch(() => undefined);
     return run;
   };
