@@ -163,11 +163,12 @@ export async function createFixture(prefix: string): Promise<Fixture> {
     if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
     return fetch(`${apiUrl}/rest/v1${path}`, { ...init, headers });
   };
-  // Wait (up to 20 s on a busy machine) until the API's schema cache has the fixture.
-  for (let i = 0; i < 400; i++) {
+  // Wait (up to 90 s on a busy machine) until the API's schema cache has the fixture; say so if it never does.
+  for (const deadline = Date.now() + 90_000; ; ) {
     const probe = await rest(`/rpc/${prefix}_hello`);
     const table = await rest(`/${prefix}_published?limit=0`);
     if (probe.status === 200 && table.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`the REST schema cache never picked up the ${prefix} fixture (rpc ${probe.status}, table ${table.status})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
