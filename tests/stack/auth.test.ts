@@ -277,8 +277,8 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const exchanged = await supabase.auth.exchangeCodeForSession(code);
     expect(exchanged.error).toBeNull();
     expect((exchanged.data as { redirectType?: string | null }).redirectType).toBe("recovery");
-    await new Promise((r) => setTimeout(r, 20));
-    expect(events).toContain("PASSWORD_RECOVERY");
+    // supabase-js notifies its listeners asynchronously: wait for the event, not a fixed 20 ms
+    await expect.poll(() => events, { timeout: 30_000 }).toContain("PASSWORD_RECOVERY");
 
     expect((await supabase.auth.updateUser({ password: "brand-new-password-7" })).error).toBeNull();
     const old = await client().auth.signInWithPassword({ email: user.email, password: user.password });
@@ -296,8 +296,8 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const { data, error } = await server.auth.verifyOtp({ type: "recovery", token_hash: tokenHash });
     expect(error).toBeNull();
     expect(data.session?.user.id).toBe(user.id);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(events).toContain("PASSWORD_RECOVERY");
+    // supabase-js notifies its listeners asynchronously: wait for the event, not a fixed 20 ms
+    await expect.poll(() => events, { timeout: 30_000 }).toContain("PASSWORD_RECOVERY");
   });
 
   test("a magic link to a new address signs it up (confirmation email); shouldCreateUser false refuses", async () => {
