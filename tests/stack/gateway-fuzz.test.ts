@@ -93,7 +93,8 @@ async function rawExchange(request: string): Promise<string> {
       socket.destroy();
       resolve(received);
     };
-    socket.setTimeout(5000, done);
+    // a ceiling for a busy machine (a signup hashes a password): no answer within it is a failure
+    socket.setTimeout(30_000, done);
     socket.on("data", (chunk) => {
       received += chunk.toString("latin1");
       if (received.includes("\r\n\r\n")) done();
@@ -105,7 +106,7 @@ async function rawExchange(request: string): Promise<string> {
 }
 
 describe(`fuzz (seed ${seed})`, () => {
-  test("3000 malformed requests: each answered with a status below 500", { timeout: 120_000 }, async () => {
+  test("3000 malformed requests: each answered with a status below 500", { timeout: 240_000 }, async () => {
     const results: Sent[] = [];
     const total = 3000;
     let next = 0;
@@ -123,7 +124,7 @@ describe(`fuzz (seed ${seed})`, () => {
     expect(new Set(results.map((r) => r.status)).size).toBeGreaterThan(5);
   });
 
-  test("broken HTTP on the wire is answered, not dropped silently", { timeout: 60_000 }, async () => {
+  test("broken HTTP on the wire is answered, not dropped silently", { timeout: 300_000 }, async () => {
     const requests = [
       "GET //%% HTTP/1.1\r\nHost: x\r\n\r\n",
       "GET /auth/v1/health HTTP/9.9\r\nHost: x\r\n\r\n",
@@ -141,7 +142,7 @@ describe(`fuzz (seed ${seed})`, () => {
     }
   });
 
-  test("the inbox API answers 500 malformed requests below 500", { timeout: 60_000 }, async () => {
+  test("the inbox API answers 500 malformed requests below 500", { timeout: 180_000 }, async () => {
     const inboxUrl = `http://127.0.0.1:${config.inboxPort}`;
     const paths = ["/api/v1/messages", "/api/v1/messages?start=-5&limit=abc", "/api/v1/message/", "/api/v1/message/%00", "/api/v1/message/latest", "/api/v1/search", "/api/v1/search?query=%22", "/api/v1/search?query=to:", "/api/v1/info", "/api/v2/x", "/", "//%%"];
     const statuses: number[] = [];
