@@ -78,7 +78,7 @@ function randomProbe(r: ReturnType<typeof prng>): Probe {
 }
 
 // thousands of requests: 5-15 s here, far more on a loaded machine
-test("a few thousand malformed requests: no 5xx, every refusal is a PostgREST error, the stack stays up", { timeout: 240_000 }, async () => {
+test("a few thousand malformed requests: no 5xx, every refusal is a PostgREST error, the stack stays up", async () => {
   const r = prng(Number(process.env.REST_FUZZ_SEED ?? 20261123));
   const probes = Array.from({ length: 3000 }, () => randomProbe(r));
   const failures: string[] = [];
@@ -105,4 +105,4 @@ test("a few thousand malformed requests: no 5xx, every refusal is a PostgREST er
   const { data, error } = await f.anon.from(f.t.authors).select("id").order("id");
   expect(error).toBeNull();
   expect(data).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
-}, 120_000);
+}, 240_000);
