@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -20,12 +20,12 @@ export function SetPasswordForm() {
     const input = form.validate();
     if (!input) return;
     setPending(true);
-    const auth = await loadSupabaseAuth().catch(() => null);
-    if (!auth) {
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await auth.updateUser({ password: input.password });
+    const { error } = await supabase.auth.updateUser({ password: input.password });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));
     else setDone(true);

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -20,12 +20,12 @@ export function MagicLinkForm({ next }: { next: string }) {
     const input = form.validate();
     if (!input) return;
     setPending(true);
-    const auth = await loadSupabaseAuth().catch(() => null);
-    if (!auth) {
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: confirmRedirect(next), shouldCreateUser: false } });
+    const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: confirmRedirect(next), shouldCreateUser: false } });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));
     else setSentTo(input.email);

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { linkClasses } from "@/components/ui/link";
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -23,12 +23,12 @@ export function PasswordSignInForm() {
     if (!input) return;
     setPending(true);
     setUnconfirmed(false);
-    const auth = await loadSupabaseAuth().catch(() => null);
-    if (!auth) {
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await auth.signInWithPassword(input);
+    const { error } = await supabase.auth.signInWithPassword(input);
     setPending(false);
     if (error) {
       form.setFormError(authErrorMessage(error));

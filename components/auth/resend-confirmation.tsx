@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Button } from "@/components/ui/button";
 import { confirmRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
@@ -16,9 +16,9 @@ export function ResendConfirmation({ email }: { email: string }) {
         disabled={state === "sending" || !email}
         onClick={async () => {
           setState("sending");
-          const auth = await loadSupabaseAuth().catch(() => null);
-          if (!auth) return setState(networkMessage);
-          const { error } = await auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmRedirect("/") } });
+          const supabase = await loadSupabase().catch(() => null);
+          if (!supabase) return setState(networkMessage);
+          const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmRedirect("/") } });
           setState(error ? authErrorMessage(error) : "sent");
         }}
       >

@@ -2,13 +2,13 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
-import { type BrowserAuth, loadSupabaseAuth, supabaseDataIfLoaded, whenSupabaseAuthLoads } from "@/components/supabase-provider";
+import { type BrowserSupabase, loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
  * What the product does on each session event (PRODUCT.md, "Session and sign-in").
- * The Auth client also relays these events to the app's other tabs, so signing out in one tab
- * signs out the others. Realtime channels live on the data client, when a page has loaded one. Handlers never await Supabase calls inside the callback (that can
+ * supabase-js also relays these events to the app's other tabs, so signing out in one tab
+ * signs out the others. Handlers never await Supabase calls inside the callback (that can
  * deadlock the auth lock); navigation and refresh are enough.
  */
 export function SessionEvents({ serverUserId }: { serverUserId: string | null }) {
@@ -25,11 +25,11 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
   useEffect(() => {
     let active = true;
     let unsubscribe = () => {};
-    const listen = (auth: BrowserAuth) => {
-      if (active) unsubscribe = subscribe(auth);
+    const listen = (supabase: BrowserSupabase) => {
+      if (active) unsubscribe = subscribe(supabase);
     };
-    const stopWaiting = signedIn ? () => {} : whenSupabaseAuthLoads(listen);
-    if (signedIn) void loadSupabaseAuth().then(listen);
+    const stopWaiting = signedIn ? () => {} : whenSupabaseLoads(listen);
+    if (signedIn) void loadSupabase().then(listen);
     return () => {
       active = false;
       stopWaiting();
@@ -37,8 +37,8 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
     };
   }, [signedIn]); // eslint-disable-line react-hooks/exhaustive-deps -- subscribe reads refs only
 
-  function subscribe(auth: BrowserAuth): () => void {
-    const { data } = auth.onAuthStateChange((event, session) => {
+  function subscribe(supabase: BrowserSupabase): () => void {
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
       const userId = session?.user.id ?? null;
       switch (event) {
         case "INITIAL_SESSION":
@@ -55,12 +55,12 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
           break;
         case "SIGNED_OUT":
           renderedUser.current = null;
-          void supabaseDataIfLoaded()?.removeAllChannels();
+          void supabase.removeAllChannels();
           router.replace("/");
           router.refresh();
           break;
         case "TOKEN_REFRESHED":
-          if (session) void supabaseDataIfLoaded()?.realtime.setAuth(session.access_token);
+          if (session) void supabase.realtime.setAuth(session.access_token);
           break;
         case "USER_UPDATED":
           router.refresh();

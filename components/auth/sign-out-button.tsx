@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Button } from "@/components/ui/button";
 
 /** Signs out this browser; the SIGNED_OUT handler then clears state and goes to `/`. */
@@ -16,8 +16,8 @@ export function SignOutButton({ variant = "secondary" }: { variant?: "secondary"
         onClick={async () => {
           setPending(true);
           setError(null);
-          const auth = await loadSupabaseAuth().catch(() => null);
-          const { error: failure } = auth ? await auth.signOut({ scope: "local" }) : { error: true };
+          const supabase = await loadSupabase().catch(() => null);
+          const { error: failure } = supabase ? await supabase.auth.signOut({ scope: "local" }) : { error: true };
           if (failure) {
             setError("We couldn't sign you out — check your connection and try again.");
             setPending(false);

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -21,12 +21,12 @@ export function SignupForm({ next }: { next: string }) {
     const input = form.validate();
     if (!input) return;
     setPending(true);
-    const auth = await loadSupabaseAuth().catch(() => null);
-    if (!auth) {
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { data, error } = await auth.signUp({ ...input, options: { emailRedirectTo: confirmRedirect(next) } });
+    const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: confirmRedirect(next) } });
     setPending(false);
     if (error) return form.setFormError(authErrorMessage(error));
     // With confirmations on, Supabase answers an existing address like a new one (no session, no identities).

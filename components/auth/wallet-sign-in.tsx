@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabaseAuth } from "@/components/supabase-provider";
+import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { missingCredentialsMessage } from "@/lib/chain/credentials";
@@ -33,8 +33,8 @@ export function WalletSignIn({ clientId, unavailable }: { clientId: string | nul
     try {
       const { connectInjectedWallet } = await import("./wallet-connect");
       const wallet = await connectInjectedWallet(clientId, choice);
-      const auth = await loadSupabaseAuth();
-      const { error: failure } = await auth.signInWithWeb3({ chain: "ethereum", wallet, statement });
+      const supabase = await loadSupabase();
+      const { error: failure } = await supabase.auth.signInWithWeb3({ chain: "ethereum", wallet, statement });
       if (failure) setError(authErrorMessage(failure));
     } catch (failure) {
       const message = (failure as Error).message ?? "";
