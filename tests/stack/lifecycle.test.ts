@@ -113,6 +113,27 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect(rows).toEqual([{ username: "crash" }]);
   });
 
+  test("a `start` typed while the API's watchdog restarts a killed cluster: one start, no error, data intact", async () => {
+    // an API whose watchdog restarts at once, so the two starts overlap
+    expect(stack(["stop"]).code).toBe(0);
+    const quick = stack(["start"], { STACK_DB_WATCHDOG_GRACE_MS: "1" });
+    expect(quick.code, quick.why).toBe(0);
+    const apiLogPath = path.join(stackDir, "logs", "api.log");
+    const logBefore = readFileSync(apiLogPath, "utf8").length;
+    const apiLog = () => readFileSync(apiLogPath, "utf8").slice(logBefore);
+    process.kill(postmasterPid(), "SIGKILL");
+    // the watchdog has noticed and is restarting the cluster: now type `start`
+    await expect.poll(() => apiLog(), { timeout: 60_000, interval: 20 }).toContain("is not running: it crashed or was killed");
+    const started = stack(["start"]);
+    expect(started.code, started.why).toBe(0);
+    await expect.poll(() => apiLog(), { timeout: 60_000 }).toMatch(/\[db\] PostgreSQL (is back|is running again)/);
+    expect(apiLog()).not.toContain("restarting PostgreSQL failed");
+    const rows = await query<{ username: string }>("select username from public.profiles where id = '77777777-7777-4777-8777-777777777777'");
+    expect(rows).toEqual([{ username: "crash" }]);
+    const status = stack(["status"]);
+    expect(status.code, status.why).toBe(0);
+  });
+
   test("a port already in use is named, with what holds it", async () => {
     const stopped = stack(["stop"]);
     expect(stopped.code, stopped.why).toBe(0);
