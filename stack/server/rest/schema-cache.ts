@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { quoteIdent } from "../sql.ts";
 
 /** What PostgREST's schema cache knows, read from pg_catalog once per (re)load. */
 export interface Column {
@@ -58,8 +59,6 @@ export interface SchemaCache {
   foreignKeys: ForeignKey[];
   routines: Map<string, Routine[]>;
 }
-
-const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export const relationKey = (schema: string, name: string) => `${schema}\u0000${name}`;
 
@@ -221,7 +220,7 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
     // A computed field: one row-type parameter (others defaulted), a single scalar result.
     const owner = row.first_arg_schema && row.first_arg_table ? relations.get(relationKey(row.first_arg_schema, row.first_arg_table)) : undefined;
     if (owner && !routine.returnsSet && routine.returnKind === "scalar" && routine.params.slice(1).every((param) => param.hasDefault) && !owner.columns.has(row.name)) {
-      owner.computed.set(row.name, `${quoteIdentifier(row.schema)}.${quoteIdentifier(row.name)}`);
+      owner.computed.set(row.name, `${quoteIdent(row.schema)}.${quoteIdent(row.name)}`);
     }
   }
   return { schemas, relations, foreignKeys, routines, roleSettings: roleSettingsByRole(roleSettingRows.rows) };

@@ -1,13 +1,14 @@
+import { quoteIdent as quoteName } from "../sql.ts";
 import { ApiError } from "./errors.ts";
 
 /** SQL text helpers. User input never reaches SQL text: it goes through `Params` as $n values. */
 
 const nulError = () => new ApiError(400, "PGRST100", "Names may not contain the NUL character", null, null);
 
-/** Quotes an identifier the way Postgres' quote_ident does for any name (always quoted). */
+/** Quotes an identifier (always quoted); a name with NUL is a request error, not a Postgres one. */
 export function quoteIdent(name: string): string {
   if (name.includes("\u0000")) throw nulError();
-  return `"${name.replaceAll('"', '""')}"`;
+  return quoteName(name);
 }
 
 /** Quotes a string literal; only for catalog-derived text (column names, defaults), never request input. */

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Claims } from "../jwt.ts";
+import { quoteIdent } from "../sql.ts";
 import { fromPgError } from "./errors.ts";
 
 /** Who a request acts as: the role and claims of its JWT (anon when it carried none). */
@@ -15,10 +16,6 @@ export interface Caller {
 export type Tx = pg.PoolClient & { actAs: (who: "caller" | "service") => Promise<void> };
 
 const switchableRoles = new Set(["anon", "authenticated", "service_role"]);
-
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /**
  * Runs `fn` in one transaction on the authenticator pool, as the caller's role with its claims in

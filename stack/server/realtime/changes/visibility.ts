@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Claims } from "../../jwt.ts";
+import { quoteIdent as ident } from "../../sql.ts";
 import type { Relation } from "./relations.ts";
 
 /**
@@ -12,10 +13,6 @@ export interface VisibilityGroup {
   claims: Claims;
   /** Per table: the changes to check, by index, with their primary key values (text). */
   tables: Map<Relation, Array<{ index: number; key: Record<string, string | null> }>>;
-}
-
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /**
