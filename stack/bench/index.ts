@@ -6,7 +6,7 @@ import path from "node:path";
 import { repoRoot } from "../lib/paths.ts";
 
 const benchDir = path.join(repoRoot, ".stack-bench");
-const env = { ...process.env, STACK_DIR: benchDir, STACK_API_PORT: "62321", STACK_DB_PORT: "62322", STACK_INBOX_PORT: "62324" };
+const env = { ...process.env, STACK_DIR: benchDir, STACK_API_PORT: "62321", STACK_DB_PORT: "62322", STACK_INBOX_PORT: "62324", STACK_CHAIN_PORT: "62545" };
 
 function stack(command: string): { seconds: number; ok: boolean; output: string } {
   const began = performance.now();

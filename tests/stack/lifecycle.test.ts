@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "vitest";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const stackDir = mkdtempSync(path.join(repoRoot, ".stack-lifecycle-"));
-const ports = { STACK_API_PORT: "61321", STACK_DB_PORT: "61322", STACK_INBOX_PORT: "61324" };
+const ports = { STACK_API_PORT: "61321", STACK_DB_PORT: "61322", STACK_INBOX_PORT: "61324", STACK_CHAIN_PORT: "61545" };
 const dbUrl = `postgresql://postgres:postgres@127.0.0.1:${ports.STACK_DB_PORT}/postgres`;
 
 // The API's Postgres watchdog (tested in realtime-faults) waits this long before restarting a

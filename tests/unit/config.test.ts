@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfig } from "../../stack/lib/config.ts";
 
-const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT"];
+const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT", "STACK_CHAIN_PORT"];
 
 /** Runs `read` as if no STACK_*_PORT override were set (a private stack's shell may have them). */
 function withoutPortOverrides<T>(read: () => T): T {
