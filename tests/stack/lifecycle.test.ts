@@ -90,6 +90,7 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect(status.out).toMatch(/database\s+running\s+postgresql:\/\/postgres:postgres@127\.0\.0\.1:61322\/postgres/);
     expect(status.out).toMatch(/api\s+running\s+http:\/\/127\.0\.0\.1:61321/);
     expect(status.out).toMatch(/inbox\s+running\s+http:\/\/127\.0\.0\.1:61324/);
+    expect(status.out).toMatch(/chain\s+running\s+http:\/\/127\.0\.0\.1:61545/);
   });
 
   test("env prints the app's variables in `supabase status -o env` form", () => {
@@ -162,6 +163,7 @@ describe("npm run stack", { timeout: 240_000 }, () => {
       expect(status.code, status.why).toBe(1);
       expect(status.out).toMatch(/database\s+stopped/);
       expect(status.out).toMatch(/api\s+stopped/);
+      expect(status.out).toMatch(/chain\s+stopped/);
     } finally {
       rmSync(workDir, { recursive: true, force: true });
     }
@@ -176,6 +178,7 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect((await query("select username from public.profiles")).length).toBe(2);
     const stopped = stack(["stop"]);
     expect(stopped.out, stopped.why).toContain("database: stopped");
+    expect(stopped.out).toContain("chain: stopped");
     const status = stack(["status"]);
     expect(status.code, status.why).toBe(1);
   });
