@@ -110,9 +110,10 @@ export async function startChain(config: StackConfig, log: (line: string) => voi
     let deployed: ChainStartReport["deployed"] = "kept";
     if (code === "0x" || marker?.inputDigest !== digest) {
       // loaded only when needed: viem takes a good part of a second to import
+      const began = performance.now();
       const { deployAndSeed } = await import("../chain/deploy.ts");
       await deployAndSeed(rpcUrl, config.apiPort);
-      log("Deployed the chain's contracts and seeded its names and tokens");
+      log(`Deployed the chain's contracts and seeded its names and tokens in ${((performance.now() - began) / 1000).toFixed(2)} s`);
       deployed = "deployed";
     } else if (marker.apiPort !== config.apiPort) {
       const { refreshAvatars } = await import("../chain/deploy.ts");
