@@ -2,6 +2,7 @@
 // against a private stack (own STACK_DIR and ports), so a running dev stack is left alone.
 import { spawnSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../lib/paths.ts";
 
@@ -28,6 +29,7 @@ stack("stop");
 rmSync(benchDir, { recursive: true, force: true });
 
 console.log("Stack start (to a ready, migrated database and API, and the local chain with its contracts), measured around `npm run stack -- start`:");
+const loadBefore = loadavg()[0];
 const cold = must(stack("start"), "cold start");
 must(stack("stop"), "stop");
 const warm: number[] = [];
@@ -39,6 +41,7 @@ console.log(`  cold (no .stack/; includes deploying and seeding the chain): ${co
 const deployed = /seeded its names and tokens in ([\d.]+) s/.exec(cold.output)?.[1];
 if (deployed) console.log(`    deploying and seeding the chain (while Postgres starts): ${deployed} s`);
 console.log(`  warm (median of 3; the chain loads its saved state): ${median(warm).toFixed(2)} s   (goal < 3 s; runs: ${warm.map((s) => s.toFixed(2)).join(", ")})`);
+console.log(`  (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} cores)`);
 
 const benches = readdirSync(path.join(repoRoot, "stack", "bench"))
   .filter((file) => file.endsWith(".ts") && file !== "index.ts")

@@ -26,18 +26,35 @@ const deployOrder: [ContractKey, ContractName, (deployed: Record<string, Address
   ["erc1155", "CuepointItems", () => []],
 ];
 
+/**
+ * Sends each account's transactions with its own nonce count, a fixed gas limit and fee, so a
+ * transaction is one signature and one eth_sendRawTransaction: no estimates, no fee look-ups.
+ * Anvil mines each transaction as it arrives, so its receipt is there at once.
+ */
 function clients(rpcUrl: string) {
   const transport = http(rpcUrl, { retryCount: 0 });
   const publicClient = createPublicClient({ chain: localChain, transport, pollingInterval: 50 });
-  const walletFor = (account: DevAccount) => createWalletClient({ account: privateKeyToAccount(account.privateKey), chain: localChain, transport });
-  return { publicClient, walletFor };
+  const nonces = new Map<string, number>();
+  const wallets = new Map<string, ReturnType<typeof walletClient>>();
+  const walletClient = (account: DevAccount) => createWalletClient({ account: privateKeyToAccount(account.privateKey), chain: localChain, transport });
+  const walletFor = (account: DevAccount) => {
+    if (!wallets.has(account.address)) wallets.set(account.address, walletClient(account));
+    return wallets.get(account.address)!;
+  };
+  const txFields = async (account: DevAccount) => {
+    const nonce = nonces.get(account.address) ?? (await publicClient.getTransactionCount({ address: account.address, blockTag: "pending" }));
+    nonces.set(account.address, nonce + 1);
+    return { nonce, gas: 6_000_000n, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+  };
+  const receipt = async (hash: Hex) => (await publicClient.getTransactionReceipt({ hash }).catch(() => undefined)) ?? (await publicClient.waitForTransactionReceipt({ hash }));
+  return { publicClient, walletFor, txFields, receipt };
 }
 
 /** Deploys and seeds a new chain; fails if an address differs from deployment.ts's. */
 export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<void> {
   const artifacts = readArtifacts().contracts;
   const abi = (name: ContractName) => artifacts[name].abi as Abi;
-  const { publicClient, walletFor } = clients(rpcUrl);
+  const { publicClient, walletFor, txFields, receipt: receiptOf } = clients(rpcUrl);
   const owner = walletFor(deployer);
 
   const nonce = await publicClient.getTransactionCount({ address: deployer.address });
@@ -45,8 +62,8 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
 
   const deployed: Record<string, Address> = {};
   for (const [key, name, args] of deployOrder) {
-    const hash = await owner.deployContract({ abi: abi(name), bytecode: artifacts[name].bytecode, args: args(deployed) });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const hash = await owner.deployContract({ abi: abi(name), bytecode: artifacts[name].bytecode, args: args(deployed), ...(await txFields(deployer)) });
+    const receipt = await receiptOf(hash);
     if (receipt.status !== "success" || !receipt.contractAddress) throw new StackError(`Deploying ${name} failed (transaction ${hash})`);
     if (receipt.contractAddress.toLowerCase() !== contracts[key].toLowerCase()) {
       throw new StackError(`${name} was deployed at ${receipt.contractAddress}, not at ${contracts[key]} as stack/chain/deployment.ts says`);
@@ -55,8 +72,8 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   }
 
   const send = async (account: DevAccount, contract: ContractKey, name: ContractName, functionName: string, args: unknown[]) => {
-    const hash = await walletFor(account).writeContract({ address: contracts[contract], abi: abi(name), functionName, args });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const hash = await walletFor(account).writeContract({ address: contracts[contract], abi: abi(name), functionName, args, ...(await txFields(account)) });
+    const receipt = await receiptOf(hash);
     if (receipt.status !== "success") throw new StackError(`${name}.${functionName} failed (transaction ${hash})`);
   };
 
@@ -88,15 +105,16 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
  */
 export async function refreshAvatars(rpcUrl: string, apiPort: number): Promise<void> {
   const artifacts = readArtifacts().contracts;
-  const { publicClient, walletFor } = clients(rpcUrl);
+  const { walletFor, txFields, receipt: receiptOf } = clients(rpcUrl);
   for (const wallet of Object.values(seededWallets)) {
     const hash: Hex = await walletFor(wallet).writeContract({
       address: contracts.publicResolver,
       abi: artifacts.PublicResolver.abi as Abi,
       functionName: "setText",
       args: [namehash(wallet.ensName), "avatar", avatarUrl(wallet.ensName, apiPort)],
+      ...(await txFields(wallet)),
     });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await receiptOf(hash);
     if (receipt.status !== "success") throw new StackError(`Updating ${wallet.ensName}'s avatar record failed (transaction ${hash})`);
   }
 }
