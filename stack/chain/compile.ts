@@ -15,6 +15,7 @@ export const contractSources = {
   CuepointToken: "CuepointToken.sol",
   CuepointPass: "CuepointPass.sol",
   CuepointItems: "CuepointItems.sol",
+  CuepointSmartAccount: "CuepointSmartAccount.sol",
   ENSRegistry: "ens/ENSRegistry.sol",
   PublicResolver: "ens/PublicResolver.sol",
   ReverseRegistrar: "ens/ReverseRegistrar.sol",

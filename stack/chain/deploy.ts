@@ -1,12 +1,12 @@
 // Deploys the local chain's contracts on a new chain and seeds it: ENS (registry, reverse
-// registrar, public resolver, universal resolver), the three test tokens, the demo wallets' names,
-// primary names, avatars and token balances. Same transactions in the same order every time, so
-// the same addresses (deployment.ts lists them; this checks each one).
+// registrar, public resolver, universal resolver), the three test tokens, an EIP-1271 smart account;
+// then the demo wallets' names, primary names, avatars and token balances. Same transactions in the
+// same order every time, so the same addresses (deployment.ts lists them; this checks each one).
 import { createPublicClient, createWalletClient, http, labelhash, namehash, type Abi, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { StackError } from "../lib/run.ts";
 import { type ContractName, readArtifacts } from "./compile.ts";
-import { avatarUrl, chainId, contracts, deployer, erc1155SeedId, seededWallets, type ContractKey, type DevAccount } from "./deployment.ts";
+import { avatarUrl, chainId, contracts, deployer, erc1155SeedId, seededWallets, smartAccountOwner, type ContractKey, type DevAccount } from "./deployment.ts";
 
 const localChain = {
   id: chainId,
@@ -24,6 +24,7 @@ const deployOrder: [ContractKey, ContractName, (deployed: Record<string, Address
   ["erc20", "CuepointToken", () => []],
   ["erc721", "CuepointPass", () => []],
   ["erc1155", "CuepointItems", () => []],
+  ["smartAccount", "CuepointSmartAccount", () => [smartAccountOwner.address]],
 ];
 
 /**
@@ -58,7 +59,7 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   const owner = walletFor(deployer);
 
   const nonce = await publicClient.getTransactionCount({ address: deployer.address });
-  if (nonce !== 0) throw new StackError(`The local chain is not new (the deployer has sent ${nonce} transactions) but has no contracts: run \`npm run stack -- reset\``);
+  if (nonce !== 0) throw new StackError(`The local chain has transactions (the deployer sent ${nonce}) but not the stack's contracts: run \`npm run stack -- reset\``);
 
   const deployed: Record<string, Address> = {};
   for (const [key, name, args] of deployOrder) {

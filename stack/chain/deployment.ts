@@ -1,5 +1,5 @@
 // The local chain's deployment, for the stack, tests and e2e: where the chain is, the addresses of
-// its contracts (the same on every new chain: one deployer, a fixed order, nonces 0–6), Anvil's
+// its contracts (the same on every new chain: one deployer, a fixed order, nonces 0–7), Anvil's
 // well-known dev accounts and what the seed gave each of them.
 //
 // Anvil's dev accounts come from the public mnemonic "test test … junk": never use them anywhere
@@ -14,7 +14,7 @@ export function chainRpcUrl(chainPort: number): string {
   return `http://127.0.0.1:${chainPort}`;
 }
 
-/** Contract addresses: CREATE addresses of the deployer's nonces 0–6, in deployment order. */
+/** Contract addresses: CREATE addresses of the deployer's nonces 0–7, in deployment order. */
 export const contracts = {
   ensRegistry: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
   reverseRegistrar: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
@@ -26,6 +26,8 @@ export const contracts = {
   erc721: "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
   /** ERC-1155 "Cuepoint Items". */
   erc1155: "0x0165878A594ca255338adfa4d48449f69242Eb8F",
+  /** An EIP-1271 smart account (a contract wallet) whose owner is `smartAccountOwner`; no ENS name. */
+  smartAccount: "0xa513E6E4b8f2a923D98304ec87F64353C4D5C853",
 } as const satisfies Record<string, `0x${string}`>;
 
 export type ContractKey = keyof typeof contracts;
@@ -81,6 +83,9 @@ export const seededWallets = {
 /** A funded dev account with no ENS name and no tokens: lookups of it fall back to the address. */
 export const namelessAccount: DevAccount = devAccounts[3];
 
+/** Signs for `contracts.smartAccount` (its signatures over a message are the account's). */
+export const smartAccountOwner: DevAccount = devAccounts[4];
+
 /** The URL of a name's avatar image, served by the stack's API (GET /chain/v1/avatars/<name>.svg). */
 export function avatarUrl(name: string, apiPort: number): string {
   return `http://127.0.0.1:${apiPort}/chain/v1/avatars/${name}.svg`;
@@ -112,6 +117,7 @@ export function localDeployment(ports: Pick<StackConfig, "chainPort" | "apiPort"
     devAccounts,
     seededWallets,
     namelessAccount,
+    smartAccount: { address: contracts.smartAccount, owner: smartAccountOwner },
     names: Object.values(seededWallets).map((wallet) => ({ name: wallet.ensName, address: wallet.address, avatar: avatarUrl(wallet.ensName, ports.apiPort) })),
   };
 }

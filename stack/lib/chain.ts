@@ -92,10 +92,9 @@ export interface ChainStartReport {
 export async function startChain(config: StackConfig, log: (line: string) => void): Promise<ChainStartReport> {
   const digest = readArtifacts().inputDigest;
   const marker = readMarker();
-  const running = Boolean(servicePid("chain"));
-  if (!running && marker && marker.inputDigest !== digest && existsSync(statePath)) {
+  if (marker && marker.inputDigest !== digest && (existsSync(statePath) || servicePid("chain"))) {
     log("The chain's contracts changed: recreating the local chain");
-    rmSync(chainDir, { recursive: true, force: true });
+    await removeChain();
   }
   mkdirSync(chainDir, { recursive: true });
   const chain = await startService(chainService(config));

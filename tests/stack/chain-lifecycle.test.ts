@@ -1,7 +1,7 @@
 // `npm run stack -- start/stop/status/env/reset` and the local chain, on a private stack (own
 // STACK_DIR and ports, fixed: run under the fixed-ports lock) so the other suites' chain is untouched.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { createPublicClient, createWalletClient, erc20Abi, http, namehash, parseAbi } from "viem";
@@ -129,7 +129,19 @@ describe("the local chain in `npm run stack`", { timeout: 240_000 }, () => {
     }
   });
 
+  test("a chain deployed from other contracts (artifacts changed since) is recreated by the next start", async () => {
+    const marker = path.join(stackDir, "chain", "seeded.json");
+    writeFileSync(marker, JSON.stringify({ ...JSON.parse(readFileSync(marker, "utf8")), inputDigest: "built-from-older-sources" }));
+    const started = stack(["start"]);
+    expect(started.code, started.why).toBe(0);
+    expect(started.out).toContain("The chain's contracts changed: recreating the local chain");
+    expect(started.out).toContain("Deployed the chain's contracts");
+    expect(await balanceOf(namelessAccount.address)).toBe(0n);
+    await adaSends(cue(2n));
+  });
+
   test("reset gives a new chain: seeded balances again, the same addresses", async () => {
+    expect(await balanceOf(namelessAccount.address)).toBe(cue(2n));
     const reset = stack(["reset"]);
     expect(reset.code, reset.why).toBe(0);
     expect(reset.out).toContain("Deployed the chain's contracts");

@@ -1,7 +1,10 @@
-// The local chain's test tokens and seed, read over JSON-RPC from the running stack's Anvil.
+// The local chain's test tokens, seed and smart account, read over JSON-RPC from the running stack's Anvil.
+import { createThirdwebClient, defineChain } from "thirdweb";
+import { verifySignature } from "thirdweb/auth";
+import { privateKeyToAccount } from "viem/accounts";
 import { createPublicClient, erc20Abi, erc721Abi, http, parseAbi } from "viem";
 import { describe, expect, test } from "vitest";
-import { contracts, deployer, devAccounts, erc1155SeedId, localDeployment, namelessAccount, seededWallets } from "../../stack/chain/deployment.ts";
+import { contracts, deployer, devAccounts, erc1155SeedId, localDeployment, namelessAccount, seededWallets, smartAccountOwner } from "../../stack/chain/deployment.ts";
 import { config } from "../helpers/stack.ts";
 
 const deployment = localDeployment(config);
@@ -57,5 +60,21 @@ describe("test tokens", () => {
     await expect(client.simulateContract({ account: grace.address, address: contracts.erc20, abi: mintAbi, functionName: "mint", args: [grace.address, 1n] })).rejects.toThrow(/OwnableUnauthorizedAccount|reverted/);
     const simulated = await client.simulateContract({ account: deployer.address, address: contracts.erc20, abi: mintAbi, functionName: "mint", args: [grace.address, 1n] });
     expect(simulated.request.functionName).toBe("mint");
+  });
+});
+
+describe("the EIP-1271 smart account", () => {
+  const thirdweb = createThirdwebClient({ clientId: "cuepoint-local-tests" });
+  const thirdwebChain = defineChain({ id: deployment.chainId, rpc: deployment.rpcUrl });
+  const message = "Cuepoint wants you to sign in with your Ethereum account";
+
+  test("accepts its owner's signature as the account's, verified on chain through thirdweb", async () => {
+    const signature = await privateKeyToAccount(smartAccountOwner.privateKey).signMessage({ message });
+    expect(await verifySignature({ message, signature, address: contracts.smartAccount, chain: thirdwebChain, client: thirdweb })).toBe(true);
+  });
+
+  test("refuses a signature by any other key", async () => {
+    const signature = await privateKeyToAccount(ada.privateKey).signMessage({ message });
+    expect(await verifySignature({ message, signature, address: contracts.smartAccount, chain: thirdwebChain, client: thirdweb })).toBe(false);
   });
 });
