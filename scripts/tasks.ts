@@ -2,14 +2,23 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadConfig, type StackConfig } from "../stack/lib/config.ts";
-import { binDir, dbTestsDir, repoRoot, supabaseCli } from "../stack/lib/paths.ts";
-import { dbUrl } from "../stack/lib/postgres.ts";
-import { StackError, run, runInherit } from "../stack/lib/run.ts";
-import { apiService, stackStatus, startStack, stopStack } from "../stack/lib/stack.ts";
-import { startService, stopService } from "../stack/lib/services.ts";
-import { debianPackages, ensureDebianPackages } from "../stack/lib/system.ts";
-import { databaseTypesPath, generateDatabaseTypes } from "../stack/lib/types.ts";
+import {
+  StackError,
+  apiService,
+  dbUrl,
+  loadConfig,
+  run,
+  runInherit,
+  stackStatus,
+  startService,
+  startStack,
+  stopService,
+  stopStack,
+  type StackConfig,
+} from "@cuepoint/stack";
+import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-types";
+import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
+import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
 
 const bin = (name: string) => path.join(binDir, name);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -53,19 +62,34 @@ async function typecheck(): Promise<LayerResult> {
   return { layer: "typecheck (tsc)", passed: result.code === 0 ? 1 : 0, failed: result.code === 0 ? 0 : Math.max(errors, 1), ok: result.code === 0 };
 }
 
-async function vitest(): Promise<LayerResult> {
+interface VitestReport {
+  testResults: { name: string; assertionResults: { status: string }[] }[];
+}
+
+/**
+ * One vitest run for every project; the summary reports the app's suites (tests/) and the local
+ * backend's own suites (the stack package's tests) as separate layers.
+ */
+async function vitest(): Promise<LayerResult[]> {
   const reportFile = path.join(tmpdir(), `cuepoint-vitest-${process.pid}.json`);
   const code = await runInherit(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { cwd: repoRoot });
-  let passed = 0;
-  let failed = 0;
+  const layers = { app: { passed: 0, failed: 0 }, stack: { passed: 0, failed: 0 } };
   if (existsSync(reportFile)) {
-    const report = JSON.parse(readFileSync(reportFile, "utf8")) as { numPassedTests: number; numFailedTests: number };
-    passed = report.numPassedTests;
-    failed = report.numFailedTests;
+    const report = JSON.parse(readFileSync(reportFile, "utf8")) as VitestReport;
+    for (const file of report.testResults) {
+      const layer = file.name.startsWith(packageDir + path.sep) ? layers.stack : layers.app;
+      for (const test of file.assertionResults) {
+        if (test.status === "passed") layer.passed++;
+        else if (test.status === "failed") layer.failed++;
+      }
+    }
     rmSync(reportFile, { force: true });
   }
-  if (code !== 0 && failed === 0) failed = 1;
-  return { layer: "vitest", passed, failed, ok: code === 0 && passed > 0 };
+  if (code !== 0 && layers.app.failed + layers.stack.failed === 0) layers.app.failed = 1;
+  return [
+    { layer: "vitest (app)", ...layers.app, ok: code === 0 && layers.app.passed > 0 && layers.app.failed === 0 },
+    { layer: "vitest (stack)", ...layers.stack, ok: code === 0 && layers.stack.passed > 0 && layers.stack.failed === 0 },
+  ];
 }
 
 async function advisors(config: StackConfig): Promise<LayerResult> {
@@ -131,7 +155,7 @@ async function test(): Promise<number> {
   const results: LayerResult[] = [];
   try {
     results.push(await typecheck());
-    results.push(await vitest());
+    results.push(...(await vitest()));
     results.push(await pgTap(config));
     results.push(await advisors(config));
     const endToEnd = await e2e(config);
@@ -191,7 +215,7 @@ async function dbAdvisors(): Promise<number> {
 const tasks: Record<string, () => Promise<number>> = {
   dev,
   test,
-  stack: () => runInherit(process.execPath, [path.join(repoRoot, "stack", "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  stack: () => runInherit(process.execPath, [path.join(packageDir, "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "db:types": dbTypes,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
@@ -204,7 +228,7 @@ const tasks: Record<string, () => Promise<number>> = {
       await stop();
     }
   },
-  "bench:stack": () => runInherit(process.execPath, [path.join(repoRoot, "stack", "bench", "index.ts")], { cwd: repoRoot }),
+  "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts")], { cwd: repoRoot }),
 };
 
 const task = tasks[process.argv[2] ?? ""];

@@ -2,7 +2,7 @@
 import { createServerClient } from "@supabase/ssr";
 import type { AuthChangeEvent } from "@supabase/supabase-js";
 import { describe, expect, test } from "vitest";
-import { config } from "../helpers/stack.ts";
+import { config } from "./helpers/stack.ts";
 import { admin, anonKey, apiUrl, authFetch, client, createConfirmedUser, decodeJwt, firstLink, latestMail, mailsTo, sql, uniqueEmail } from "./auth-helpers.ts";
 
 const site = "http://localhost:3000";

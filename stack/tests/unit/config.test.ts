@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { loadConfig, parseConfig } from "../../stack/lib/config.ts";
+import { loadConfig, parseConfig } from "../../lib/config.ts";
 
 const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT"];
 

@@ -2,7 +2,7 @@
 // verifiers persist per client), the inbox as the e2e tests read it, and JWT decoding.
 import { createClient, type SupabaseClientOptions } from "@supabase/supabase-js";
 import pg from "pg";
-import { anonKey, apiUrl, databaseUrl, inboxUrl, serviceRoleKey } from "../helpers/stack.ts";
+import { anonKey, apiUrl, databaseUrl, inboxUrl, serviceRoleKey } from "./helpers/stack.ts";
 
 export function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@auth.stack.test`;

@@ -4,8 +4,8 @@ import { randomUUID } from "node:crypto";
 import { type RealtimeChannel, type SupabaseClient, createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import WebSocket from "ws";
-import { signHs256 } from "../../stack/lib/keys.ts";
-import { anonKey, apiUrl, databaseUrl, serviceRoleKey } from "../helpers/stack.ts";
+import { signHs256 } from "../lib/keys.ts";
+import { anonKey, apiUrl, databaseUrl, serviceRoleKey } from "./helpers/stack.ts";
 
 export type Vsn = "1.0.0" | "2.0.0";
 

@@ -7,9 +7,9 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import pg from "pg";
-import { signHs256 } from "../../stack/lib/keys.ts";
-import { stateDir } from "../../stack/lib/paths.ts";
-import { anonKey, apiUrl, databaseUrl, serviceClient } from "../helpers/stack.ts";
+import { signHs256 } from "../lib/keys.ts";
+import { stateDir } from "../lib/paths.ts";
+import { anonKey, apiUrl, databaseUrl, serviceClient } from "./helpers/stack.ts";
 
 export interface TestUser {
   id: string;

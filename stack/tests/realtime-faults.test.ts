@@ -7,7 +7,7 @@ import path from "node:path";
 import { type SupabaseClient, createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { anonKey } from "../../stack/lib/keys.ts";
+import { anonKey } from "../lib/keys.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const stackDir = mkdtempSync(path.join(repoRoot, ".stack-rt-faults-"));

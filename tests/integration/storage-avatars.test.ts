@@ -5,8 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { avatarObjectPath } from "../../lib/avatars-upload.ts";
-import { anonClient, apiUrl, publishableKey, serviceClient } from "../helpers/stack.ts";
-import { adminQuery, clientWithJwt, userJwt } from "./storage-fixtures.ts";
+import { adminQuery, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const users = [0, 1].map((index) => {
   const id = randomUUID();

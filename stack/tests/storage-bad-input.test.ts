@@ -5,8 +5,8 @@ import http from "node:http";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { stateDir } from "../../stack/lib/paths.ts";
-import { anonKey, apiUrl, config } from "../helpers/stack.ts";
+import { stateDir } from "../lib/paths.ts";
+import { anonKey, apiUrl, config } from "./helpers/stack.ts";
 import { adminQuery, filesOf, pendingUploads, type StorageFixture, setupStorageFixture } from "./storage-fixtures.ts";
 
 let fx: StorageFixture;

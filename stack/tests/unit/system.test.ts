@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ensureDebianPackages, installCommand, missingPackages } from "../../stack/lib/system.ts";
+import { ensureDebianPackages, installCommand, missingPackages } from "../../lib/system.ts";
 
 const absent = { name: "cuepoint-test-absent-package", proof: "/nonexistent/cuepoint/proof" };
 const present = { name: "coreutils", proof: "/bin/ls" };

@@ -1,7 +1,7 @@
 // PostgREST's errors, exactly: JWT failures, schema-cache misses, parse errors, SQLSTATE mapping,
 // and SQL injection attempts in every parameter (answered as errors or as literal data, never run).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
+import { signHs256 } from "../lib/keys.ts";
 import { createFixture, type Fixture, userToken } from "./rest-fixture.ts";
 
 let f: Fixture;
@@ -48,7 +48,7 @@ describe("JWT", () => {
 
   test("supabase-js surfaces the error object", async () => {
     const { createClient } = await import("@supabase/supabase-js");
-    const { apiUrl, anonKey } = await import("../helpers/stack.ts");
+    const { apiUrl, anonKey } = await import("./helpers/stack.ts");
     const client = createClient(apiUrl, anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${userToken(f.users.bob, { exp: 1 })}` } } });
     const { error, status } = await client.from(a).select("id");
     expect(status).toBe(401);

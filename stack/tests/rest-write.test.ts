@@ -55,7 +55,7 @@ describe("insert", () => {
     expect(inserted).toMatchObject({ status: 201, count: 2 });
     const updated = await f.rest(`/${a}?id=in.(3,4)`, {
       method: "PATCH",
-      headers: { apikey: (await import("../helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "count=exact" },
+      headers: { apikey: (await import("./helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "count=exact" },
       body: JSON.stringify({ bio: "counted" }),
     });
     expect(updated.status).toBe(204);
@@ -72,7 +72,7 @@ describe("insert", () => {
   test("return=headers-only answers Location for the new row", async () => {
     const res = await f.rest(`/${f.t.tags}`, {
       method: "POST",
-      headers: { apikey: (await import("../helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "return=headers-only" },
+      headers: { apikey: (await import("./helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "return=headers-only" },
       body: JSON.stringify({ id: 40, name: "located" }),
     });
     expect(res.status).toBe(201);
@@ -98,7 +98,7 @@ describe("insert", () => {
     expect(await row(`select name from public.${f.t.tags} where id = 1`)).toEqual([{ name: "Audio" }]);
     const res = await f.rest(`/${f.t.tags}?on_conflict=name`, {
       method: "POST",
-      headers: { apikey: (await import("../helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "resolution=merge-duplicates,return=representation" },
+      headers: { apikey: (await import("./helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "resolution=merge-duplicates,return=representation" },
       body: JSON.stringify({ id: 2, name: "video" }),
     });
     expect(res.status).toBe(200); // an upsert that only updated answers 200, not 201
@@ -154,7 +154,7 @@ describe("insert", () => {
 
 describe("PUT", () => {
   test("PUT upserts one row addressed by its primary key", async () => {
-    const { serviceRoleKey } = await import("../helpers/stack.ts");
+    const { serviceRoleKey } = await import("./helpers/stack.ts");
     const put = (id: number, body: unknown, query = `id=eq.${id}`) =>
       f.rest(`/${f.t.tags}?${query}`, { method: "PUT", headers: { apikey: serviceRoleKey, "Content-Type": "application/json", Prefer: "return=representation" }, body: JSON.stringify(body) });
     const created = await put(70, { id: 70, name: "seventy" });

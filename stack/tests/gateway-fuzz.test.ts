@@ -2,8 +2,8 @@
 // (never a 5xx), and the stack is still up and correct afterwards.
 import net from "node:net";
 import { describe, expect, test } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
-import { anonKey, apiUrl, config, serviceRoleKey } from "../helpers/stack.ts";
+import { signHs256 } from "../lib/keys.ts";
+import { anonKey, apiUrl, config, serviceRoleKey } from "./helpers/stack.ts";
 
 /** mulberry32: a seeded generator, so a failure can be replayed. */
 function random(seed: number) {

@@ -5,11 +5,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
 import { afterAll, describe, expect, test } from "vitest";
-import { createAuthRoute } from "../../stack/server/auth/index.ts";
-import { createServerContext } from "../../stack/server/context.ts";
-import { createGateway } from "../../stack/server/gateway.ts";
-import { Inbox } from "../../stack/server/inbox/store.ts";
-import { config } from "../helpers/stack.ts";
+import { createAuthRoute } from "../server/auth/index.ts";
+import { createServerContext } from "../server/context.ts";
+import { createGateway } from "../server/gateway.ts";
+import { Inbox } from "../server/inbox/store.ts";
+import { config } from "./helpers/stack.ts";
 import { anonKey, authFetch, createConfirmedUser, serviceRoleKey, uniqueEmail } from "./auth-helpers.ts";
 
 type Case = [name: string, path: string, init: RequestInit, status: number, code: string, message: string | RegExp];

@@ -1,13 +1,13 @@
 // Realtime conformance: the Phoenix-channel protocol as realtime-js speaks it (vsn 1.0.0 and
 // 2.0.0), broadcast, presence, private channels, the REST broadcast API and bad input.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
-import type { ServerContext } from "../../stack/server/context.ts";
-import { createRealtimeRoute } from "../../stack/server/realtime/index.ts";
+import { signHs256 } from "../lib/keys.ts";
+import type { ServerContext } from "../server/context.ts";
+import { createRealtimeRoute } from "../server/realtime/index.ts";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
-import { anonKey, apiUrl, publishableKey } from "../helpers/stack.ts";
+import { anonKey, apiUrl, publishableKey } from "./helpers/stack.ts";
 import { RawSocket, type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, userToken, waitFor } from "./realtime-helpers.ts";
 
 // change feeds and joins wait on a busy API and replication stream: generous ceilings, never a speed test

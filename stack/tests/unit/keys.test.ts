@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { anonKey, jwtSecret, serviceRoleKey, signHs256 } from "../../stack/lib/keys.ts";
-import { verifyJwt } from "../../stack/server/jwt.ts";
+import { anonKey, jwtSecret, serviceRoleKey, signHs256 } from "../../lib/keys.ts";
+import { verifyJwt } from "../../server/jwt.ts";
 
 // The keys `supabase start` prints for every local project; .env.local must be interchangeable.
 const cliAnonKey =

@@ -1,9 +1,9 @@
 // The gateway in front of the services, as Kong answers in `supabase start`: apikey checks, CORS,
 // routing, and what the Auth service says about forged, expired or wrong-secret JWTs.
 import { describe, expect, test } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
+import { signHs256 } from "../lib/keys.ts";
 import { anonKey, apiUrl, authFetch, client, createConfirmedUser, serviceRoleKey } from "./auth-helpers.ts";
-import { publishableKey, secretKey } from "../helpers/stack.ts";
+import { publishableKey, secretKey } from "./helpers/stack.ts";
 
 const now = () => Math.floor(Date.now() / 1000);
 

@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import pg from "pg";
-import { anonKey, apiUrl, databaseUrl, serviceRoleKey } from "../helpers/stack.ts";
-import { signHs256 } from "../../stack/lib/keys.ts";
+import { anonKey, apiUrl, databaseUrl, serviceRoleKey } from "./helpers/stack.ts";
+import { signHs256 } from "../lib/keys.ts";
 
 export interface Fixture {
   prefix: string;

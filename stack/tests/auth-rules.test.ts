@@ -1,11 +1,11 @@
 // The Auth service's pure rules, checked without a server: redirect allow-list globs, email
 // template rendering (Go html/template escaping), EIP-4361 parsing, config durations.
 import { describe, expect, test } from "vitest";
-import { renderTemplate } from "../../stack/server/auth/mail.ts";
-import { globToRegExp, isRedirectAllowed } from "../../stack/server/auth/redirect.ts";
-import { type AuthSettings, authSettings, parseDurationSeconds } from "../../stack/server/auth/settings.ts";
-import { parseSiweMessage } from "../../stack/server/auth/siwe.ts";
-import { config } from "../helpers/stack.ts";
+import { renderTemplate } from "../server/auth/mail.ts";
+import { globToRegExp, isRedirectAllowed } from "../server/auth/redirect.ts";
+import { type AuthSettings, authSettings, parseDurationSeconds } from "../server/auth/settings.ts";
+import { parseSiweMessage } from "../server/auth/siwe.ts";
+import { config } from "./helpers/stack.ts";
 
 const settings: AuthSettings = { ...authSettings(config), siteUrl: "http://localhost:3000", additionalRedirectUrls: ["http://localhost:3000/auth/confirm**", "https://*.cuepoint.example/callback", "myapp://auth/*"] };
 

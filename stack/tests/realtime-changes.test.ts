@@ -3,7 +3,7 @@
 // with event and column filters, in Realtime's payload shape.
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
+import { signHs256 } from "../lib/keys.ts";
 import { type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, subscribeChanges, waitFor } from "./realtime-helpers.ts";
 
 // change feeds and joins wait on a busy API and replication stream: generous ceilings, never a speed test

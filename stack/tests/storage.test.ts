@@ -1,9 +1,9 @@
 // Storage conformance: storage-js (through supabase-js) against the stack's /storage/v1, as anon,
 // as two signed-in users and as the service role, on fixture buckets and policies of its own.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { anonClient, anonKey, apiUrl, secretKey } from "../helpers/stack.ts";
+import { anonClient, anonKey, apiUrl, secretKey } from "./helpers/stack.ts";
 import { adminQuery, filesOf, type StorageFixture, setupStorageFixture, userJwt } from "./storage-fixtures.ts";
-import { signHs256 } from "../../stack/lib/keys.ts";
+import { signHs256 } from "../lib/keys.ts";
 
 let fx: StorageFixture;
 

@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
-import { createGateway } from "../../stack/server/gateway.ts";
-import { defaultDenoDir, denoBinary, functionSettings, stackFunctionsOptions, supabaseFunctionEnv } from "../../stack/server/functions/options.ts";
-import type { FunctionsOptions } from "../../stack/server/functions/options.ts";
-import { createFunctionsService, type FunctionsService } from "../../stack/server/functions/service.ts";
-import { anonKey, config, serviceRoleKey } from "../helpers/stack.ts";
+import { signHs256 } from "../lib/keys.ts";
+import { createGateway } from "../server/gateway.ts";
+import { defaultDenoDir, denoBinary, functionSettings, stackFunctionsOptions, supabaseFunctionEnv } from "../server/functions/options.ts";
+import type { FunctionsOptions } from "../server/functions/options.ts";
+import { createFunctionsService, type FunctionsService } from "../server/functions/service.ts";
+import { anonKey, config, serviceRoleKey } from "./helpers/stack.ts";
 
 // Deno workers boot and reload here on a shared machine: generous ceilings, never a speed test
 vi.setConfig({ testTimeout: 120_000 });

@@ -3,8 +3,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createInboxHandler, matchesQuery } from "../../stack/server/inbox/api.ts";
-import { Inbox } from "../../stack/server/inbox/store.ts";
+import { createInboxHandler, matchesQuery } from "../server/inbox/api.ts";
+import { Inbox } from "../server/inbox/store.ts";
 import { client, createConfirmedUser, inboxUrl, latestMail } from "./auth-helpers.ts";
 
 describe("the stack's inbox (Mailpit API on the inbox port)", () => {

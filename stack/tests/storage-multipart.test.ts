@@ -2,7 +2,7 @@
 // (undici's FormData), cut into chunks of every awkward size.
 import { randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { boundaryOf, MultipartError, readMultipart } from "../../stack/server/storage/multipart.ts";
+import { boundaryOf, MultipartError, readMultipart } from "../server/storage/multipart.ts";
 
 async function encode(form: FormData): Promise<{ body: Buffer; boundary: string }> {
   const response = new Response(form);

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { signHs256 } from "../../stack/lib/keys.ts";
-import { supabaseDir } from "../../stack/lib/paths.ts";
-import { defaultDenoDir, denoBinary } from "../../stack/server/functions/options.ts";
-import { anonClient, anonKey, apiUrl, config, publishableKey, serviceClient, serviceRoleKey } from "../helpers/stack.ts";
+import { signHs256 } from "../lib/keys.ts";
+import { supabaseDir } from "../lib/paths.ts";
+import { defaultDenoDir, denoBinary } from "../server/functions/options.ts";
+import { anonClient, anonKey, apiUrl, config, publishableKey, serviceClient, serviceRoleKey } from "./helpers/stack.ts";
 
 const functionsUrl = `${apiUrl}/functions/v1`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
