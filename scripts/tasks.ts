@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, stack, db:*, bench:*.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -60,6 +60,46 @@ async function typecheck(): Promise<LayerResult> {
   const errors = (result.stdout.match(/error TS\d+/g) ?? []).length;
   if (result.code !== 0) process.stdout.write(result.stdout + result.stderr);
   return { layer: "typecheck (tsc)", passed: result.code === 0 ? 1 : 0, failed: result.code === 0 ? 0 : Math.max(errors, 1), ok: result.code === 0 };
+}
+
+interface EslintFileResult {
+  filePath: string;
+  messages: { ruleId: string | null; severity: number; message: string; line?: number; column?: number }[];
+}
+
+/** ESLint over the repository (eslint.config.mjs), zero warnings allowed: one count per file linted. */
+async function lint(): Promise<LayerResult> {
+  const reportFile = path.join(tmpdir(), `cuepoint-eslint-${process.pid}.json`);
+  const result = await run(bin("eslint"), ["--max-warnings", "0", "--format", "json", "--output-file", reportFile, "."], { cwd: repoRoot });
+  let files: EslintFileResult[] = [];
+  if (existsSync(reportFile)) {
+    files = JSON.parse(readFileSync(reportFile, "utf8")) as EslintFileResult[];
+    rmSync(reportFile, { force: true });
+  }
+  const problems = files.flatMap((file) =>
+    file.messages.map((m) => `${path.relative(repoRoot, file.filePath)}:${m.line ?? 0}:${m.column ?? 0}  ${m.severity === 2 ? "error" : "warning"}  ${m.message}  ${m.ruleId ?? ""}`),
+  );
+  for (const problem of problems) log(problem);
+  if (result.code !== 0 && problems.length === 0) process.stdout.write(result.stdout + result.stderr);
+  const failed = files.filter((file) => file.messages.length > 0).length;
+  const ok = result.code === 0 && files.length > 0;
+  log(`ESLint: ${files.length} files linted, ${problems.length} problems`);
+  return { layer: "lint (ESLint)", passed: files.length - failed, failed: ok ? 0 : Math.max(failed, 1), ok };
+}
+
+/** knip: every direct dependency (root and workspace packages) is used, everything used is declared. */
+async function dependencies(): Promise<LayerResult> {
+  const result = await run(bin("knip"), ["--no-progress", "--dependencies"], { cwd: repoRoot });
+  const declared = ["package.json", path.join("stack", "package.json")].reduce((sum, file) => {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, file), "utf8")) as Record<string, Record<string, string> | undefined>;
+    return sum + Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length;
+  }, 0);
+  const output = `${result.stdout}${result.stderr}`.trim();
+  const ok = result.code === 0;
+  if (output) log(output);
+  const issues = (output.match(/^\S.*\S\s+\S+:\d+:\d+\s*$/gm) ?? []).length;
+  log(`knip: ${declared} direct dependencies declared, ${ok ? "all used and nothing undeclared" : "see above"}`);
+  return { layer: "dependencies (knip)", passed: ok ? declared : 0, failed: ok ? 0 : Math.max(issues, 1), ok };
 }
 
 interface VitestReport {
@@ -155,6 +195,8 @@ async function test(): Promise<number> {
   const results: LayerResult[] = [];
   try {
     results.push(await typecheck());
+    results.push(await lint());
+    results.push(await dependencies());
     results.push(...(await vitest()));
     results.push(await pgTap(config));
     results.push(await advisors(config));
@@ -216,6 +258,8 @@ const tasks: Record<string, () => Promise<number>> = {
   dev,
   test,
   stack: () => runInherit(process.execPath, [path.join(packageDir, "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  lint: async () => ((await lint()).ok ? 0 : 1),
+  knip: async () => ((await dependencies()).ok ? 0 : 1),
   "db:types": dbTypes,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,

@@ -14,9 +14,15 @@ function withoutPortOverrides<T>(read: () => T): T {
   }
 }
 
+/** The parts of config.toml these tests read. */
+interface ProductConfig {
+  auth: { site_url: string; additional_redirect_urls: string[]; email: { enable_confirmations: boolean }; web3: { ethereum: { enabled: boolean } } };
+  storage: { buckets: Record<string, unknown> };
+}
+
 describe("supabase/config.toml, as the product needs it", () => {
   const config = withoutPortOverrides(loadConfig);
-  const raw = config.raw as Record<string, any>;
+  const raw = config.raw as unknown as ProductConfig;
 
   test("uses Supabase's local ports and PostgreSQL 15", () => {
     expect(config).toMatchObject({ apiPort: 54321, dbPort: 54322, inboxPort: 54324, dbMajorVersion: 15 });
