@@ -7,7 +7,7 @@ import { type BrowserSupabase, loadSupabase, whenSupabaseLoads } from "@/compone
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
- * What the product does on each session event (PRODUCT.md, "Session and sign-in").
+ * What the product does on each session event (docs/product.md, "Accounts and sessions").
  * supabase-js also relays these events to the app's other tabs, so signing out in one tab
  * signs out the others. Handlers never await Supabase calls inside the callback (that can
  * deadlock the auth lock); navigation and refresh are enough.

@@ -37,7 +37,7 @@ describe("supabase/config.toml, as the product needs it", () => {
     expect(raw.auth.web3.ethereum.enabled).toBe(true);
   });
 
-  test("declares PRODUCT.md's three buckets with their visibility, size limit and types", () => {
+  test("declares the product's three buckets (docs/product.md) with their visibility, size limit and types", () => {
     expect(raw.storage.buckets).toEqual({
       avatars: { public: true, file_size_limit: "2MiB", allowed_mime_types: ["image/png", "image/jpeg", "image/webp", "image/gif"] },
       "room-covers": { public: true, file_size_limit: "5MiB", allowed_mime_types: ["image/png", "image/jpeg", "image/webp"] },
