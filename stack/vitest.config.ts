@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // The stack's own suites: unit tests of its config, keys and prerequisites, and the conformance
 // suites that drive a running stack with the real supabase-js, pg and ws clients. The global
 // setup starts the stack when it is not running (and stops it afterwards). Run alone with
-// `npx vitest run` in this directory, or as the "stack" project of the repository's `npm test`.
+// `npm test -w @cuepoint/stack`, or as the "stack" project of the repository's `npm test`.
 export default defineConfig({
   test: {
     name: "stack",
