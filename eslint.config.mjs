@@ -4,12 +4,23 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import eslintComments from "@eslint-community/eslint-plugin-eslint-comments";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
   { name: "react-hooks/recommended-latest", rules: reactHooks.configs["recommended-latest"].rules },
+  {
+    // A disable comment names its rule and says why (`-- reason`); one that no longer applies fails.
+    name: "disable-comments",
+    plugins: { "@eslint-community/eslint-comments": eslintComments },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "@eslint-community/eslint-comments/require-description": "error",
+      "@eslint-community/eslint-comments/no-unlimited-disable": "error",
+    },
+  },
   globalIgnores([
     ".next/**",
     ".stack/**",
