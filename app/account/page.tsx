@@ -45,7 +45,7 @@ export default async function AccountPage() {
           </Card>
         </>
       ) : (
-        <Card>We couldn't load your profile — reload the page in a moment.</Card>
+        <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
       <Card className="flex flex-wrap items-center justify-between gap-3">
         <div>

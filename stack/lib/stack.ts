@@ -3,7 +3,7 @@ import type { StackConfig } from "./config.ts";
 import { formatEnv, stackEnv } from "./env.ts";
 import { applyBaseSchema, applyMigrations, applySeed } from "./migrate.ts";
 import path from "node:path";
-import { envLocalPath, repoRoot, stateDir } from "./paths.ts";
+import { envLocalPath, packageDir, stateDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { requestClusterStop } from "./cluster-lock.ts";
 import { type ChainStartReport, removeChain, startChain, stopChain } from "./chain.ts";
@@ -17,7 +17,7 @@ export type Log = (line: string) => void;
 export function apiService(config: StackConfig): ServiceSpec {
   return {
     name: "api",
-    entry: path.join(repoRoot, "stack", "server", "main.ts"),
+    entry: path.join(packageDir, "server", "main.ts"),
     ports: [
       { port: config.apiPort, what: "API gateway" },
       { port: config.inboxPort, what: "email inbox" },
