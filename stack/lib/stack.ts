@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { StackConfig } from "./config.ts";
 import { formatEnv, stackEnv } from "./env.ts";
-import { applyBaseSchema, applyMigrations, applySeed } from "./migrate.ts";
+import { applyBaseSchema, applyMigrations, applySeed, migrationsUpToDate } from "./migrate.ts";
 import path from "node:path";
 import { envLocalPath, packageDir, stateDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
@@ -63,8 +63,10 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     if (created) {
       await applyBaseSchema(config);
     }
-    const migrated = await applyMigrations(config);
-    if (/Applying migration/i.test(migrated)) log(migrated);
+    if (created || !(await migrationsUpToDate(config))) {
+      const migrated = await applyMigrations(config);
+      if (/Applying migration/i.test(migrated)) log(migrated);
+    }
     if (created && (await applySeed(config))) log("Seeded from supabase/seed.sql");
     chain = (await chainStart).chain;
     api = await startService(apiService(config));
