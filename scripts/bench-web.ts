@@ -9,7 +9,8 @@ import { serviceRoleKey } from "../stack/lib/keys.ts";
 import { binDir, repoRoot } from "../stack/lib/paths.ts";
 import { waitForPort } from "../stack/lib/ports.ts";
 
-const port = 3300;
+// BENCH_WEB_PORT (default 3300) lets several checkouts bench on one machine.
+const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
 const origin = `http://localhost:${port}`;
 const goalKb = 150;
 
