@@ -2,14 +2,15 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
-import { type BrowserSupabase, loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
+import { type BrowserSupabase, loadSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
  * What the product does on each session event (PRODUCT.md, "Session and sign-in").
- * supabase-js also relays these events to the app's other tabs, so signing out in one tab
- * signs out the others. Handlers never await Supabase calls inside the callback (that can
- * deadlock the auth lock); navigation and refresh are enough.
+ * The session client also relays these events to the app's other tabs, so signing out in one tab
+ * signs out the others; Realtime channels live on the data client, when a page has loaded one.
+ * Handlers never await Supabase calls inside the callback (that can deadlock the auth lock);
+ * navigation and refresh are enough.
  */
 export function SessionEvents({ serverUserId }: { serverUserId: string | null }) {
   const router = useRouter();
@@ -55,12 +56,12 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
           break;
         case "SIGNED_OUT":
           renderedUser.current = null;
-          void supabase.removeAllChannels();
+          void supabaseDataIfLoaded()?.removeAllChannels();
           router.replace("/");
           router.refresh();
           break;
         case "TOKEN_REFRESHED":
-          if (session) void supabase.realtime.setAuth(session.access_token);
+          if (session) void supabaseDataIfLoaded()?.realtime.setAuth(session.access_token);
           break;
         case "USER_UPDATED":
           router.refresh();
