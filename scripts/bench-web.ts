@@ -13,7 +13,7 @@ import { loadConfig } from "../stack/lib/config.ts";
 import { serviceRoleKey } from "../stack/lib/keys.ts";
 import { binDir, repoRoot } from "../stack/lib/paths.ts";
 import { devFirstCompiles } from "./bench-web/dev-compile.ts";
-import { type LighthouseScores, lighthouseCategories, lighthouseScores } from "./bench-web/lighthouse.ts";
+import { type LighthouseResult, type LighthouseScores, lighthouseCategories, lighthouseScores } from "./bench-web/lighthouse.ts";
 import { startNext } from "./bench-web/server.ts";
 
 const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
@@ -57,7 +57,7 @@ interface PageFigures {
   route: string;
   signedIn: boolean;
   kb?: number;
-  lighthouse?: LighthouseScores;
+  lighthouse?: LighthouseResult;
 }
 
 const budgetLines: { ok: boolean; text: string }[] = [];
@@ -131,11 +131,16 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     }
   }
   if (measureLighthouse) {
-    console.log("\nLighthouse (production build; Lighthouse's default mobile settings): performance / accessibility / best practices");
-    for (const p of pages) console.log(`  ${p.route.padEnd(10)} ${lighthouseCategories.map((id) => String(p.lighthouse![id]).padStart(3)).join(" / ")}   ${p.signedIn ? "signed in" : "signed out"}`);
+    const runs = pages[0].lighthouse!.runs.length;
+    console.log(`\nLighthouse (production build, default mobile settings; median of ${runs} runs): performance / accessibility / best practices`);
+    for (const p of pages) {
+      const { scores, runs: each, benchmarkIndex } = p.lighthouse!;
+      const runList = each.map((run) => lighthouseCategories.map((id) => run[id]).join("/")).join(", ");
+      console.log(`  ${p.route.padEnd(10)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}`);
+    }
     const floor = budgets.lighthouseFloor;
     for (const p of pages) {
-      const scores = p.lighthouse!;
+      const scores = p.lighthouse!.scores;
       const atGoal = lighthouseCategories.every((id) => scores[id] === 100);
       budget(lighthouseCategories.every((id) => scores[id] >= floor[id]), `Lighthouse ${p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`);
     }
