@@ -3,6 +3,11 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // `next dev` compiles a dynamic import's target when the page first asks for it (browser) or first
+  // reaches it (server render), not with the route: /login's wallet sign-in (thirdweb, thousands of
+  // modules) compiles on the first "Connect wallet" click instead of on the first visit to /login.
+  // Production builds are unaffected.
+  experimental: { turbopackLazyDynamicImports: true, turbopackLazyDynamicImportsSSR: true },
   // stack/ and tests/ are tooling: the app never imports them (see docs/architecture.md).
   outputFileTracingExcludes: { "*": ["./.stack/**", "./stack/**", "./tests/**", "./e2e/**"] },
   // `npm test` type-checks the whole repository (app, stack, tests) as its own layer before it

@@ -1,24 +1,28 @@
 "use client";
 
-import type { SupabaseClient } from "@supabase/supabase-js";
 import type { ReactNode } from "react";
-import type { Database } from "@/types/database";
+import type { BrowserAuth } from "@/lib/supabase/client";
+import type { BrowserData } from "@/lib/supabase/data-client";
 import { SessionEvents } from "./auth/session-events";
 
-export type BrowserSupabase = SupabaseClient<Database>;
+/** The browser session: `supabase.auth` as in supabase-js, without the data client's weight. */
+export type BrowserSupabase = { auth: BrowserAuth };
+export type { BrowserData };
 
 let client: Promise<BrowserSupabase> | null = null;
+let data: Promise<BrowserData> | null = null;
+let loadedData: BrowserData | null = null;
 const onLoad: ((supabase: BrowserSupabase) => void)[] = [];
 
 /**
- * The page's one browser Supabase client, loaded on first use: signed-in pages load it right away
- * (session events, token refresh); signed-out pages only when the person submits a form, so
- * supabase-js stays out of their first-load JavaScript.
+ * The page's one browser session client, loaded on first use: signed-in pages load it right away
+ * (session events, token refresh, other tabs); signed-out pages only when the person submits a form,
+ * so it stays out of their first-load JavaScript.
  */
 export function loadSupabase(): Promise<BrowserSupabase> {
   if (!client) {
     client = import("@/lib/supabase/client").then(
-      ({ createClient }) => createClient(),
+      ({ createClient }) => ({ auth: createClient() }),
       (error: unknown) => {
         client = null; // a failed chunk load (offline) may be retried
         throw error;
@@ -41,6 +45,28 @@ export function whenSupabaseLoads(listener: (supabase: BrowserSupabase) => void)
     const index = onLoad.indexOf(listener);
     if (index >= 0) onLoad.splice(index, 1);
   };
+}
+
+/**
+ * REST, Storage, Realtime and Functions in the browser (supabase-js), loaded on first use, on the
+ * session client's session: only pages that query or listen in the browser pay for it.
+ */
+export function loadSupabaseData(): Promise<BrowserData> {
+  if (!data) {
+    data = Promise.all([loadSupabase(), import("@/lib/supabase/data-client")]).then(
+      ([{ auth }, { createDataClient }]) => (loadedData = createDataClient(auth)),
+      (error: unknown) => {
+        data = null;
+        throw error;
+      },
+    );
+  }
+  return data;
+}
+
+/** The data client if a page has loaded it (session events act on its Realtime channels). */
+export function supabaseDataIfLoaded(): BrowserData | null {
+  return loadedData;
 }
 
 /** Session events for the whole app; the client itself loads on demand (see loadSupabase). */

@@ -1,16 +1,40 @@
-// `npm run bench:web`: first-load JavaScript of the production build, as Chromium transfers it on a
-// cold load (compressed bytes of every script response), for /, /login and /account.
-import { spawn, spawnSync } from "node:child_process";
+// `npm run bench:web [bytes] [lighthouse] [dev]` (all three when none is named):
+// - bytes: first-load JavaScript of the production build, as Chromium transfers it on a cold load
+//   (compressed bytes of every script response), for signed-out pages and a signed-in one;
+// - lighthouse: Lighthouse's performance, accessibility and best-practices scores of those pages;
+// - dev: each route's first compile in `next dev`.
+// It ends with the budgets as pass/fail lines. Ports: BENCH_WEB_PORT (next start, default 3300),
+// BENCH_WEB_DEV_PORT (next dev, default +10), BENCH_WEB_DEBUG_PORT (Chromium for Lighthouse, +20).
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
-import { chromium, type Page } from "@playwright/test";
-import { loadConfig, waitForPort } from "@cuepoint/stack";
+import { type Cookie, chromium, type Page } from "@playwright/test";
+import { loadConfig } from "@cuepoint/stack";
 import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { binDir, repoRoot } from "@cuepoint/stack/paths";
+import { devFirstCompiles } from "./bench-web/dev-compile.ts";
+import { type LighthouseResult, type LighthouseScores, lighthouseCategories, lighthouseScores } from "./bench-web/lighthouse.ts";
+import { startNext } from "./bench-web/server.ts";
 
-const port = 3300;
-const origin = `http://localhost:${port}`;
-const goalKb = 150;
+const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
+const devPort = Number(process.env.BENCH_WEB_DEV_PORT ?? port + 10);
+const debugPort = Number(process.env.BENCH_WEB_DEBUG_PORT ?? port + 20);
+
+const budgets = {
+  signedOutKb: 150,
+  signedInKb: 185,
+  devCompileSeconds: 10,
+  /** Lighthouse: the goal is 100 everywhere; no page may score under these. */
+  lighthouseFloor: { performance: 95, accessibility: 100, "best-practices": 95 } satisfies LighthouseScores,
+};
+
+const signedOutPages = ["/", "/login"];
+const signedInPages = ["/account"];
+const devRoutes = ["/", "/login", "/signup", "/login/reset", "/account", "/account/password", "/u/nobody", "/auth/error"];
+
+// Measured with wallet sign-in on (a local client ID, as the e2e build uses), so /login shows that
+// thirdweb stays out of the first load and what opening the wallet adds.
+const appEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || "cuepoint-bench-local" };
 
 /** Compressed bytes of the scripts the page fetches while `action` runs (cache disabled). */
 async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Promise<number> {
@@ -29,57 +53,117 @@ async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Pr
 
 const scriptBytes = (page: Page, url: string) => scriptBytesDuring(page, () => page.goto(url, { waitUntil: "networkidle" }));
 
-async function main() {
-  // Measured with wallet sign-in on (a local client ID, as the e2e build uses), so /login shows that
-  // thirdweb stays out of the first load and what opening the wallet adds.
-  const buildEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || "cuepoint-bench-local" };
-  if (spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: buildEnv }).status !== 0) process.exit(1);
-  const server = spawn(path.join(binDir, "next"), ["start", "-p", String(port)], { cwd: repoRoot, stdio: "ignore" });
+interface PageFigures {
+  route: string;
+  signedIn: boolean;
+  kb?: number;
+  lighthouse?: LighthouseResult;
+}
+
+const budgetLines: { ok: boolean; text: string }[] = [];
+const budget = (ok: boolean, text: string) => budgetLines.push({ ok, text });
+
+/** Builds, serves and measures the production build: bytes and/or Lighthouse per page. */
+async function production(measureBytes: boolean, measureLighthouse: boolean): Promise<void> {
+  if (spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: appEnv }).status !== 0) process.exit(1);
+  const server = await startNext("start", port, appEnv);
+  const pages: PageFigures[] = [...signedOutPages.map((route) => ({ route, signedIn: false })), ...signedInPages.map((route) => ({ route, signedIn: true }))];
+  let walletKb: number | null = null;
+  let sessionCookies: Cookie[] = [];
   try {
-    if (!(await waitForPort(port, 30_000))) throw new Error("next start did not come up");
     const config = loadConfig();
     const admin = createClient(`http://127.0.0.1:${config.apiPort}`, serviceRoleKey, { auth: { persistSession: false } });
     const email = `bench-${Date.now()}@bench.cuepoint.test`;
     const password = "bench-password-123";
-    await admin.auth.admin.createUser({ email, password, email_confirm: true });
+    const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
+    if (created.error) throw new Error(`Could not create the bench's account: ${created.error.message}`);
 
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
-    const results: [string, number][] = [];
-    let walletChunk: number | null = null;
-    for (const route of ["/", "/login"]) {
+    for (const figures of pages.filter((p) => !p.signedIn)) {
       const page = await (await browser.newContext()).newPage();
-      results.push([route, await scriptBytes(page, `${origin}${route}`)]);
+      if (measureBytes) figures.kb = (await scriptBytes(page, `${server.origin}${figures.route}`)) / 1024;
+      else await page.goto(`${server.origin}${figures.route}`);
       const walletButton = page.getByRole("button", { name: "Connect wallet and sign in" });
-      if (route === "/login" && (await walletButton.count()) > 0) {
+      if (measureBytes && figures.route === "/login" && (await walletButton.count()) > 0) {
         // What opening the wallet adds (thirdweb, loaded on demand); this browser has no wallet.
-        walletChunk = await scriptBytesDuring(page, async () => {
-          await walletButton.click();
-          await page.getByText("No wallet found").waitFor({ timeout: 30_000 });
-        });
+        walletKb =
+          (await scriptBytesDuring(page, async () => {
+            await walletButton.click();
+            await page.getByText("No wallet found").waitFor({ timeout: 30_000 });
+          })) / 1024;
       }
     }
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${origin}/login`);
+    await page.goto(`${server.origin}/login`);
     const form = page.getByRole("form", { name: "Sign in with your password" });
     await form.getByLabel("Email", { exact: true }).fill(email);
     await form.getByLabel("Password", { exact: true }).fill(password);
     await form.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(`${origin}/`);
-    const cold = await context.newPage();
-    results.push(["/account", await scriptBytes(cold, `${origin}/account`)]);
+    await page.waitForURL(`${server.origin}/`);
+    sessionCookies = await context.cookies();
+    for (const figures of pages.filter((p) => p.signedIn)) {
+      const cold = await context.newPage();
+      if (measureBytes) figures.kb = (await scriptBytes(cold, `${server.origin}${figures.route}`)) / 1024;
+      if (new URL(cold.url()).pathname !== figures.route && measureBytes) throw new Error(`${figures.route} did not open signed in (ended at ${cold.url()})`);
+    }
     await browser.close();
 
-    console.log("First-load JavaScript (compressed bytes transferred, cold cache):");
-    for (const [route, bytes] of results) {
-      const kb = bytes / 1024;
-      console.log(`  ${route.padEnd(10)} ${kb.toFixed(1).padStart(7)} KB   ${kb < goalKb ? "within" : "OVER"} the ${goalKb} KB goal`);
+    if (measureLighthouse) {
+      const scores = await lighthouseScores(
+        pages.map((p) => ({ url: `${server.origin}${p.route}`, cookies: p.signedIn ? sessionCookies : undefined })),
+        debugPort,
+      );
+      pages.forEach((p, index) => (p.lighthouse = scores[index]));
     }
-    if (walletChunk === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
-    else console.log(`  /login, then "Connect wallet" loads ${(walletChunk / 1024).toFixed(1)} KB more on demand (thirdweb)`);
   } finally {
-    server.kill();
+    server.stop();
   }
+
+  if (measureBytes) {
+    console.log("\nFirst-load JavaScript (compressed bytes transferred, cold cache):");
+    for (const p of pages) console.log(`  ${p.route.padEnd(10)} ${p.kb!.toFixed(1).padStart(7)} KB   ${p.signedIn ? "signed in" : "signed out"}`);
+    if (walletKb === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
+    else console.log(`  /login, then "Connect wallet" loads ${walletKb.toFixed(1)} KB more on demand (thirdweb)`);
+    for (const p of pages) {
+      const limit = p.signedIn ? budgets.signedInKb : budgets.signedOutKb;
+      budget(p.kb! < limit, `first-load JS ${p.route} (${p.signedIn ? "signed in" : "signed out"}) ${p.kb!.toFixed(1)} KB < ${limit} KB`);
+    }
+  }
+  if (measureLighthouse) {
+    const runs = pages[0].lighthouse!.runs.length;
+    console.log(`\nLighthouse (production build, default mobile settings; median of ${runs} runs): performance / accessibility / best practices`);
+    for (const p of pages) {
+      const { scores, runs: each, benchmarkIndex } = p.lighthouse!;
+      const runList = each.map((run) => lighthouseCategories.map((id) => run[id]).join("/")).join(", ");
+      console.log(`  ${p.route.padEnd(10)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}`);
+    }
+    const floor = budgets.lighthouseFloor;
+    for (const p of pages) {
+      const scores = p.lighthouse!.scores;
+      const atGoal = lighthouseCategories.every((id) => scores[id] === 100);
+      budget(lighthouseCategories.every((id) => scores[id] >= floor[id]), `Lighthouse ${p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`);
+    }
+  }
+}
+
+async function dev(): Promise<void> {
+  const results = await devFirstCompiles(devRoutes, devPort, appEnv);
+  console.log("\nFirst compile of each route in `next dev` (fresh .next/dev, routes in this order; HTML and its scripts):");
+  console.log(`  ${"route".padEnd(20)} ${"status".padStart(6)} ${"wall s".padStart(7)} ${"CPU s".padStart(7)}`);
+  for (const r of results) console.log(`  ${r.route.padEnd(20)} ${String(r.status).padStart(6)} ${r.seconds.toFixed(1).padStart(7)} ${r.cpuSeconds.toFixed(1).padStart(7)}`);
+  console.log("  (the first route also pays for starting the dev compiler; CPU s is the dev server's CPU time meanwhile)");
+  for (const r of results) budget(r.seconds < budgets.devCompileSeconds, `dev first compile ${r.route} ${r.seconds.toFixed(1)} s < ${budgets.devCompileSeconds} s`);
+}
+
+async function main() {
+  const parts = new Set(process.argv.slice(2));
+  for (const part of parts) if (!["bytes", "lighthouse", "dev"].includes(part)) throw new Error(`Unknown part "${part}": use bytes, lighthouse and/or dev`);
+  const all = parts.size === 0;
+  if (all || parts.has("bytes") || parts.has("lighthouse")) await production(all || parts.has("bytes"), all || parts.has("lighthouse"));
+  if (all || parts.has("dev")) await dev();
+  console.log("\nBudgets:");
+  for (const line of budgetLines) console.log(`  ${line.ok ? "pass" : "FAIL"}  ${line.text}`);
 }
 
 await main();

@@ -267,7 +267,7 @@ const tasks: Record<string, () => Promise<number>> = {
     const config = loadConfig();
     const stop = await withStack(config);
     try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-web.ts")], { cwd: repoRoot });
+      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-web.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
     } finally {
       await stop();
     }

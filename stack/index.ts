@@ -3,7 +3,7 @@
 // project and the state live), /db-types (supabase gen types), /system (Debian prerequisites).
 export { loadConfig, parseConfig, type StackConfig } from "./lib/config.ts";
 export { formatEnv, stackEnv } from "./lib/env.ts";
-export { waitForPort } from "./lib/ports.ts";
+export { portIsFree, waitForPort } from "./lib/ports.ts";
 export { dbUrl } from "./lib/postgres.ts";
 export { StackError, run, runInherit, type RunResult } from "./lib/run.ts";
 export { startService, stopService, type ServiceSpec } from "./lib/services.ts";

@@ -8,7 +8,7 @@ import { WalletSignIn } from "@/components/auth/wallet-sign-in";
 import { NarrowPage } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { safeNextPath } from "@/lib/auth/redirect";
-import { serverChainCredentials } from "@/lib/chain/server";
+import { serverChainCredentials } from "@/lib/chain/server-credentials";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -3,13 +3,13 @@
 import { usePathname, useRouter } from "next/navigation";
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { useEffect, useEffectEvent, useRef } from "react";
-import { type BrowserSupabase, loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
+import { type BrowserSupabase, loadSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
  * What the product does on each session event (docs/product.md, "Accounts and sessions").
- * supabase-js also relays these events to the app's other tabs, so signing out in one tab
- * signs out the others. Handlers never await Supabase calls inside the callback (that can
+ * The session client also relays these events to the app's other tabs, so signing out in one tab
+ * signs out the others; Realtime channels live on the data client, when a page has loaded one. Handlers never await Supabase calls inside the callback (that can
  * deadlock the auth lock); navigation and refresh are enough.
  */
 export function SessionEvents({ serverUserId }: { serverUserId: string | null }) {
@@ -22,7 +22,7 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
   }, [serverUserId]);
 
   // Sees the latest pathname and router without resubscribing on every navigation.
-  const onAuthEvent = useEffectEvent((supabase: BrowserSupabase, event: AuthChangeEvent, session: Session | null) => {
+  const onAuthEvent = useEffectEvent((event: AuthChangeEvent, session: Session | null) => {
     const userId = session?.user.id ?? null;
     switch (event) {
       case "INITIAL_SESSION":
@@ -39,12 +39,12 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
         break;
       case "SIGNED_OUT":
         renderedUser.current = null;
-        void supabase.removeAllChannels();
+        void supabaseDataIfLoaded()?.removeAllChannels();
         router.replace("/");
         router.refresh();
         break;
       case "TOKEN_REFRESHED":
-        if (session) void supabase.realtime.setAuth(session.access_token);
+        if (session) void supabaseDataIfLoaded()?.realtime.setAuth(session.access_token);
         break;
       case "USER_UPDATED":
         router.refresh();
@@ -63,7 +63,7 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
     let unsubscribe = () => {};
     const listen = (supabase: BrowserSupabase) => {
       if (!active) return;
-      const { data } = supabase.auth.onAuthStateChange((event, session) => onAuthEvent(supabase, event, session));
+      const { data } = supabase.auth.onAuthStateChange((event, session) => onAuthEvent(event, session));
       unsubscribe = () => data.subscription.unsubscribe();
     };
     const stopWaiting = signedIn ? () => {} : whenSupabaseLoads(listen);

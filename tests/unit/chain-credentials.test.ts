@@ -1,7 +1,8 @@
 import { createThirdwebClient } from "thirdweb";
 import { describe, expect, test } from "vitest";
 import { missingCredentialsMessage, resolveChainCredentials, tokenSecretNeedsClientIdMessage } from "../../lib/chain/credentials";
-import { clientIdFromSecretKey, serverChainCredentials, serverThirdwebClient } from "../../lib/chain/server";
+import { clientIdFromSecretKey, serverChainCredentials } from "../../lib/chain/server-credentials";
+import { serverThirdwebClient } from "../../lib/chain/server";
 
 const tokenSecret = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZWFtIn0.c2lnbmF0dXJl";
 const plainSecret = "plain-secret-key-0123456789";

@@ -1,0 +1,54 @@
+// The browser session's storage: document.cookie, written exactly as @supabase/ssr's
+// createBrowserClient writes it in cookie mode (its own chunker, base64url encoding, "base64-" prefix
+// and default cookie options, all public exports of @supabase/ssr), so the server client, proxy.ts and
+// other tabs read the same cookies. tests/unit/browser-session.test.ts holds the two to byte-for-byte
+// the same cookies.
+import {
+  DEFAULT_COOKIE_OPTIONS,
+  combineChunks,
+  createChunks,
+  isChunkLike,
+  parseCookieHeader,
+  serializeCookieHeader,
+  stringFromBase64URL,
+  stringToBase64URL,
+} from "@supabase/ssr";
+
+const base64Prefix = "base64-";
+const { maxAge: _maxAge, ...cookieScope } = DEFAULT_COOKIE_OPTIONS;
+
+const documentCookies = () => parseCookieHeader(document.cookie);
+const writeCookie = (name: string, value: string, maxAge: number | undefined) => {
+  document.cookie = serializeCookieHeader(name, value, { ...cookieScope, maxAge });
+};
+
+/** A value as stored, or null when its chunks do not decode to JSON (a torn write): treated as absent. */
+function decode(stored: string): string | null {
+  if (!stored.startsWith(base64Prefix)) return stored;
+  try {
+    const decoded = stringFromBase64URL(stored.slice(base64Prefix.length));
+    JSON.parse(decoded);
+    return decoded;
+  } catch {
+    return null;
+  }
+}
+
+export const sessionCookieStorage = {
+  isServer: false,
+  async getItem(key: string): Promise<string | null> {
+    const cookies = documentCookies();
+    const stored = await combineChunks(key, (name) => cookies.find((cookie) => cookie.name === name)?.value ?? null);
+    return stored ? decode(stored) : null;
+  },
+  async setItem(key: string, value: string): Promise<void> {
+    const stale = new Set(documentCookies().map(({ name }) => name).filter((name) => isChunkLike(name, key)));
+    const chunks = createChunks(key, base64Prefix + stringToBase64URL(value));
+    for (const { name } of chunks) stale.delete(name);
+    for (const name of stale) writeCookie(name, "", 0);
+    for (const { name, value: chunk } of chunks) writeCookie(name, chunk, DEFAULT_COOKIE_OPTIONS.maxAge);
+  },
+  async removeItem(key: string): Promise<void> {
+    for (const { name } of documentCookies()) if (isChunkLike(name, key)) writeCookie(name, "", 0);
+  },
+};

@@ -1,0 +1,67 @@
+// Lighthouse (performance, accessibility, best practices) in Debian's Chromium, driven over its
+// remote-debugging port, with Lighthouse's default (mobile) settings. A signed-in page is audited with
+// the session cookies already in the browser (Lighthouse keeps them: storage reset is off), as a
+// person who signed in would load it. Each page runs `runs` times and each score is the median, as
+// Lighthouse's docs advise: on a shared machine one run's performance score swings by ten points.
+import type { BrowserContext, Cookie } from "@playwright/test";
+import { chromium } from "@playwright/test";
+import lighthouse from "lighthouse";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { portIsFree } from "@cuepoint/stack";
+
+export const lighthouseCategories = ["performance", "accessibility", "best-practices"] as const;
+export type LighthouseScores = Record<(typeof lighthouseCategories)[number], number>;
+export interface LighthouseResult {
+  scores: LighthouseScores;
+  /** Every run's scores, in order. */
+  runs: LighthouseScores[];
+  /** Lighthouse's measure of this machine's speed during the runs (median); under ~1000 is a slow or busy machine. */
+  benchmarkIndex: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] }[], debuggingPort: number, runs = 3): Promise<LighthouseResult[]> {
+  if (!(await portIsFree(debuggingPort))) throw new Error(`Port ${debuggingPort} is in use (BENCH_WEB_DEBUG_PORT)`);
+  const profile = mkdtempSync(path.join(tmpdir(), "cuepoint-lighthouse-"));
+  let context: BrowserContext | null = null;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", `--remote-debugging-port=${debuggingPort}`],
+    });
+    const results: LighthouseResult[] = [];
+    for (const page of pages) {
+      const scores: LighthouseScores[] = [];
+      const benchmarkIndexes: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        await context.clearCookies();
+        if (page.cookies) await context.addCookies(page.cookies);
+        const result = await lighthouse(page.url, {
+          port: debuggingPort,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...lighthouseCategories],
+          disableStorageReset: true,
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
+        const { categories, runtimeError, environment } = result.lhr;
+        if (runtimeError) throw new Error(`Lighthouse could not audit ${page.url}: ${runtimeError.message}`);
+        scores.push(Object.fromEntries(lighthouseCategories.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as LighthouseScores);
+        benchmarkIndexes.push(environment.benchmarkIndex);
+      }
+      results.push({
+        scores: Object.fromEntries(lighthouseCategories.map((id) => [id, median(scores.map((s) => s[id]))])) as LighthouseScores,
+        runs: scores,
+        benchmarkIndex: median(benchmarkIndexes),
+      });
+    }
+    return results;
+  } finally {
+    await context?.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
