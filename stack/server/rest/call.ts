@@ -26,8 +26,8 @@ export interface RestState {
 export interface CachedRead {
   /** Content-Location for this request shape. */
   location: string;
-  /** For count=planned|estimated: the EXPLAIN that estimates the total, and the exact-count variant. */
-  estimate?: { explainSql: string; explainValues: unknown[]; exactSql: string; exactValues: unknown[] };
+  /** For count=planned|estimated: the EXPLAIN whose row estimate may stand for the total. */
+  explain?: { sql: string; values: unknown[] };
   sql: string;
   name: string;
   values: unknown[];

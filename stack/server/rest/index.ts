@@ -83,7 +83,8 @@ async function listenForReloads(ctx: ServerContext, reload: () => Promise<void>)
       connected.on("notification", (message: pg.Notification) => {
         if (message.channel !== "pgrst") return;
         const payload = (message.payload ?? "").trim();
-        if (payload === "" || payload === "reload schema") reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
+        // PostgREST reloads its in-database config (e.g. pgrst.db_aggregates_enabled) on `reload config`.
+        if (payload === "" || payload === "reload schema" || payload === "reload config") reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
       });
       connected.on("error", () => {
         client?.release(true);

@@ -19,37 +19,32 @@ export async function handleRead(state: LoadedState, call: Call, relation: Relat
     const { limit, offset } = limitsFor(state, call, root);
     const node = planRead(state.cache, relationSource(relation), query.select, query.nodes);
     const fromSql = qualified(relation.schema, relation.name);
-    const build = (count: boolean) => {
-      const params = new Params();
-      const sql = buildReadSql(node, { fromSql, withConditions: true, limit, offset, count, format: bodyFormat(accepted), stripNulls: accepted.stripNulls }, params);
-      return { sql, values: params.values };
-    };
-    const estimating = call.prefs.count === "planned" || call.prefs.count === "estimated";
-    const main = build(call.prefs.count === "exact");
-    let estimate: CachedRead["estimate"];
-    if (estimating) {
+    // exact and estimated count in the statement (estimated up to max_rows + 1); planned and estimated
+    // may then ask the planner, as PostgREST does.
+    const counting = call.prefs.count === "exact" || call.prefs.count === "estimated";
+    const maxRows = state.options.maxRows;
+    const params = new Params();
+    const sql = buildReadSql(node, { fromSql, withConditions: true, limit, offset, count: counting, countLimit: call.prefs.count === "estimated" && maxRows !== undefined ? maxRows + 1 : undefined, format: bodyFormat(accepted), stripNulls: accepted.stripNulls }, params);
+    let explain: CachedRead["explain"];
+    if (call.prefs.count === "planned" || call.prefs.count === "estimated") {
       const explainParams = new Params();
-      const exact = build(true);
-      estimate = { explainSql: buildExplainCountSql(node, fromSql, explainParams), explainValues: explainParams.values, exactSql: exact.sql, exactValues: exact.values };
+      explain = { sql: buildExplainCountSql(node, fromSql, explainParams), values: explainParams.values };
     }
-    plan = { location: contentLocation(relation.name, call.url.searchParams), sql: main.sql, name: preparedName(main.sql), values: main.values, offset, format: accepted, countPref: call.prefs.count, hits: 0, estimate };
+    plan = { location: contentLocation(relation.name, call.url.searchParams), sql, name: preparedName(sql), values: params.values, offset, format: accepted, countPref: call.prefs.count, hits: 0, explain };
     if (state.plans.size >= maxCachedPlans) state.plans.delete(state.plans.keys().next().value as string);
     state.plans.set(key, plan);
   }
   plan.hits++;
   const settings = settingsFor(state, call, true);
-  if (plan.estimate) {
-    // planned: the planner's row estimate; estimated: exact up to max_rows, planned beyond.
-    const explained = await state.executor.run(settings, plan.estimate.explainSql, plan.estimate.explainValues, { transactional: false });
-    const planned = Math.round(Number((explained.rows[0]?.["QUERY PLAN"] as { Plan: { "Plan Rows": number } }[])[0].Plan["Plan Rows"]));
-    if (call.prefs.count === "estimated" && planned <= (state.options.maxRows ?? Infinity)) {
-      const exact = await state.executor.run(settings, plan.estimate.exactSql, plan.estimate.exactValues, { transactional: false });
-      return respondRows(state, call, exact, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": plan.location });
-    }
-    const result = await state.executor.run(settings, plan.sql, plan.values, { transactional: false });
-    if (result.rows[0]) result.rows[0].total = planned;
-    return respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": plan.location });
-  }
   const result = await state.executor.run(settings, plan.sql, plan.values, { transactional: false, prepare: plan.hits > 1, name: plan.name });
+  const row = result.rows[0];
+  const maxRows = state.options.maxRows;
+  // planned: the planner's estimate; estimated: the exact count up to max_rows, beyond it (or with no
+  // max_rows) the larger of the count and the estimate.
+  if (plan.explain && row && (plan.countPref === "planned" || maxRows === undefined || Number(row.total) > maxRows)) {
+    const explained = await state.executor.run(settings, plan.explain.sql, plan.explain.values, { transactional: false });
+    const planned = Math.round(Number((explained.rows[0]?.["QUERY PLAN"] as { Plan: { "Plan Rows": number } }[])[0].Plan["Plan Rows"]));
+    row.total = plan.countPref === "planned" ? planned : Math.max(Number(row.total), planned);
+  }
   respondRows(state, call, result, plan.format, plan.offset, 200, applied(call.prefs, ["count", "handling"]), { "Content-Location": plan.location });
 }

@@ -2,7 +2,7 @@ import { errors } from "./errors.ts";
 import { applied, baseHeaders, bodyFormat, type Call, type LoadedState, limitsFor, respondRows, settingsFor, withResponseGucs } from "./call.ts";
 import { negotiate, parseQuery } from "./request.ts";
 import { buildReadSql, planRead, responseGucsSql, type BodyFormat, type ReadSource } from "./read.ts";
-import { contentTypes, send } from "./respond.ts";
+import { contentRange, contentTypes, send } from "./respond.ts";
 import { callSql, chooseRoutine, routineRelation, type RpcArguments } from "./rpc.ts";
 import { relationKey } from "./schema-cache.ts";
 import { Params, quoteIdent } from "./sql.ts";
@@ -48,8 +48,10 @@ export async function handleRpc(state: LoadedState, call: Call, name: string): P
   let sql: string;
   let offset = 0;
   const scalar = routine.returnKind !== "composite";
+  // PostgREST counts a function's rows for count=exact|estimated (planned has no estimate for a call).
+  const counting = call.prefs.count === "exact" || call.prefs.count === "estimated";
   if (scalar && !routine.returnsSet) {
-    sql = `with "pgrst_source" as (select ${callExpr} as "pgrst_scalar"${prefix ? ` from ${prefix.replace(/, lateral $/, "")}` : ""}) select null::bigint as total, 1 as page_total, to_json("pgrst_scalar")::text as body, ${responseGucsSql} from "pgrst_source"`;
+    sql = `with "pgrst_source" as (select ${callExpr} as "pgrst_scalar"${prefix ? ` from ${prefix.replace(/, lateral $/, "")}` : ""}) select ${counting ? "1" : "null"}::bigint as total, 1 as page_total, to_json("pgrst_scalar")::text as body, ${responseGucsSql} from "pgrst_source"`;
   } else {
     const relation = routineRelation(state.cache, routine);
     const source: ReadSource = { name: routine.name, columns: scalar ? [routine.name] : routine.returnColumns, relation };
@@ -57,21 +59,31 @@ export async function handleRpc(state: LoadedState, call: Call, name: string): P
     const limits = limitsFor(state, call, query.nodes.get(""));
     offset = limits.offset;
     const format: BodyFormat = !routine.returnsSet ? "object" : bodyFormat(accepted);
-    sql = buildReadSql(node, { fromSql: callExpr, fromPrefix: prefix ? `${prefix.replace(/lateral $/, "")}lateral ` : "", withConditions: true, limit: routine.returnsSet ? limits.limit : undefined, offset: limits.offset, count: !!call.prefs.count, format, stripNulls: accepted.stripNulls }, params);
+    sql = buildReadSql(node, { fromSql: callExpr, fromPrefix: prefix ? `${prefix.replace(/lateral $/, "")}lateral ` : "", withConditions: true, limit: routine.returnsSet ? limits.limit : undefined, offset: limits.offset, count: counting, format, stripNulls: accepted.stripNulls }, params);
     if (scalar) sql = sql.replace(`coalesce(json_agg("_postgrest_t"), '[]')`, `coalesce(json_agg("_postgrest_t".${quoteIdent(routine.name)}), '[]')`);
   }
-  const result = await state.executor.run(settings, sql, params.values, { transactional: false });
+  // max-affected counts the rows the function returns (one for a function not returning a set) and,
+  // when they are more, rolls the whole call back.
+  const limited = call.prefs.handling === "strict" && call.prefs.maxAffected !== undefined;
+  const result = await state.executor.run(settings, sql, params.values, {
+    transactional: limited,
+    check: (out) => {
+      const affected = Number(out.rows[0]?.page_total ?? 0);
+      if (limited && affected > call.prefs.maxAffected!) throw errors.maxAffected(affected);
+    },
+  });
   const row = result.rows[0] ?? {};
   const prefApplied = applied(call.prefs, ["count", "handling", "maxAffected"]);
+  const singleRange = contentRange(0, 1, row.total === null || row.total === undefined ? null : Number(row.total));
   if (routine.returnKind === "void") {
-    const headers: Record<string, string> = { "Content-Range": "0-0/*" };
+    const headers: Record<string, string> = { "Content-Range": singleRange };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
     return send(call.res, withResponseGucs(row, 204, headers), headers, undefined, true);
   }
   if (!routine.returnsSet) {
     const body = String(row.body ?? "null");
     if (accepted.type === "csv") throw errors.mediaType(["text/csv"]);
-    const headers: Record<string, string> = { "Content-Range": "0-0/*", ...baseHeaders(state, call, contentTypes.json) };
+    const headers: Record<string, string> = { "Content-Range": singleRange, ...baseHeaders(state, call, contentTypes.json) };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
     return send(call.res, withResponseGucs(row, 200, headers), headers, body, call.head);
   }

@@ -11,6 +11,8 @@ export interface Payload {
   json: string;
   columns: string[];
   isArray: boolean;
+  /** Columns some row of the body gives a value (key) for. */
+  given: Set<string>;
 }
 
 /** Validates the JSON body and the columns it writes (the `columns` parameter, else the body's keys). */
@@ -36,7 +38,8 @@ export function payloadFor(relation: Relation, text: string, columnsParam: strin
     columns = first;
   }
   for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
-  return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value) };
+  const given = new Set(rows.flatMap((row) => Object.keys(row as object)));
+  return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value), given };
 }
 
 function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params, countInserted = false): string {
@@ -64,14 +67,22 @@ export function insertSql(
 ): string {
   const table = qualified(relation.schema, relation.name);
   const body = params.add(payload.json);
+  // An always-identity column listed but given by no row takes its sequence, which needs OVERRIDING
+  // (a row giving it a value still fails, as Postgres makes it).
+  let overriding = false;
   const values = payload.columns.map((column) => {
     const value = `"pgrst_row".${quoteIdent(column)}`;
     if (!options.missingDefault) return value;
-    const fallback = relation.columns.get(column)?.default ?? "null";
+    const info = relation.columns.get(column);
+    let fallback = info?.default ?? "null";
+    if (info?.identity && info.sequence) {
+      fallback = `nextval(${quoteLiteral(info.sequence)}::regclass)`;
+      if (info.identity === "always" && !payload.given.has(column)) overriding = true;
+    }
     return `case when "pgrst_elem" ? ${quoteLiteral(column)} then ${value} else ${fallback} end`;
   });
   let sql = payload.columns.length
-    ? `insert into ${table} (${payload.columns.map(quoteIdent).join(", ")}) select ${values.join(", ")} from jsonb_array_elements(${body}::jsonb) as "pgrst_elem", jsonb_populate_record(null::${table}, "pgrst_elem") as "pgrst_row"`
+    ? `insert into ${table} (${payload.columns.map(quoteIdent).join(", ")})${overriding ? " overriding system value" : ""} select ${values.join(", ")} from jsonb_array_elements(${body}::jsonb) as "pgrst_elem", jsonb_populate_record(null::${table}, "pgrst_elem") as "pgrst_row"`
     : `insert into ${table} select from jsonb_array_elements(${body}::jsonb) as "pgrst_elem"`;
   if (options.resolution) {
     const target = options.onConflict ?? relation.primaryKey;
