@@ -1,7 +1,6 @@
 import { conditionSql, orderTermSql, fieldSql } from "./conditions.ts";
-import { scopeOf } from "./read.ts";
-import { errors } from "./errors.ts";
-import { buildReadSql, type BodyFormat, type ReadNode } from "./read.ts";
+import type { ReadNode } from "./read-plan.ts";
+import { buildReadSql, type BodyFormat, scopeOf } from "./read.ts";
 import type { Relation } from "./schema-cache.ts";
 import { type Params, qualified, quoteIdent, quoteLiteral } from "./sql.ts";
 
@@ -13,33 +12,6 @@ export interface Payload {
   isArray: boolean;
   /** Columns some row of the body gives a value (key) for. */
   given: Set<string>;
-}
-
-/** Validates the JSON body and the columns it writes (the `columns` parameter, else the body's keys). */
-export function payloadFor(relation: Relation, text: string, columnsParam: string[] | undefined, allowArray: boolean): Payload {
-  let value: unknown;
-  try {
-    value = text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    value = undefined;
-  }
-  if (value === undefined || value === null || typeof value !== "object") throw errors.invalidBody("Empty or invalid json");
-  const rows = Array.isArray(value) ? value : [value];
-  if (Array.isArray(value) && !allowArray) throw errors.invalidBody("Empty or invalid json");
-  if (rows.some((row) => !row || typeof row !== "object" || Array.isArray(row))) throw errors.invalidBody("All object keys must match");
-  let columns = columnsParam;
-  if (!columns) {
-    const first = Object.keys((rows[0] ?? {}) as object);
-    const same = rows.every((row) => {
-      const keys = Object.keys(row as object);
-      return keys.length === first.length && keys.every((k) => first.includes(k));
-    });
-    if (!same) throw errors.invalidBody("All object keys must match");
-    columns = first;
-  }
-  for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
-  const given = new Set(rows.flatMap((row) => Object.keys(row as object)));
-  return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value), given };
 }
 
 function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params, countInserted = false): string {
@@ -86,7 +58,6 @@ export function insertSql(
     : `insert into ${table} select from jsonb_array_elements(${body}::jsonb) as "pgrst_elem"`;
   if (options.resolution) {
     const target = options.onConflict ?? relation.primaryKey;
-    if (!target.length) throw errors.invalidBody("There is no primary key on this table to resolve conflicts; use on_conflict");
     const updates = payload.columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
     sql += ` on conflict (${target.map(quoteIdent).join(", ")}) ${options.resolution === "ignore-duplicates" || !updates.length ? "do nothing" : `do update set ${updates.join(", ")}`}`;
   }
