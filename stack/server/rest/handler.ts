@@ -4,7 +4,7 @@ import { authenticate, type Caller } from "./auth.ts";
 import { ApiError, fromPgError } from "./errors.ts";
 import { type Executor, preparedName, runStatement, settingsFor } from "./execute.ts";
 import { type Plan, planRequest } from "./plan.ts";
-import { parseRequest, type RestOptions } from "./request.ts";
+import { parseRequest, type RestOptions, type ShapeParts } from "./request.ts";
 import { respond, sendError } from "./respond.ts";
 import { relationKey, type SchemaCache } from "./schema-cache.ts";
 import { buildStatement, type Statement } from "./statement.ts";
@@ -24,6 +24,7 @@ export interface RestState {
 }
 
 interface CachedRead {
+  parts: ShapeParts;
   plan: Plan;
   statement: Statement;
   hits: number;
@@ -40,7 +41,7 @@ export async function handleRest(service: RestState, req: IncomingMessage, res: 
     if (!cache) throw new ApiError(503, "PGRST002", "Could not query the database for the schema cache. Retrying.");
     caller = authenticate(gw.bearer);
     const argumentNames = (schema: string, name: string) => new Set((cache.routines.get(relationKey(schema, name)) ?? []).flatMap((r) => r.params.map((p) => p.name)));
-    const request = await parseRequest(req, gw.url, caller, service.options, argumentNames);
+    const request = await parseRequest(req, gw.url, caller, service.options, argumentNames, (shape) => service.plans.get(shape)?.parts);
     let cached = request.shape ? service.plans.get(request.shape) : undefined;
     let plan: Plan;
     let statement: Statement | undefined;
@@ -50,7 +51,7 @@ export async function handleRest(service: RestState, req: IncomingMessage, res: 
       statement = buildStatement(plan, request, service.options);
       if (request.shape && statement) {
         statement.name = preparedName(statement.sql);
-        cached = { plan, statement, hits: 0 };
+        cached = { parts: { query: request.query, limit: request.limit, offset: request.offset }, plan, statement, hits: 0 };
         if (service.plans.size >= maxCachedPlans) service.plans.delete(service.plans.keys().next().value as string);
         service.plans.set(request.shape, cached);
       }

@@ -48,12 +48,16 @@ export interface NodeParams {
 
 const isRead = (method: string) => method === "GET" || method === "HEAD";
 
+/** The parts of a request that follow from its shape: parsed once per shape of GET/HEAD request. */
+export type ShapeParts = Pick<ApiRequest, "query" | "limit" | "offset">;
+
 export async function parseRequest(
   req: IncomingMessage,
   url: URL,
   caller: Caller,
   options: RestOptions,
   argumentNames: (schema: string, name: string) => Set<string>,
+  parsedBefore: (shape: string) => ShapeParts | undefined,
 ): Promise<ApiRequest> {
   const method = req.method ?? "GET";
   const path = url.pathname.replace(/^\/rest\/v1/, "");
@@ -67,14 +71,17 @@ export async function parseRequest(
   else if (segments.length === 1) target = { kind: "relation", name: segments[0] };
   else throw errors.invalidPath();
   if (target.kind === "rpc" && !isRead(method) && method !== "POST") throw errors.invalidRpcMethod(method);
-  const args = target.kind === "rpc" && isRead(method) ? argumentNames(schema, target.name) : undefined;
-  const query = parseQuery(url.searchParams, args ? (key) => args.has(key) : undefined);
-  const { limit, offset } = limitsFor(method, req.headers.range, query.nodes.get(""), options.maxRows);
-  const body = method === "POST" || method === "PUT" || method === "PATCH" ? await jsonBody(req) : undefined;
   const shape = isRead(method) && target.kind === "relation"
     ? `${caller.role}\u0000${schema}\u0000${req.headers.accept ?? ""}\u0000${req.headers.prefer ?? ""}\u0000${req.headers.range ?? ""}\u0000${url.pathname}${url.search}`
     : undefined;
-  return { method, head: method === "HEAD", path, url, headers: req.headers, caller, target, schema, prefs, query, limit, offset, body, shape };
+  let parts = shape ? parsedBefore(shape) : undefined;
+  if (!parts) {
+    const args = target.kind === "rpc" && isRead(method) ? argumentNames(schema, target.name) : undefined;
+    const query = parseQuery(url.searchParams, args ? (key) => args.has(key) : undefined);
+    parts = { query, ...limitsFor(method, req.headers.range, query.nodes.get(""), options.maxRows) };
+  }
+  const body = method === "POST" || method === "PUT" || method === "PATCH" ? await jsonBody(req) : undefined;
+  return { method, head: method === "HEAD", path, url, headers: req.headers, caller, target, schema, prefs, ...parts, body, shape };
 }
 
 function decodeSegment(segment: string): string {
