@@ -22,7 +22,8 @@ export function castSql(expr: string, cast: string | undefined): string {
   if (!cast) return expr;
   const type = safeCastType(cast);
   if (!type) throw parseError("select parameter", cast, 0, `unexpected cast type "${cast}"`);
-  return `${expr}::${type}`;
+  // Parenthesised: `::` binds tighter than `->>`, so `x->>'k'::numeric` would cast the key.
+  return `(${expr})::${type}`;
 }
 
 const binary: Record<string, string> = {

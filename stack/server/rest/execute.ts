@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import type { ApiRequest, RestOptions } from "./request.ts";
+import { quoteIdent } from "./sql.ts";
+import type { Statement } from "./statement.ts";
 
 /**
- * Runs one API request against Postgres as the caller's role. Reads use two round trips on a
+ * Step 4 of a request: runs its statement against Postgres as the caller's role. Reads use two round trips on a
  * connection of the service's own pool: session-level settings (role, claims, headers, read-only),
  * then the single statement, which is its own transaction. Requests that may have to roll back
  * (singular writes, max-affected) run inside an explicit transaction with `set local` semantics.
@@ -25,6 +28,49 @@ export interface RequestSettings {
 
 export function preparedName(sql: string): string {
   return statementName(sql);
+}
+
+/** What Postgres sees of the request: role, claims, headers, cookies, path, search_path, role settings. */
+export function settingsFor(request: ApiRequest, options: RestOptions, roleSettings: Map<string, string>, readOnly: boolean): RequestSettings {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(request.headers)) if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
+  const cookies: Record<string, string> = {};
+  for (const part of (headers.cookie ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) cookies[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  const searchPath = [...new Set([request.schema, ...options.extraSearchPath])].map(quoteIdent).join(", ");
+  const claims = request.caller.claims;
+  return {
+    role: request.caller.role,
+    claims: JSON.stringify(claims),
+    sub: typeof claims.sub === "string" ? claims.sub : "",
+    claimRole: request.caller.role,
+    method: request.method,
+    path: request.path || "/",
+    headers: JSON.stringify(headers),
+    cookies: JSON.stringify(cookies),
+    searchPath,
+    roleSettings: roleSettings.get(request.caller.role) ?? roleSettings.get("") ?? "{}",
+    readOnly,
+  };
+}
+
+/**
+ * Runs a request's statement (a repeated read as a named prepared statement). With count=planned the
+ * total is the planner's estimate; with count=estimated the exact count up to max_rows and beyond it
+ * (or with no max_rows) the larger of the count and the estimate — PostgREST's rule.
+ */
+export async function runStatement(executor: Executor, settings: RequestSettings, statement: Statement, prepare?: boolean): Promise<StatementResult> {
+  const result = await executor.run(settings, statement.sql, statement.values, { transactional: statement.transactional, check: statement.check, prepare, name: statement.name });
+  const row = result.rows[0];
+  const explain = statement.explain;
+  if (explain && row && (explain.count === "planned" || explain.maxRows === undefined || Number(row.total) > explain.maxRows)) {
+    const explained = await executor.run(settings, explain.sql, explain.values, { transactional: false });
+    const planned = Math.round(Number((explained.rows[0]?.["QUERY PLAN"] as { Plan: { "Plan Rows": number } }[])[0].Plan["Plan Rows"]));
+    row.total = explain.count === "planned" ? planned : Math.max(Number(row.total), planned);
+  }
+  return result;
 }
 
 export interface StatementResult {

@@ -17,8 +17,11 @@ export interface Field {
 
 export type SelectItem =
   | { kind: "star" }
-  | { kind: "column"; field: Field; alias?: string; cast?: string; aggregate?: string }
+  | { kind: "column"; field: Field; alias?: string; cast?: string; aggregate?: Aggregate; aggregateCast?: string }
+  /** An empty `select` (`users!inner()`) embeds nothing: the embed only filters its parent. */
   | { kind: "embed"; name: string; alias?: string; hint?: string; join?: "inner" | "left"; spread: boolean; select: SelectItem[] };
+
+export type Aggregate = "count" | "sum" | "avg" | "max" | "min";
 
 export interface Operation {
   op: string;
@@ -56,7 +59,6 @@ export const operators = new Set([
 const quantifiable = new Set(["eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch"]);
 const ftsOperators = new Set(["fts", "plfts", "phfts", "wfts"]);
 const operatorList = "operator (eq, gt, ...)";
-const aggregates = new Set(["count", "sum", "avg", "max", "min"]);
 const maxNesting = 64;
 
 /** A cursor over one parameter's text, producing PostgREST-style errors. */
@@ -185,7 +187,7 @@ export function parseSelect(text: string): SelectItem[] {
 function parseSelectList(c: Cursor, topLevel: boolean): SelectItem[] {
   const items: SelectItem[] = [];
   c.skipSpaces();
-  if (!topLevel && c.peek() === ")") return [{ kind: "star" }];
+  if (!topLevel && c.peek() === ")") return [];
   for (;;) {
     c.skipSpaces();
     items.push(parseSelectItem(c));
@@ -211,29 +213,21 @@ function parseSelectItem(c: Cursor): SelectItem {
   } else c.pos = start;
   const nameStart = c.pos;
   const name = parseName(c);
-  if (aggregates.has(name) && c.peek(2) === "()") {
+  if (name === "count" && c.peek(2) === "()") {
     c.pos += 2;
-    return { kind: "column", field: { name: "*", json: [] }, alias, cast: parseCast(c), aggregate: name };
+    return { kind: "column", field: { name: "*", json: [] }, alias, aggregate: "count", aggregateCast: parseCast(c) };
   }
   const embed = parseEmbedTail(c, name, alias);
   if (embed) return embed;
   c.pos = nameStart;
   const field = parseField(c);
-  // `col.sum()`-style aggregates.
-  let aggregate: string | undefined;
-  if (c.peek() === ".") {
-    const save = c.pos;
-    c.pos++;
-    const fn = /^(count|sum|avg|max|min)\(\)/.exec(c.text.slice(c.pos));
-    if (!fn) {
-      c.pos = save;
-      c.fail('"," or ")"');
-    }
-    c.pos += fn[0].length;
-    aggregate = fn[1];
-  }
+  // `col::type.sum()::type`: a cast of the column, the aggregate, a cast of the aggregate's result.
   const cast = parseCast(c);
-  return { kind: "column", field, alias, cast, aggregate };
+  if (c.peek() !== ".") return { kind: "column", field, alias, cast };
+  const fn = /^\.(count|sum|avg|max|min)\(\)/.exec(c.text.slice(c.pos));
+  if (!fn) c.fail('"," or ")"');
+  c.pos += fn[0].length;
+  return { kind: "column", field, alias, cast, aggregate: fn[1] as Aggregate, aggregateCast: parseCast(c) };
 }
 
 function parseEmbedTail(c: Cursor, name: string, alias: string | undefined): Extract<SelectItem, { kind: "embed" }> | undefined {

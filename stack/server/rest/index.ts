@@ -3,20 +3,24 @@ import type { ServerContext } from "../context.ts";
 import type { ServiceRoute } from "../gateway.ts";
 import { dbPassword } from "../../lib/postgres.ts";
 import { Executor } from "./execute.ts";
-import type { RestOptions, RestState } from "./call.ts";
-import { handleRest } from "./handler.ts";
+import { handleRest, type RestState } from "./handler.ts";
+import type { RestOptions } from "./request.ts";
 import { loadSchemaCache } from "./schema-cache.ts";
 
 /**
- * The Rest service at /rest/v1: PostgREST-compatible, as supabase-js uses it. PostgREST's pipeline:
+ * The Rest service at /rest/v1: PostgREST-compatible, as supabase-js uses it. A request goes forward
+ * through PostgREST's pipeline (handler.ts drives it), each step visited once:
  *
- *   request.ts, grammar.ts   parse the request: select/filter/order grammar, Prefer, Accept, Range
- *   schema-cache.ts          tables, views, columns, keys (also through views), functions, role
- *                            settings — read from pg_catalog at start and on NOTIFY pgrst
- *   relationships.ts         embeds resolved from foreign keys (PGRST200/201 when none/several)
- *   read.ts, write.ts, rpc.ts    ONE statement per request; every value is a $n parameter
- *   execute.ts               run as the caller's role with request.jwt.claims etc. set
- *   *-handler.ts, respond.ts shape the response: status, Content-Range, Preference-Applied, errors
+ *   1 request.ts (grammar.ts)   parse the request: path, profile, Prefer, select/filter/order, Range, body
+ *   2 plan.ts                   resolve it against the schema cache: relation or function (rpc.ts),
+ *     (read-plan.ts,            the read tree with its embeds (relationships.ts: PGRST200/201),
+ *      relationships.ts)        media type, body rows — every error that needs no database
+ *   3 statement.ts              build ONE statement (read.ts, write.ts, conditions.ts); every value a $n
+ *   4 execute.ts                run it as the caller's role with request.jwt.claims etc. set
+ *   5 respond.ts                shape the response: status, Content-Range, Preference-Applied, errors
+ *
+ * schema-cache.ts reads tables, views, columns, keys (also through views), functions and role
+ * settings from pg_catalog at start and on NOTIFY pgrst.
  *
  * Requests of the same shape (path, query, role, Accept, Prefer) reuse their SQL and run as
  * prepared statements with generic plans.
@@ -83,7 +87,8 @@ async function listenForReloads(ctx: ServerContext, reload: () => Promise<void>)
       connected.on("notification", (message: pg.Notification) => {
         if (message.channel !== "pgrst") return;
         const payload = (message.payload ?? "").trim();
-        if (payload === "" || payload === "reload schema") reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
+        // PostgREST reloads its in-database config (e.g. pgrst.db_aggregates_enabled) on `reload config`.
+        if (payload === "" || payload === "reload schema" || payload === "reload config") reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
       });
       connected.on("error", () => {
         client?.release(true);

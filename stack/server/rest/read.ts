@@ -1,91 +1,11 @@
 import { castSql, conditionSql, fieldSql, orderTermSql, type Scope } from "./conditions.ts";
-import { errors } from "./errors.ts";
-import type { Filter, LogicTree, OrderTerm, SelectItem } from "./grammar.ts";
-import { isToOne, type Relationship, resolveRelationship } from "./relationships.ts";
-import type { Relation, SchemaCache } from "./schema-cache.ts";
+import type { OrderTerm, SelectItem } from "./grammar.ts";
+import type { EmbedPlan, ReadNode } from "./read-plan.ts";
 import { type Params, qualified, quoteIdent } from "./sql.ts";
 
-/** Query-string parts addressed to one resource of the select tree (`posts.order=…`, `posts.limit=…`). */
-export interface NodeParams {
-  conditions: (Filter | LogicTree)[];
-  order: OrderTerm[];
-  limit?: number;
-  offset?: number;
-}
-
-/** What a read node selects from: a table or view, or a function's result. */
-export interface ReadSource {
-  name: string;
-  columns: string[];
-  /** The relation whose foreign keys embeds follow (a table, view, or a function's row type). */
-  relation?: Relation;
-}
-
-export interface EmbedPlan {
-  item: Extract<SelectItem, { kind: "embed" }>;
-  outputName: string;
-  relationship: Relationship;
-  node: ReadNode;
-  lateral: string;
-}
-
-export interface ReadNode {
-  /** `posts(count)`: the embed is the number of related rows, `[{"count": n}]`. */
-  countOnly?: boolean;
-  source: ReadSource;
-  alias: string;
-  select: SelectItem[];
-  params: NodeParams;
-  embeds: EmbedPlan[];
-  nullFilters: { embed: EmbedPlan; isNull: boolean }[];
-}
-
-const emptyParams = (): NodeParams => ({ conditions: [], order: [] });
+/** The SQL of a read: one select over a resolved read tree, its embeds as lateral joins. */
 
 export const scopeOf = (node: ReadNode): Scope => ({ alias: node.alias, computed: node.source.relation?.computed });
-
-export const relationSource = (relation: Relation): ReadSource => ({ name: relation.name, columns: [...relation.columns.keys()], relation });
-
-/** Resolves a select tree against the schema cache: embeds become relationships with their own nodes. */
-export function planRead(cache: SchemaCache, source: ReadSource, select: SelectItem[], paramsByPath: Map<string, NodeParams>): ReadNode {
-  let counter = 0;
-  const usedPaths = new Set<string>([""]);
-  const plan = (src: ReadSource, alias: string, items: SelectItem[], path: string): ReadNode => {
-    const node: ReadNode = { source: src, alias, select: items, params: paramsByPath.get(path) ?? emptyParams(), embeds: [], nullFilters: [] };
-    for (const item of items) {
-      if (item.kind === "column" && item.aggregate) throw errors.aggregatesNotAllowed();
-      if (item.kind !== "embed") continue;
-      if (!src.relation) throw errors.noRelationship(src.name, item.name, "public", item.hint, null);
-      const relationship = resolveRelationship(cache, src.relation, item.name, item.hint);
-      const outputName = item.alias ?? item.name;
-      const childPath = path ? `${path}.${outputName}` : outputName;
-      usedPaths.add(childPath);
-      const id = ++counter;
-      const child = plan(relationSource(relationship.target), `${relationship.target.name}_${id}`, item.select, childPath);
-      const only = item.select.length === 1 ? item.select[0] : undefined;
-      child.countOnly = only?.kind === "column" && only.field.name === "count" && !only.field.json.length && !only.cast && !only.alias && !relationship.target.columns.has("count");
-      node.embeds.push({ item, outputName, relationship, node: child, lateral: `pgrst_${id}` });
-    }
-    // `posts=not.is.null` filters the parent by whether the embed has rows.
-    node.params = {
-      ...node.params,
-      conditions: node.params.conditions.filter((condition) => {
-        if (condition.kind !== "filter" || condition.field.json.length || condition.operation.op !== "is") return true;
-        const embed = node.embeds.find((e) => e.outputName === condition.field.name);
-        if (!embed || !["null", "not_null"].includes(condition.operation.value)) return true;
-        const isNull = (condition.operation.value === "null") !== condition.operation.negated;
-        node.nullFilters.push({ embed, isNull });
-        return false;
-      }),
-    };
-    return node;
-  };
-  const root = plan(source, source.name, select, "");
-  for (const path of paramsByPath.keys()) {
-    if (!usedPaths.has(path)) throw errors.notEmbedded(path);
-  }
-  return root;
-}
 
 /** Output column names of a node, needed to spread its columns into the parent. */
 function outputNames(node: ReadNode): string[] {
@@ -93,7 +13,7 @@ function outputNames(node: ReadNode): string[] {
   for (const item of node.select) {
     if (item.kind === "star") names.push(...node.source.columns);
     else if (item.kind === "column") names.push(columnOutputName(item));
-    else {
+    else if (item.select.length) {
       const embed = node.embeds.find((e) => e.item === item)!;
       if (item.spread) names.push(...outputNames(embed.node));
       else names.push(embed.outputName);
@@ -102,9 +22,16 @@ function outputNames(node: ReadNode): string[] {
   return names;
 }
 
-/** A column's key in the JSON: its alias, else the last JSON-path key, else its name. */
+/** A column's key in the JSON: its alias, else the aggregate, else the last JSON-path key, else its name. */
 function columnOutputName(item: Extract<SelectItem, { kind: "column" }>): string {
-  return item.alias ?? (item.field.json.length ? item.field.json[item.field.json.length - 1].key : item.field.name);
+  return item.alias ?? item.aggregate ?? (item.field.json.length ? item.field.json[item.field.json.length - 1].key : item.field.name);
+}
+
+/** `amount::numeric.sum()::int` → `sum(x.amount::numeric)::int`; `count()` counts rows. */
+function columnSql(node: ReadNode, item: Extract<SelectItem, { kind: "column" }>, params: Params): string {
+  if (item.aggregate && item.field.name === "*" && !item.field.json.length) return castSql("count(*)", item.aggregateCast);
+  const expr = castSql(fieldSql(scopeOf(node), item.field, params), item.cast);
+  return item.aggregate ? castSql(`${item.aggregate}(${expr})`, item.aggregateCast) : expr;
 }
 
 /** The join condition between an embed's target alias and its parent alias. */
@@ -128,6 +55,8 @@ interface NodeSql {
   laterals: { sql: string; filtersParent: boolean }[];
   where: string[];
   orderBy: string[];
+  /** With aggregates: every selected expression that is not one. */
+  groupBy: string[];
 }
 
 function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withConditions: boolean): NodeSql {
@@ -135,41 +64,50 @@ function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withCon
   const list: string[] = [];
   const laterals: NodeSql["laterals"] = [];
   const where: string[] = [];
+  // PostgREST groups by the other selected columns and embeds (embeds as jsonb, which has equality).
+  const aggregated = node.select.some((item) => item.kind === "column" && item.aggregate);
+  const groupBy: string[] = [];
+  const output = (expr: string, name: string, grouped: boolean) => {
+    if (aggregated && grouped) groupBy.push(expr);
+    list.push(`${expr} as ${quoteIdent(name)}`);
+  };
   for (const item of node.select) {
-    if (item.kind === "star") list.push(`${alias}.*`);
-    else if (item.kind === "column") list.push(`${castSql(fieldSql(scopeOf(node), item.field, params), item.cast)} as ${quoteIdent(columnOutputName(item))}`);
+    if (item.kind === "star") {
+      list.push(`${alias}.*`);
+      if (aggregated) groupBy.push(`${alias}.*`);
+    } else if (item.kind === "column") output(columnSql(node, item, params), columnOutputName(item), !item.aggregate);
     else {
       const embed = node.embeds.find((e) => e.item === item)!;
       const { sql, toOne } = embedInnerSql(node.alias, embed, params, counter);
       const lat = quoteIdent(embed.lateral);
       const inner = item.join === "inner";
       const nullFilter = node.nullFilters.find((f) => f.embed === embed);
+      const json = aggregated ? "::jsonb" : "";
       if (item.spread) {
         const names = outputNames(embed.node);
         const body = toOne ? sql : `select ${names.map((n) => `json_agg("pgrst_x".${quoteIdent(n)}) as ${quoteIdent(n)}`).join(", ")} from (${sql}) as "pgrst_x"`;
         laterals.push({ sql: `${inner && toOne ? "inner" : "left"} join lateral (${body}) as ${lat} on true`, filtersParent: inner });
-        for (const n of names) list.push(toOne ? `${lat}.${quoteIdent(n)} as ${quoteIdent(n)}` : `coalesce(${lat}.${quoteIdent(n)}, '[]') as ${quoteIdent(n)}`);
+        for (const n of names) output(toOne ? `${lat}.${quoteIdent(n)}` : `coalesce(${lat}.${quoteIdent(n)}, '[]')${json}`, n, true);
         if (inner && !toOne) where.push(`${lat}.${quoteIdent(names[0] ?? "")} is not null`);
       } else {
         const agg = toOne ? `row_to_json("pgrst_x")` : `json_agg("pgrst_x")`;
         laterals.push({ sql: `${inner && toOne ? "inner" : "left"} join lateral (select ${agg} as "body" from (${sql}) as "pgrst_x") as ${lat} on true`, filtersParent: inner || !!nullFilter });
-        list.push(toOne ? `${lat}."body" as ${quoteIdent(embed.outputName)}` : `coalesce(${lat}."body", '[]') as ${quoteIdent(embed.outputName)}`);
+        // An empty embed (`users!inner()`) only filters: it has no key in the output.
+        if (item.select.length) output(toOne ? `${lat}."body"${json}` : `coalesce(${lat}."body", '[]')${json}`, embed.outputName, true);
         if (inner && !toOne) where.push(`${lat}."body" is not null`);
       }
       if (nullFilter) where.push(`${lat}.${item.spread ? quoteIdent(outputNames(embed.node)[0] ?? "") : '"body"'} is ${nullFilter.isNull ? "" : "not "}null`);
     }
   }
   if (withConditions) for (const condition of node.params.conditions) where.push(conditionSql(scopeOf(node), condition, params));
-  if (node.countOnly) return { list: [`count(*) as "count"`], laterals, where, orderBy: [] };
+  if (node.countOnly) return { list: [`count(*) as "count"`], laterals, where, orderBy: [], groupBy: [] };
   const orderBy = node.params.order.map((term) => orderTermSql(orderExprSql(node, term, params, counter), term));
-  return { list, laterals, where, orderBy };
+  return { list, laterals, where, orderBy, groupBy: aggregated ? groupBy : [] };
 }
 
 function orderExprSql(node: ReadNode, term: OrderTerm, params: Params, counter: { n: number }): string {
   if (!term.relation) return fieldSql(scopeOf(node), term.field, params);
-  const embed = node.embeds.find((e) => e.outputName === term.relation);
-  if (!embed) throw errors.notEmbedded(term.relation);
-  if (!isToOne(embed.relationship)) throw errors.relatedOrderNotToOne(node.source.name, term.relation);
+  const embed = node.embeds.find((e) => e.outputName === term.relation)!; // checked by planRead
   const join = joinSql(node.alias, embed, counter);
   return `(select ${fieldSql(scopeOf(embed.node), term.field, params)} from ${join.from} where ${join.where.join(" and ")})`;
 }
@@ -180,10 +118,11 @@ function embedInnerSql(parentAlias: string, embed: EmbedPlan, params: Params, co
   const parts = nodeSql(node, params, counter, true);
   const where = [...join.where, ...parts.where];
   let sql = `select ${parts.list.join(", ") || "null"} from ${join.from} ${parts.laterals.map((l) => l.sql).join(" ")} where ${where.join(" and ")}`;
+  if (parts.groupBy.length) sql += ` group by ${parts.groupBy.join(", ")}`;
   if (parts.orderBy.length) sql += ` order by ${parts.orderBy.join(", ")}`;
   if (node.params.limit !== undefined && !node.countOnly) sql += ` limit ${params.add(node.params.limit)}`;
   if (node.params.offset !== undefined && !node.countOnly) sql += ` offset ${params.add(node.params.offset)}`;
-  return { sql, toOne: isToOne(embed.relationship) };
+  return { sql, toOne: embed.toOne };
 }
 
 export type BodyFormat = "json" | "object" | "csv" | "none";
@@ -197,6 +136,8 @@ export interface ReadOptions {
   limit?: number;
   offset?: number;
   count: boolean;
+  /** count=estimated: count at most this many rows (max_rows + 1); beyond, the planner's estimate may take over. */
+  countLimit?: number;
   format: BodyFormat;
   stripNulls: boolean;
   /** Extra output columns of the final select (e.g. how many rows an upsert inserted). */
@@ -226,12 +167,16 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
   const from = `${options.fromPrefix ?? ""}${options.fromSql} as ${quoteIdent(node.alias)}`;
   const where = parts.where.length ? ` where ${parts.where.join(" and ")}` : "";
   let source = `select ${parts.list.join(", ") || "null"} from ${from} ${parts.laterals.map((l) => l.sql).join(" ")}${where}`;
+  if (parts.groupBy.length) source += ` group by ${parts.groupBy.join(", ")}`;
   if (parts.orderBy.length) source += ` order by ${parts.orderBy.join(", ")}`;
   if (options.limit !== undefined) source += ` limit ${params.add(options.limit)}`;
   if (options.offset !== undefined && options.offset > 0) source += ` offset ${params.add(options.offset)}`;
-  const total = options.count
-    ? `(select count(*) from ${from} ${parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ")}${where})`
-    : "null::bigint";
+  const counted = `select 1 from ${from} ${parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ")}${where}`;
+  const total = !options.count
+    ? "null::bigint"
+    : options.countLimit === undefined
+      ? `(select count(*) from (${counted}) as "pgrst_counted")`
+      : `(select count(*) from (${counted} limit ${params.add(options.countLimit)}) as "pgrst_counted")`;
   return `with "pgrst_source" as (${source}) select ${total} as total, count(*) as page_total, ${bodySql(options.format, options.stripNulls)} as body, ${responseGucsSql}${options.extraSelect ? `, ${options.extraSelect}` : ""} from "pgrst_source" as "_postgrest_t"`;
 }
 

@@ -17,11 +17,14 @@ function isUnique(relation: Relation | undefined, columns: string[]): boolean {
   return !!relation?.uniqueKeys.some((key) => key.length === columns.length && key.every((c) => columns.includes(c)));
 }
 
-function candidates(cache: SchemaCache, parent: Relation, target: Relation): Relationship[] {
+/** Every relationship of `parent`, as PostgREST's schema cache lists them (a self-reference gives two). */
+function relationshipsOf(cache: SchemaCache, parent: Relation): Relationship[] {
   const out: Relationship[] = [];
   const same = (side: { schema: string; table: string }, rel: Relation) => side.schema === rel.schema && side.table === rel.name;
+  const relationOf = (side: { schema: string; table: string }) => cache.relations.get(relationKey(side.schema, side.table));
   for (const fk of cache.foreignKeys) {
-    if (same(fk.source, parent) && same(fk.target, target)) {
+    const target = same(fk.source, parent) ? relationOf(fk.target) : undefined;
+    if (target) {
       out.push({
         cardinality: isUnique(parent, fk.source.columns) ? "one-to-one" : "many-to-one",
         target,
@@ -29,20 +32,23 @@ function candidates(cache: SchemaCache, parent: Relation, target: Relation): Rel
         constraint: fk.name,
       });
     }
-    if (same(fk.target, parent) && same(fk.source, target)) {
+    const source = same(fk.target, parent) ? relationOf(fk.source) : undefined;
+    if (source) {
       out.push({
-        cardinality: isUnique(target, fk.source.columns) ? "one-to-one" : "one-to-many",
-        target,
+        cardinality: isUnique(source, fk.source.columns) ? "one-to-one" : "one-to-many",
+        target: source,
         pairs: fk.target.columns.map((c, i) => [c, fk.source.columns[i]]),
         constraint: fk.name,
       });
     }
   }
   for (const junction of cache.relations.values()) {
-    if (junction.kind !== "table" || same({ schema: junction.schema, table: junction.name }, parent) || same({ schema: junction.schema, table: junction.name }, target)) continue;
+    if (junction.kind !== "table" || junction === parent) continue;
     const fks = cache.foreignKeys.filter((fk) => fk.source.schema === junction.schema && fk.source.table === junction.name);
     for (const toParent of fks.filter((fk) => same(fk.target, parent))) {
-      for (const toTarget of fks.filter((fk) => fk !== toParent && same(fk.target, target))) {
+      for (const toTarget of fks.filter((fk) => fk !== toParent)) {
+        const target = relationOf(toTarget.target);
+        if (!target || target === junction) continue;
         const pk = junction.primaryKey;
         if (![...toParent.source.columns, ...toTarget.source.columns].every((c) => pk.includes(c))) continue;
         out.push({ cardinality: "many-to-many", target, pairs: [], constraint: toParent.name, junction: { relation: junction, toParent, toTarget } });
@@ -74,37 +80,36 @@ function describe(parent: Relation, rel: Relationship) {
   };
 }
 
-/** Finds the one relationship `parent` → `name` (optionally `!hint`), or answers PGRST200/201. */
+/**
+ * Finds the one relationship `parent` → `name` (optionally `!hint`), or answers PGRST200/201. `name`
+ * is the related table or view, or (tables only) a foreign-key constraint or a single foreign-key
+ * column of the parent. A self-reference is two relationships: `name` as the table means the rows
+ * pointing here (one-to-many), `name` as the column the row pointed at (many-to-one).
+ */
 export function resolveRelationship(cache: SchemaCache, parent: Relation, name: string, hint: string | undefined): Relationship {
-  const target = cache.relations.get(relationKey(parent.schema, name));
-  if (!target && hint === undefined) {
-    // Embedding by a foreign-key column of the parent (`supervisor_id(name)`): that many-to-one.
-    const viaColumn = cache.foreignKeys.filter(
-      (fk) => fk.source.schema === parent.schema && fk.source.table === parent.name && fk.source.columns.length === 1 && fk.source.columns[0] === name,
-    );
-    const related = viaColumn.length === 1 ? cache.relations.get(relationKey(viaColumn[0].target.schema, viaColumn[0].target.table)) : undefined;
-    if (related) {
-      const fk = viaColumn[0];
-      return { cardinality: isUnique(parent, fk.source.columns) ? "one-to-one" : "many-to-one", target: related, pairs: [[name, fk.target.columns[0]]], constraint: fk.name };
+  const singleColumn = (rel: Relationship, side: 0 | 1, column: string) => !rel.junction && rel.pairs.length === 1 && rel.pairs[0][side] === column;
+  const found = relationshipsOf(cache, parent).filter((rel) => {
+    const toTable = rel.target.name === name && rel.target.schema === parent.schema;
+    if (!rel.junction && rel.target === parent) {
+      if (hint === undefined) return (toTable && rel.cardinality === "one-to-many") || (singleColumn(rel, 0, name) && rel.cardinality === "many-to-one");
+      return toTable && rel.cardinality === "one-to-many" && singleColumn(rel, 1, hint);
     }
-  }
-  let found = target ? candidates(cache, parent, target) : [];
-  if (hint !== undefined) found = found.filter((rel) => matchesHint(rel, hint));
-  // A self-reference hinted by its column (`employees!supervisor_id`) means the rows pointing here.
-  if (found.length > 1 && target === parent && hint !== undefined) {
-    const inbound = found.filter((rel) => !rel.junction && rel.pairs.some(([, t]) => t === hint) && !rel.pairs.some(([p]) => p === hint));
-    if (inbound.length === 1) return inbound[0];
-  }
+    if (hint === undefined) {
+      const viaTable = rel.target.kind === "table";
+      return toTable || (viaTable && !rel.junction && (rel.constraint === name || singleColumn(rel, 0, name)));
+    }
+    return toTable && matchesHint(rel, hint);
+  });
   if (found.length === 1) return found[0];
   if (found.length > 1) {
-    // A direct relationship wins over many-to-many ones only when hinted; otherwise it is ambiguous.
     throw errors.ambiguousRelationship(
       parent.name,
       name,
       found.map((rel) => describe(parent, rel)),
-      found.map((rel) => `'${name}!${rel.junction ? rel.junction.relation.name : rel.constraint}'`),
+      found.map((rel) => `'${rel.target.name}!${rel.junction ? rel.junction.relation.name : rel.constraint}'`),
     );
   }
+  const target = cache.relations.get(relationKey(parent.schema, name));
   // PostgREST suggests a close related table when the target is unknown (none when both exist).
   const related = new Set<string>();
   for (const fk of cache.foreignKeys) {

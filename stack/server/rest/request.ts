@@ -1,9 +1,127 @@
-import type { IncomingMessage } from "node:http";
-import { errors } from "./errors.ts";
-import { type LogicTree, type OrderTerm, parseFilter, parseLogicTree, parseNonNegativeInt, parseOrder, parseSelect, type SelectItem } from "./grammar.ts";
-import type { NodeParams } from "./read.ts";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { Caller } from "./auth.ts";
+import { ApiError, errors } from "./errors.ts";
+import { type Filter, type LogicTree, type OrderTerm, parseFilter, parseLogicTree, parseNonNegativeInt, parseOrder, parseSelect, type SelectItem } from "./grammar.ts";
 
-/** The parts of an HTTP request PostgREST acts on, parsed and validated (no schema knowledge yet). */
+/**
+ * Step 1 of a request: the parts of the HTTP request PostgREST acts on, parsed and validated once
+ * (path, profile, Prefer, query string, Range, body). No schema knowledge beyond function argument
+ * names, which decide whether a GET /rpc parameter is an argument or a filter.
+ */
+
+export interface RestOptions {
+  schemas: string[];
+  extraSearchPath: string[];
+  maxRows?: number;
+}
+
+export type Target = { kind: "root" } | { kind: "relation"; name: string } | { kind: "rpc"; name: string };
+
+export interface ApiRequest {
+  method: string;
+  head: boolean;
+  /** The path below /rest/v1. */
+  path: string;
+  url: URL;
+  headers: IncomingHttpHeaders;
+  caller: Caller;
+  target: Target;
+  schema: string;
+  prefs: Preferences;
+  query: QueryParts;
+  /** Rows asked for by limit/offset and the Range header, capped at max_rows (top level). */
+  limit?: number;
+  offset: number;
+  /** The body of POST/PUT/PATCH (JSON media types only). */
+  body?: string;
+  /** What makes two GET/HEAD requests the same shape (their statement can be reused), if cacheable. */
+  shape?: string;
+}
+
+/** Query-string parts addressed to one resource of the select tree (`posts.order=…`, `posts.limit=…`). */
+export interface NodeParams {
+  conditions: (Filter | LogicTree)[];
+  order: OrderTerm[];
+  limit?: number;
+  offset?: number;
+}
+
+const isRead = (method: string) => method === "GET" || method === "HEAD";
+
+/** The parts of a request that follow from its shape: parsed once per shape of GET/HEAD request. */
+export type ShapeParts = Pick<ApiRequest, "query" | "limit" | "offset">;
+
+export async function parseRequest(
+  req: IncomingMessage,
+  url: URL,
+  caller: Caller,
+  options: RestOptions,
+  argumentNames: (schema: string, name: string) => Set<string>,
+  parsedBefore: (shape: string) => ShapeParts | undefined,
+): Promise<ApiRequest> {
+  const method = req.method ?? "GET";
+  const path = url.pathname.replace(/^\/rest\/v1/, "");
+  const segments = path.split("/").filter(Boolean).map(decodeSegment);
+  const schema = profileSchema(req.headers, method, options);
+  const prefs = parsePreferences(req.headers.prefer);
+  if (prefs.handling === "strict" && prefs.invalid.length) throw errors.invalidPreferences(prefs.invalid);
+  let target: Target;
+  if (segments.length === 0) target = { kind: "root" };
+  else if (segments[0] === "rpc" && segments.length === 2) target = { kind: "rpc", name: segments[1] };
+  else if (segments.length === 1) target = { kind: "relation", name: segments[0] };
+  else throw errors.invalidPath();
+  if (target.kind === "rpc" && !isRead(method) && method !== "POST") throw errors.invalidRpcMethod(method);
+  const shape = isRead(method) && target.kind === "relation"
+    ? `${caller.role}\u0000${schema}\u0000${req.headers.accept ?? ""}\u0000${req.headers.prefer ?? ""}\u0000${req.headers.range ?? ""}\u0000${url.pathname}${url.search}`
+    : undefined;
+  let parts = shape ? parsedBefore(shape) : undefined;
+  if (!parts) {
+    const args = target.kind === "rpc" && isRead(method) ? argumentNames(schema, target.name) : undefined;
+    const query = parseQuery(url.searchParams, args ? (key) => args.has(key) : undefined);
+    parts = { query, ...limitsFor(method, req.headers.range, query.nodes.get(""), options.maxRows) };
+  }
+  const body = method === "POST" || method === "PUT" || method === "PATCH" ? await jsonBody(req) : undefined;
+  return { method, head: method === "HEAD", path, url, headers: req.headers, caller, target, schema, prefs, ...parts, body, shape };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function profileSchema(headers: IncomingHttpHeaders, method: string, options: RestOptions): string {
+  const header = isRead(method) ? headers["accept-profile"] : headers["content-profile"];
+  const schema = typeof header === "string" && header ? header : options.schemas[0];
+  if (!options.schemas.includes(schema)) throw errors.unacceptableSchema(schema, options.schemas);
+  return schema;
+}
+
+function limitsFor(method: string, rangeHeader: string | string[] | undefined, root: NodeParams | undefined, maxRows: number | undefined): { limit?: number; offset: number } {
+  let offset = root?.offset ?? 0;
+  let limit = root?.limit;
+  const range = isRead(method) ? parseRangeHeader(rangeHeader as string | undefined) : undefined;
+  if (range) {
+    const upperFromQuery = limit !== undefined ? offset + limit - 1 : Infinity;
+    const lower = Math.max(offset, range.from);
+    const upper = Math.min(upperFromQuery, range.to ?? Infinity);
+    offset = lower;
+    limit = upper === Infinity ? undefined : Math.max(0, upper - lower + 1);
+  }
+  if (maxRows !== undefined) limit = limit === undefined ? maxRows : Math.min(limit, maxRows);
+  return { limit, offset };
+}
+
+async function jsonBody(req: IncomingMessage): Promise<string> {
+  const type = String(req.headers["content-type"] ?? "application/json").split(";")[0].trim().toLowerCase();
+  const body = (await readBody(req)).toString("utf8");
+  if (type !== "application/json" && type !== "" && type !== "application/vnd.pgrst.object+json" && type !== "application/vnd.pgrst.array+json") {
+    throw new ApiError(415, "PGRST107", `None of these media types are available: ${type}`);
+  }
+  return body;
+}
 
 export interface Preferences {
   return?: "minimal" | "headers-only" | "representation";
@@ -40,42 +158,6 @@ export function parsePreferences(header: string | string[] | undefined): Prefere
   return prefs;
 }
 
-export type MediaType = "json" | "object" | "array" | "csv" | "openapi";
-export interface Accepted {
-  type: MediaType;
-  stripNulls: boolean;
-}
-
-/** Content negotiation on Accept, in the client's order of preference (q values honoured). */
-export function negotiate(header: string | undefined, allowed: MediaType[] = ["json", "object", "array", "csv"]): Accepted {
-  if (!header || !header.trim()) return { type: "json", stripNulls: false };
-  const entries = header.split(",").map((part, index) => {
-    const [type, ...paramsRaw] = part.split(";").map((s) => s.trim());
-    const params = Object.fromEntries(paramsRaw.map((p) => p.split("=").map((s) => s.trim().toLowerCase())));
-    const q = params.q !== undefined ? Number(params.q) : 1;
-    return { type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0, index };
-  });
-  entries.sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const entry of entries) {
-    if (entry.q <= 0) continue;
-    const stripNulls = entry.params.nulls === "stripped";
-    const map: Record<string, MediaType> = {
-      "application/json": "json",
-      "application/*": "json",
-      "*/*": "json",
-      "application/vnd.pgrst.object+json": "object",
-      "application/vnd.pgrst.object": "object",
-      "application/vnd.pgrst.array+json": "array",
-      "application/vnd.pgrst.array": "array",
-      "text/csv": "csv",
-      "application/openapi+json": "openapi",
-    };
-    const type = map[entry.type];
-    if (type && allowed.includes(type)) return { type, stripNulls };
-  }
-  throw errors.mediaType(entries.map((e) => e.type));
-}
-
 export interface QueryParts {
   select: SelectItem[];
   /** Filters, logic trees, order, limit and offset per embed path ("" is the root). */
@@ -97,7 +179,7 @@ function nodeFor(nodes: Map<string, NodeParams>, path: string): NodeParams {
 /**
  * Parses the query string. `isArgument` lets RPC GET keep its named arguments out of the filters.
  */
-export function parseQuery(search: URLSearchParams, isArgument: (key: string) => boolean = () => false): QueryParts {
+function parseQuery(search: URLSearchParams, isArgument: (key: string) => boolean = () => false): QueryParts {
   const parts: QueryParts = { select: [{ kind: "star" }], nodes: new Map(), raw: [] };
   for (const [key, value] of search) {
     if (key === "select") parts.select = parseSelect(value);
@@ -148,7 +230,7 @@ function addNodeParam(nodes: Map<string, NodeParams>, key: string, value: string
 }
 
 /** `Range: 0-9` (items), as PostgREST reads it. */
-export function parseRangeHeader(header: string | undefined): { from: number; to?: number } | undefined {
+function parseRangeHeader(header: string | undefined): { from: number; to?: number } | undefined {
   if (!header) return undefined;
   const match = /^(?:items=)?\s*(\d+)-(\d*)\s*$/.exec(header);
   if (!match) return undefined;
@@ -160,7 +242,7 @@ export function parseRangeHeader(header: string | undefined): { from: number; to
 
 export const maxBodyBytes = 10 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > maxBodyBytes) {
     req.resume();

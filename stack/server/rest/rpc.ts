@@ -1,8 +1,7 @@
 import { ApiError } from "./errors.ts";
 import { closestName, type Routine, relationKey, type SchemaCache } from "./schema-cache.ts";
-import { type Params, qualified, quoteIdent } from "./sql.ts";
 
-/** Choosing the function an RPC call means, and the SQL that calls it with $n arguments. */
+/** Choosing the function an RPC call means (overloads, argument names, a single json parameter). */
 
 export type RpcArguments =
   | { kind: "json"; body: Record<string, unknown>; keys: string[]; raw: string }
@@ -65,33 +64,6 @@ function noRoutine(cache: SchemaCache, schema: string, name: string, keys: strin
     if (suggestion) hint = `Perhaps you meant to call the function ${func.slice(0, schema.length + 1)}${suggestion}`;
   }
   return new ApiError(404, "PGRST202", message, details, hint);
-}
-
-/** The FROM-clause call: `json_to_record($1) as pgrst_args(...), lateral schema.fn(a := …)`. */
-export function callSql(choice: RoutineChoice, args: RpcArguments, params: Params): { prefix: string; call: string } {
-  const { routine } = choice;
-  const fn = qualified(routine.schema, routine.name);
-  if (choice.wholeBody) {
-    const raw = args.kind === "json" ? args.raw : "{}";
-    return { prefix: "", call: `${fn}(${params.add(raw)}::${routine.params[0].type})` };
-  }
-  // Parameter types come from the catalog (format_type), never from the request.
-  const typeOf = (type: string) => type;
-  if (args.kind === "json") {
-    const used = routine.params.filter((p) => args.keys.includes(p.name));
-    if (!used.length) return { prefix: "", call: `${fn}()` };
-    const columns = used.map((p) => `${quoteIdent(p.name)} ${typeOf(p.type)}`).join(", ");
-    const named = used.map((p) => `${p.variadic ? "variadic " : ""}${quoteIdent(p.name)} := "pgrst_args".${quoteIdent(p.name)}`).join(", ");
-    return { prefix: `json_to_record(${params.add(args.raw)}::json) as "pgrst_args"(${columns}), lateral `, call: `${fn}(${named})` };
-  }
-  const named = routine.params
-    .filter((p) => args.values.some(([k]) => k === p.name))
-    .map((p) => {
-      const values = args.values.filter(([k]) => k === p.name).map(([, v]) => v);
-      const value = p.variadic || (values.length > 1 && p.type.endsWith("[]")) ? `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}` : values[values.length - 1];
-      return `${p.variadic ? "variadic " : ""}${quoteIdent(p.name)} := ${params.add(value)}::${typeOf(p.type)}`;
-    });
-  return { prefix: "", call: `${fn}(${named.join(", ")})` };
 }
 
 export function routineRelation(cache: SchemaCache, routine: Routine) {

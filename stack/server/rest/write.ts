@@ -1,7 +1,6 @@
 import { conditionSql, orderTermSql, fieldSql } from "./conditions.ts";
-import { scopeOf } from "./read.ts";
-import { errors } from "./errors.ts";
-import { buildReadSql, type BodyFormat, type ReadNode } from "./read.ts";
+import type { ReadNode } from "./read-plan.ts";
+import { buildReadSql, type BodyFormat, scopeOf } from "./read.ts";
 import type { Relation } from "./schema-cache.ts";
 import { type Params, qualified, quoteIdent, quoteLiteral } from "./sql.ts";
 
@@ -11,32 +10,8 @@ export interface Payload {
   json: string;
   columns: string[];
   isArray: boolean;
-}
-
-/** Validates the JSON body and the columns it writes (the `columns` parameter, else the body's keys). */
-export function payloadFor(relation: Relation, text: string, columnsParam: string[] | undefined, allowArray: boolean): Payload {
-  let value: unknown;
-  try {
-    value = text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    value = undefined;
-  }
-  if (value === undefined || value === null || typeof value !== "object") throw errors.invalidBody("Empty or invalid json");
-  const rows = Array.isArray(value) ? value : [value];
-  if (Array.isArray(value) && !allowArray) throw errors.invalidBody("Empty or invalid json");
-  if (rows.some((row) => !row || typeof row !== "object" || Array.isArray(row))) throw errors.invalidBody("All object keys must match");
-  let columns = columnsParam;
-  if (!columns) {
-    const first = Object.keys((rows[0] ?? {}) as object);
-    const same = rows.every((row) => {
-      const keys = Object.keys(row as object);
-      return keys.length === first.length && keys.every((k) => first.includes(k));
-    });
-    if (!same) throw errors.invalidBody("All object keys must match");
-    columns = first;
-  }
-  for (const column of columns) if (!relation.columns.has(column)) throw errors.columnNotFound(relation.name, column);
-  return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value) };
+  /** Columns some row of the body gives a value (key) for. */
+  given: Set<string>;
 }
 
 function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params, countInserted = false): string {
@@ -64,18 +39,25 @@ export function insertSql(
 ): string {
   const table = qualified(relation.schema, relation.name);
   const body = params.add(payload.json);
+  // An always-identity column listed but given by no row takes its sequence, which needs OVERRIDING
+  // (a row giving it a value still fails, as Postgres makes it).
+  let overriding = false;
   const values = payload.columns.map((column) => {
     const value = `"pgrst_row".${quoteIdent(column)}`;
     if (!options.missingDefault) return value;
-    const fallback = relation.columns.get(column)?.default ?? "null";
+    const info = relation.columns.get(column);
+    let fallback = info?.default ?? "null";
+    if (info?.identity && info.sequence) {
+      fallback = `nextval(${quoteLiteral(info.sequence)}::regclass)`;
+      if (info.identity === "always" && !payload.given.has(column)) overriding = true;
+    }
     return `case when "pgrst_elem" ? ${quoteLiteral(column)} then ${value} else ${fallback} end`;
   });
   let sql = payload.columns.length
-    ? `insert into ${table} (${payload.columns.map(quoteIdent).join(", ")}) select ${values.join(", ")} from jsonb_array_elements(${body}::jsonb) as "pgrst_elem", jsonb_populate_record(null::${table}, "pgrst_elem") as "pgrst_row"`
+    ? `insert into ${table} (${payload.columns.map(quoteIdent).join(", ")})${overriding ? " overriding system value" : ""} select ${values.join(", ")} from jsonb_array_elements(${body}::jsonb) as "pgrst_elem", jsonb_populate_record(null::${table}, "pgrst_elem") as "pgrst_row"`
     : `insert into ${table} select from jsonb_array_elements(${body}::jsonb) as "pgrst_elem"`;
   if (options.resolution) {
     const target = options.onConflict ?? relation.primaryKey;
-    if (!target.length) throw errors.invalidBody("There is no primary key on this table to resolve conflicts; use on_conflict");
     const updates = payload.columns.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
     sql += ` on conflict (${target.map(quoteIdent).join(", ")}) ${options.resolution === "ignore-duplicates" || !updates.length ? "do nothing" : `do update set ${updates.join(", ")}`}`;
   }
