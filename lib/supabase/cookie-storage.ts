@@ -15,11 +15,10 @@ import {
 } from "@supabase/ssr";
 
 const base64Prefix = "base64-";
-const { maxAge: _maxAge, ...cookieScope } = DEFAULT_COOKIE_OPTIONS;
 
 const documentCookies = () => parseCookieHeader(document.cookie);
 const writeCookie = (name: string, value: string, maxAge: number | undefined) => {
-  document.cookie = serializeCookieHeader(name, value, { ...cookieScope, maxAge });
+  document.cookie = serializeCookieHeader(name, value, { ...DEFAULT_COOKIE_OPTIONS, maxAge });
 };
 
 /** A value as stored, or null when its chunks do not decode to JSON (a torn write): treated as absent. */
