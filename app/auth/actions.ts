@@ -7,19 +7,19 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { type AuthFormState, formValue } from "@/lib/auth/form-state";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage } from "@/lib/auth/messages";
 import { safeNextPath } from "@/lib/auth/redirect";
 import { createClient } from "@/lib/supabase/server";
 import { emailOnlyRules, setPasswordRules, signInRules, signUpRules } from "@/lib/validation/auth";
 
-/** This site's /auth/confirm URL for email links: the origin the form was posted from, else NEXT_PUBLIC_SITE_URL. */
-async function confirmRedirect(next: string): Promise<string> {
+/** The email links' redirect (lib/auth/links.ts) on the origin the form was posted from, else NEXT_PUBLIC_SITE_URL. */
+async function emailRedirectFromForm(next: string): Promise<string> {
   const requestHeaders = await headers();
   const host = requestHeaders.get("host");
   const origin = requestHeaders.get("origin");
   const sameSite = origin && host && new URL(origin).host === host ? origin : null;
-  const base = sameSite ?? process.env.NEXT_PUBLIC_SITE_URL ?? "http://localhost:3000";
-  return `${base}/auth/confirm?next=${encodeURIComponent(safeNextPath(next))}`;
+  return emailRedirect(next, sameSite ?? process.env.NEXT_PUBLIC_SITE_URL ?? "http://localhost:3000");
 }
 
 export async function signInAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
@@ -39,7 +39,7 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
   const checked = signUpRules({ email, password: formValue(formData, "password") });
   if (!checked.ok) return { status: "error", values: { email }, errors: checked.errors };
   const supabase = await createClient();
-  const { data, error } = await supabase.auth.signUp({ ...checked.data, options: { emailRedirectTo: await confirmRedirect(next) } });
+  const { data, error } = await supabase.auth.signUp({ ...checked.data, options: { emailRedirectTo: await emailRedirectFromForm(next) } });
   if (error) return { status: "error", values: { email }, errors: {}, formError: authErrorMessage(error) };
   // With confirmations on, Supabase answers an existing address like a new one (no session, no identities).
   if (data.user && data.user.identities?.length === 0) {
@@ -54,7 +54,7 @@ export async function resetRequestAction(_previous: AuthFormState, formData: For
   const checked = emailOnlyRules({ email });
   if (!checked.ok) return { status: "error", values: { email }, errors: checked.errors };
   const supabase = await createClient();
-  const { error } = await supabase.auth.resetPasswordForEmail(checked.data.email, { redirectTo: await confirmRedirect("/account/password") });
+  const { error } = await supabase.auth.resetPasswordForEmail(checked.data.email, { redirectTo: await emailRedirectFromForm("/account/password") });
   if (error) return { status: "error", values: { email }, errors: {}, formError: authErrorMessage(error) };
   return { status: "sent", values: { email: checked.data.email }, errors: {} };
 }

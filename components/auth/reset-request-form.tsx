@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { idleFormState } from "@/lib/auth/form-state";
-import { confirmRedirect } from "@/lib/auth/links";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { emailOnlyRules } from "@/lib/validation/auth";
@@ -29,7 +29,7 @@ export function ResetRequestForm() {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await supabase.auth.resetPasswordForEmail(input.email, { redirectTo: confirmRedirect("/account/password") });
+    const { error } = await supabase.auth.resetPasswordForEmail(input.email, { redirectTo: emailRedirect("/account/password") });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));
     else setSentTo(input.email);

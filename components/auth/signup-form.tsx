@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { idleFormState } from "@/lib/auth/form-state";
-import { confirmRedirect } from "@/lib/auth/links";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { signUpRules } from "@/lib/validation/auth";
@@ -30,7 +30,7 @@ export function SignupForm({ next }: { next: string }) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: confirmRedirect(next) } });
+    const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: emailRedirect(next) } });
     setPending(false);
     if (error) return form.setFormError(authErrorMessage(error));
     // With confirmations on, Supabase answers an existing address like a new one (no session, no identities).

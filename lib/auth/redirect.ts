@@ -19,3 +19,26 @@ export function safeNextPath(next: string | null | undefined, fallback = "/"): s
 export function isAuthPage(pathname: string): boolean {
   return pathname === "/login" || pathname === "/signup";
 }
+
+/**
+ * Where an email link lands after /auth/confirm verified it. `next` is what the template passed:
+ * the redirect Supabase Auth kept (a full URL — the app's emailRedirectTo, or site_url when there
+ * was none), or a path. Only its path counts, so the person stays on this site; a redirect that
+ * names /auth/confirm itself (an older link, or an admin tool that passes it) is unwrapped.
+ */
+export function linkLandingPath(next: string | null | undefined): string {
+  let value = next ?? "";
+  for (let depth = 0; depth < 3; depth++) {
+    if (!/^https?:\/\//i.test(value)) break;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return "/";
+    }
+    if (url.pathname !== "/auth/confirm") return safeNextPath(`${url.pathname}${url.search}${url.hash}`);
+    value = url.searchParams.get("next") ?? "/";
+  }
+  if (value.startsWith("/auth/confirm")) return safeNextPath(new URL(value, "http://cuepoint.invalid").searchParams.get("next"));
+  return safeNextPath(value);
+}
