@@ -9,7 +9,7 @@ const png = (bytes: number) => {
 };
 
 test("edit the profile: invalid values show next to their field and stay typed; a taken username is named; valid values save", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("profile");
   const other = await createConfirmedUser("taken");
   const taken = (await profileOf(other.id)).username;
@@ -58,7 +58,7 @@ test("edit the profile: invalid values show next to their field and stay typed; 
 });
 
 test("upload an avatar with a progress bar; a 3 MB file is refused before upload; replacing removes the old file", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("avatar");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
@@ -97,7 +97,7 @@ test("upload an avatar with a progress bar; a 3 MB file is refused before upload
 });
 
 test("the session survives a reload and a server render", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("reload");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
@@ -111,11 +111,11 @@ test("the session survives a reload and a server render", async ({ page }) => {
 test("signing out in one tab signs out the other", async ({ context }) => {
   const user = await createConfirmedUser("tabs");
   const first = await context.newPage();
-  const errors = watchConsole(first);
+  const errors = await watchConsole(first);
   await signInWithPassword(first, user.email, user.password);
   await expectSignedIn(first);
   const second = await context.newPage();
-  const secondErrors = watchConsole(second);
+  const secondErrors = await watchConsole(second);
   await second.goto("/account");
   await expectSignedIn(second);
   await first.getByRole("button", { name: "Sign out" }).click();
