@@ -18,7 +18,7 @@ async function emailRedirectFromForm(next: string): Promise<string> {
   const requestHeaders = await headers();
   const host = requestHeaders.get("host");
   const origin = requestHeaders.get("origin");
-  const sameSite = origin && host && new URL(origin).host === host ? origin : null;
+  const sameSite = origin && host && URL.canParse(origin) && new URL(origin).host === host ? origin : null;
   return emailRedirect(next, sameSite ?? process.env.NEXT_PUBLIC_SITE_URL ?? "http://localhost:3000");
 }
 
