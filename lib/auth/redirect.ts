@@ -23,10 +23,11 @@ export function isAuthPage(pathname: string): boolean {
 /**
  * Where an email link lands after /auth/confirm verified it. `next` is what the template passed:
  * the redirect Supabase Auth kept (a full URL — the app's emailRedirectTo, or site_url when there
- * was none), or a path. Only its path counts, so the person stays on this site; a redirect that
- * names /auth/confirm itself (an older link, or an admin tool that passes it) is unwrapped.
+ * was none), or a path. A full URL counts only on one of `siteOrigins` (this site), and then only
+ * its path, so the person stays here; anything else lands on `/`. A redirect that names
+ * /auth/confirm itself (an older link, or an admin tool that passes it) is unwrapped.
  */
-export function linkLandingPath(next: string | null | undefined): string {
+export function linkLandingPath(next: string | null | undefined, siteOrigins: readonly string[]): string {
   let value = next ?? "";
   for (let depth = 0; depth < 3; depth++) {
     if (!/^https?:\/\//i.test(value)) break;
@@ -36,6 +37,7 @@ export function linkLandingPath(next: string | null | undefined): string {
     } catch {
       return "/";
     }
+    if (!siteOrigins.includes(url.origin)) return "/";
     if (url.pathname !== "/auth/confirm") return safeNextPath(`${url.pathname}${url.search}${url.hash}`);
     value = url.searchParams.get("next") ?? "/";
   }

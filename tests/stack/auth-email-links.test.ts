@@ -23,7 +23,7 @@ function checkLink(href: URL, type: string, redirect: Redirect): string {
   expect(href.searchParams.get("type")).toBe(type);
   const tokenHash = href.searchParams.get("token_hash");
   expect(tokenHash).toMatch(/^(pkce_)?[0-9a-f]{56}$/);
-  expect(linkLandingPath(href.searchParams.get("next"))).toBe(redirect.lands);
+  expect(linkLandingPath(href.searchParams.get("next"), [site])).toBe(redirect.lands);
   return tokenHash!;
 }
 

@@ -34,7 +34,7 @@ describe("sign-up → confirmation email → verify → session", () => {
     expect(mail.From).toEqual({ Name: "Admin", Address: "admin@email.com" });
     const link = firstLink(mail);
     expect(`${link.origin}${link.pathname}`).toBe(`${site}/auth/confirm`);
-    expect(linkLandingPath(link.searchParams.get("next"))).toBe("/");
+    expect(linkLandingPath(link.searchParams.get("next"), [site])).toBe("/");
     expect(link.searchParams.get("type")).toBe("signup");
     const tokenHash = link.searchParams.get("token_hash")!;
     expect(tokenHash).toMatch(/^pkce_[0-9a-f]{56}$/);
@@ -68,7 +68,7 @@ describe("sign-up → confirmation email → verify → session", () => {
     const { error } = await client().auth.resend({ type: "signup", email, options: { emailRedirectTo: confirmRedirect("/rooms") } });
     expect(error).toBeNull();
     const mail = await latestMail(email, /Confirm your Cuepoint account/, 3);
-    expect(linkLandingPath(firstLink(mail).searchParams.get("next"))).toBe("/rooms");
+    expect(linkLandingPath(firstLink(mail).searchParams.get("next"), [site])).toBe("/rooms");
     expect(await mailsTo(email)).toHaveLength(3);
   });
 
@@ -526,7 +526,7 @@ describe("admin API (service role)", () => {
     const link = firstLink(await latestMail(email, /You're invited to Cuepoint/));
     expect(`${link.origin}${link.pathname}`).toBe(`${site}/auth/confirm`);
     expect(link.searchParams.get("type")).toBe("invite");
-    expect(linkLandingPath(link.searchParams.get("next"))).toBe("/auth/callback");
+    expect(linkLandingPath(link.searchParams.get("next"), [site])).toBe("/auth/callback");
     const verified = await client().auth.verifyOtp({ type: "invite", token_hash: link.searchParams.get("token_hash")! });
     expect(verified.error).toBeNull();
     expect(decodeJwt(verified.data.session!.access_token).email).toBe(email);
