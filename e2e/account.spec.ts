@@ -124,3 +124,26 @@ test("signing out in one tab signs out the other", async ({ context }) => {
   await expect(second).toHaveURL(/\/$/);
   expect([...errors, ...secondErrors]).toEqual([]);
 });
+
+test("what is typed while a save is in flight stays when its answer lands", async ({ page }) => {
+  const errors = await watchConsole(page);
+  const user = await createConfirmedUser("inflight");
+  const other = await createConfirmedUser("inflight-taken");
+  const taken = (await profileOf(other.id)).username;
+  await signInWithPassword(page, user.email, user.password);
+  await expectSignedIn(page);
+  await page.goto("/account");
+  // Hold the save's request back, so the person is still typing when its answer arrives.
+  await page.route("**/account", async (route) => {
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.getByLabel("Username").fill(taken);
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await page.getByLabel("Username").fill("fixed_while_saving");
+  await page.getByLabel("Bio").fill("Typed during the save.");
+  await expect(page.locator("#username-error")).toHaveText("That username is taken");
+  await expect(page.getByLabel("Username")).toHaveValue("fixed_while_saving");
+  await expect(page.getByLabel("Bio")).toHaveValue("Typed during the save.");
+  expect(errors).toEqual([]);
+});
