@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { clusterDir } from "./cluster-dir.ts";
 
-/** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/`. */
+/** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/` (the cluster too, unless postgres cannot reach it there: see dbDir). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The directory holding `supabase/` (config, migrations, seed, tests); STACK_WORKDIR overrides it. */
 export const workDir = process.env.STACK_WORKDIR ? path.resolve(process.env.STACK_WORKDIR) : repoRoot;
