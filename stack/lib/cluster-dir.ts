@@ -18,13 +18,14 @@ export function reachableByOthers(dir: string): boolean {
 
 /**
  * The directory holding the cluster (data, socket, log). Normally `<state dir>/db`. Run as root,
- * PostgreSQL runs as the `postgres` OS user; when that user cannot enter the clone (a clone under
+ * PostgreSQL runs as the `postgres` OS user; when that user cannot reach the state dir (a clone under
  * /root or `mktemp -d`), the cluster lives under /var/tmp instead, in a directory named after the
  * state dir's path, so two clones never share a cluster.
  */
 export function clusterDir(stateDir: string, { asRoot = process.getuid?.() === 0, reachable = reachableByOthers } = {}): string {
   const resolved = path.resolve(stateDir);
-  if (!asRoot || reachable(resolved)) return path.join(resolved, "db");
+  // The state dir itself is the stack's own (it opens it up for postgres); only its ancestors decide.
+  if (!asRoot || reachable(path.dirname(resolved))) return path.join(resolved, "db");
   const hash = createHash("sha256").update(resolved).digest("hex").slice(0, 12);
   const clone = path.basename(path.dirname(resolved)).replace(/[^A-Za-z0-9._-]/g, "_") || "clone";
   return path.join(sharedClusterRoot, `${clone}-${hash}`, "db");

@@ -33,3 +33,12 @@ describe("where the cluster lives", () => {
     expect(reachableByOthers(open)).toBe(false);
   });
 });
+
+describe("the state dir itself", () => {
+  test("only its ancestors decide: the stack opens its own directory (a 0700 `mktemp -d` STACK_DIR) for postgres", () => {
+    const asked: string[] = [];
+    const dir = clusterDir("/srv/clone/.stack-lifecycle-x", { asRoot: true, reachable: (d) => (asked.push(d), true) });
+    expect(dir).toBe("/srv/clone/.stack-lifecycle-x/db");
+    expect(asked).toEqual(["/srv/clone"]);
+  });
+});
