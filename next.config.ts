@@ -1,4 +1,7 @@
 import type { NextConfig } from "next";
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from "next/constants";
+import { localBackendProblem } from "./lib/local-backend";
+import { staticSecurityHeaders } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,
@@ -20,6 +23,17 @@ const nextConfig: NextConfig = {
       ["@x402/core/client", "@x402/evm", "@x402/evm/exact/client", "@x402/evm/upto/client", "@x402/svm/exact/client"].map((name) => [name, "./stubs/x402.ts"]),
     ),
   },
+  // The Content-Security-Policy needs a fresh nonce per request, so proxy.ts sets it; these are the same for every response.
+  headers: async () => [{ source: "/:path*", headers: staticSecurityHeaders(process.env.NODE_ENV === "production") }],
 };
 
-export default nextConfig;
+export default async function config(phase: string): Promise<NextConfig> {
+  if (phase === PHASE_DEVELOPMENT_SERVER || phase === PHASE_PRODUCTION_BUILD) {
+    const problem = await localBackendProblem(process.cwd());
+    if (problem) {
+      console.error(`\n${problem}\n`);
+      process.exit(1);
+    }
+  }
+  return nextConfig;
+}

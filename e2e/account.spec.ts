@@ -9,7 +9,7 @@ const png = (bytes: number) => {
 };
 
 test("edit the profile: invalid values show next to their field and stay typed; a taken username is named; valid values save", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("profile");
   const other = await createConfirmedUser("taken");
   const taken = (await profileOf(other.id)).username;
@@ -58,7 +58,7 @@ test("edit the profile: invalid values show next to their field and stay typed; 
 });
 
 test("upload an avatar with a progress bar; a 3 MB file is refused before upload; replacing removes the old file", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("avatar");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
@@ -97,7 +97,7 @@ test("upload an avatar with a progress bar; a 3 MB file is refused before upload
 });
 
 test("the session survives a reload and a server render", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("reload");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);
@@ -111,11 +111,11 @@ test("the session survives a reload and a server render", async ({ page }) => {
 test("signing out in one tab signs out the other", async ({ context }) => {
   const user = await createConfirmedUser("tabs");
   const first = await context.newPage();
-  const errors = watchConsole(first);
+  const errors = await watchConsole(first);
   await signInWithPassword(first, user.email, user.password);
   await expectSignedIn(first);
   const second = await context.newPage();
-  const secondErrors = watchConsole(second);
+  const secondErrors = await watchConsole(second);
   await second.goto("/account");
   await expectSignedIn(second);
   await first.getByRole("button", { name: "Sign out" }).click();
@@ -123,4 +123,27 @@ test("signing out in one tab signs out the other", async ({ context }) => {
   await expectSignedOut(second);
   await expect(second).toHaveURL(/\/$/);
   expect([...errors, ...secondErrors]).toEqual([]);
+});
+
+test("what is typed while a save is in flight stays when its answer lands", async ({ page }) => {
+  const errors = await watchConsole(page);
+  const user = await createConfirmedUser("inflight");
+  const other = await createConfirmedUser("inflight-taken");
+  const taken = (await profileOf(other.id)).username;
+  await signInWithPassword(page, user.email, user.password);
+  await expectSignedIn(page);
+  await page.goto("/account");
+  // Hold the save's request back, so the person is still typing when its answer arrives.
+  await page.route("**/account", async (route) => {
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.getByLabel("Username").fill(taken);
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await page.getByLabel("Username").fill("fixed_while_saving");
+  await page.getByLabel("Bio").fill("Typed during the save.");
+  await expect(page.locator("#username-error")).toHaveText("That username is taken");
+  await expect(page.getByLabel("Username")).toHaveValue("fixed_while_saving");
+  await expect(page.getByLabel("Bio")).toHaveValue("Typed during the save.");
+  expect(errors).toEqual([]);
 });

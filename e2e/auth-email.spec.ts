@@ -4,7 +4,7 @@ import { alertInMain, checkPage, expectSignedIn, expectSignedOut, magicLinkForm,
 import { createConfirmedUser, uniqueEmail } from "./support/users";
 
 test("sign up → confirmation email → confirmed and signed in; sign out; sign back in with the password", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const email = uniqueEmail("signup");
   const password = "listening-club-42";
   await page.goto("/");
@@ -41,7 +41,7 @@ test("sign up → confirmation email → confirmed and signed in; sign out; sign
 
 test("a wrong password and an unconfirmed email each say what happened, and keep what was typed", async ({ page }) => {
   // Both are 400 answers from Auth's password grant, which the form turns into words.
-  const errors = watchConsole(page, { expectedFailures: [/\/auth\/v1\/token\?grant_type=password$/] });
+  const errors = await watchConsole(page, { expectedFailures: [/\/auth\/v1\/token\?grant_type=password$/] });
   const user = await createConfirmedUser("wrongpw");
   await signInWithPassword(page, user.email, "not-the-password");
   await expect(alertInMain(page)).toContainText("That email and password don't match");
@@ -75,7 +75,7 @@ test("a wrong password and an unconfirmed email each say what happened, and keep
 });
 
 test("invalid values get messages next to their fields, and what was typed stays", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   await page.goto("/signup");
   await page.getByLabel("Email", { exact: true }).fill("not-an-email");
   await page.getByLabel("Password", { exact: true }).fill("short");
@@ -111,7 +111,7 @@ test("invalid values get messages next to their fields, and what was typed stays
 });
 
 test("magic link signs in and goes where the person was going", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("magic");
   await page.goto("/login?next=/account");
   await checkPage(page, "login");
@@ -126,7 +126,7 @@ test("magic link signs in and goes where the person was going", async ({ page })
 });
 
 test("password recovery → /account/password → the new password works and the old does not", async ({ page, browser }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("recover");
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
@@ -167,7 +167,7 @@ test("password recovery → /account/password → the new password works and the
 });
 
 test("a tampered or replayed email link lands on /auth/error with a readable reason", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("replay");
   await page.goto("/login");
   await magicLinkForm(page).getByLabel("Email", { exact: true }).fill(user.email);
@@ -196,7 +196,7 @@ test("a tampered or replayed email link lands on /auth/error with a readable rea
 });
 
 test("an open-redirect attempt through next= stays on the site", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("redirect");
   const site = new URL(test.info().project.use.baseURL!).host;
 
@@ -230,7 +230,7 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
 });
 
 test("keyboard only: skip to the content, then sign in with Tab, typing and Enter", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("keyboard");
   await page.goto("/login");
   await page.keyboard.press("Tab");

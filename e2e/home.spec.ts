@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { checkPage, expectSignedOut, watchConsole } from "./support/pages";
 
 test("the home page says what Cuepoint is, with no console errors", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Cuepoint" })).toBeVisible();
   await expect(page).toHaveTitle("Cuepoint");
@@ -13,7 +13,7 @@ test("the home page says what Cuepoint is, with no console errors", async ({ pag
 
 test("an unknown profile is a readable 404 page", async ({ page }) => {
   // Chromium logs the page's own 404 status as a console error; nothing else may appear.
-  const errors = watchConsole(page, { expectedFailures: [/\/u\/nobody_here_123$/] });
+  const errors = await watchConsole(page, { expectedFailures: [/\/u\/nobody_here_123$/] });
   const response = await page.goto("/u/nobody_here_123");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -13,7 +13,7 @@ const parseSession = (cookie: string): unknown => JSON.parse(Buffer.from(cookie.
 
 test("an access token that expires is refreshed with no visible effect", async ({ page }) => {
   test.setTimeout(150_000);
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const user = await createConfirmedUser("refresh");
   await signInWithPassword(page, user.email, user.password);
   await expectSignedIn(page);

@@ -19,7 +19,7 @@ async function userOfWallet(address: string) {
 }
 
 test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person is signed in; the same wallet signs in to the same account", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const account = await injectTestWallet(page);
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Sign in with Ethereum" })).toBeVisible();
@@ -42,7 +42,7 @@ test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person
 });
 
 test("a wallet that refuses to sign gets a message, and the person stays signed out", async ({ page }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   await injectTestWallet(page, undefined, { refuseSigning: true });
   await page.goto("/login");
   await page.getByRole("button", { name: "Connect wallet and sign in" }).click();

@@ -170,7 +170,9 @@ async function e2e(config: StackConfig): Promise<LayerResult | undefined> {
     return { layer: "e2e (Playwright)", passed: 0, failed: 1, ok: false };
   }
   const reportFile = path.join(tmpdir(), `cuepoint-playwright-${process.pid}.json`);
-  const code = await withApiEnv(config, { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds }, () =>
+  // Email links go to site_url: here, the app under test.
+  const siteUrl = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
+  const code = await withApiEnv(config, { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds, STACK_AUTH_SITE_URL: siteUrl }, () =>
     runInherit(bin("playwright"), ["test", "--reporter=list,json"], {
       cwd: repoRoot,
       env: { ...buildEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile },

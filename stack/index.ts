@@ -2,7 +2,8 @@
 // Narrower entry points: @cuepoint/stack/keys (local JWT secret and API keys), /paths (where the
 // project and the state live), /db-types (supabase gen types), /system (Debian prerequisites).
 export { loadConfig, parseConfig, type StackConfig } from "./lib/config.ts";
-export { formatEnv, stackEnv } from "./lib/env.ts";
+export { formatEnv, isProjectStack, stackEnv } from "./lib/env.ts";
+export { sharedClusterRoot } from "./lib/cluster-dir.ts";
 export { portIsFree, waitForPort } from "./lib/ports.ts";
 export { dbUrl } from "./lib/postgres.ts";
 export { StackError, run, runInherit, type RunResult } from "./lib/run.ts";

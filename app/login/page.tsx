@@ -30,7 +30,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       }
     >
       <div className="flex flex-col gap-8">
-        <PasswordSignInForm />
+        <PasswordSignInForm next={next} />
         <hr className="border-line" />
         <MagicLinkForm next={next} />
         <hr className="border-line" />

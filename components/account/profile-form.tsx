@@ -11,15 +11,23 @@ type ProfileValidation = typeof import("@/lib/validation/profile");
 /**
  * The profile form: validated in the browser with the same zod schema the server action uses, so
  * most mistakes show without a round trip; the server's answer (e.g. "That username is taken") shows
- * next to its field. What was typed stays in the fields either way. The schema (and zod with it)
+ * next to its field. The fields are controlled and only the person changes them: a save's answer
+ * never replaces what they typed, even edits made while it was in flight (and React's reset of a
+ * form after its action leaves controlled fields alone). The schema (and zod with it)
  * loads when the person first focuses the form, keeping it out of the page's first load; a submit
  * before it arrives is checked by the server action alone, with the same messages.
  */
 export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }) {
   const [state, action, pending] = useActionState(updateProfile, { status: "idle", values: initial, errors: {} });
+  // Starts from the action's state: without JavaScript, a posted form renders again with what was typed.
+  const [values, setValues] = useState<ProfileFormState["values"]>(() => state.values);
   const [clientErrors, setClientErrors] = useState<ProfileFormState["errors"] | null>(null);
   const validation = useRef<ProfileValidation | null>(null);
   const errors = clientErrors ?? state.errors;
+  const bind = (name: keyof ProfileFormState["values"]) => ({
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),
+  });
 
   function loadValidation() {
     if (!validation.current) {
@@ -52,16 +60,15 @@ export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }
       <TextField
         id="username"
         label="Username"
-        defaultValue={state.values.username}
-        key={`u-${state.values.username}`}
+        {...bind("username")}
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
         error={errors.username}
         hint="3–24 lowercase letters, digits or _. Your page is /u/your-username."
       />
-      <TextField id="displayName" label="Display name" defaultValue={state.values.displayName} key={`d-${state.values.displayName}`} autoComplete="name" error={errors.displayName} />
-      <TextAreaField id="bio" label="Bio" defaultValue={state.values.bio} key={`b-${state.values.bio}`} error={errors.bio} hint="Up to 280 characters." />
+      <TextField id="displayName" label="Display name" {...bind("displayName")} autoComplete="name" error={errors.displayName} />
+      <TextAreaField id="bio" label="Bio" {...bind("bio")} error={errors.bio} hint="Up to 280 characters." />
       <div>
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : "Save profile"}

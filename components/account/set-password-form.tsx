@@ -1,19 +1,23 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useActionState, useState } from "react";
+import { setPasswordAction } from "@/app/auth/actions";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { idleFormState } from "@/lib/auth/form-state";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { setPasswordRules } from "@/lib/validation/auth";
 
+/** Posts to setPasswordAction without JavaScript; with it, saves through the browser client. */
 export function SetPasswordForm() {
-  const form = useFormFields(setPasswordRules, { password: "", confirm: "" });
+  const [server, action] = useActionState(setPasswordAction, idleFormState);
+  const form = useFormFields(setPasswordRules, { password: "", confirm: "" }, server);
   const [pending, setPending] = useState(false);
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState(server.status === "done");
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -39,7 +43,7 @@ export function SetPasswordForm() {
     );
   }
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+    <form action={action} onSubmit={submit} noValidate className="flex flex-col gap-4">
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       <TextField id="password" label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." {...form.bind("password")} />
       <TextField id="confirm" label="Repeat the new password" type="password" autoComplete="new-password" {...form.bind("confirm")} />

@@ -5,7 +5,7 @@ import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { confirmRedirect } from "@/lib/auth/links";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { emailOnlyRules } from "@/lib/validation/auth";
@@ -25,7 +25,7 @@ export function MagicLinkForm({ next }: { next: string }) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: confirmRedirect(next), shouldCreateUser: false } });
+    const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: emailRedirect(next), shouldCreateUser: false } });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));
     else setSentTo(input.email);

@@ -2,20 +2,28 @@
 
 import Link from "next/link";
 import { linkClasses } from "@/components/ui/link";
-import { useState } from "react";
+import { useActionState, useState } from "react";
+import { signInAction } from "@/app/auth/actions";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { idleFormState } from "@/lib/auth/form-state";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { signInRules } from "@/lib/validation/auth";
 import { ResendConfirmation } from "./resend-confirmation";
 
-export function PasswordSignInForm() {
-  const form = useFormFields(signInRules, { email: "", password: "" });
+/**
+ * Without JavaScript the form POSTs to a Server Action (signInAction), which signs in and sets the
+ * session cookies. With JavaScript the browser client signs in and the SIGNED_IN handler takes the
+ * person where they were going.
+ */
+export function PasswordSignInForm({ next }: { next: string }) {
+  const [server, action] = useActionState(signInAction, idleFormState);
+  const form = useFormFields(signInRules, { email: "", password: "" }, server);
   const [pending, setPending] = useState(false);
-  const [unconfirmed, setUnconfirmed] = useState(false);
+  const [unconfirmed, setUnconfirmed] = useState(server.unconfirmed ?? false);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -34,16 +42,16 @@ export function PasswordSignInForm() {
       form.setFormError(authErrorMessage(error));
       setUnconfirmed(error.code === "email_not_confirmed");
     }
-    // On success the SIGNED_IN handler takes the person where they were going.
   }
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-labelledby="password-sign-in">
+    <form action={action} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-labelledby="password-sign-in">
       <h2 id="password-sign-in" className="text-lg font-semibold">
         Sign in with your password
       </h2>
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       {unconfirmed ? <ResendConfirmation email={form.values.email} /> : null}
+      <input type="hidden" name="next" value={next} />
       <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
       <TextField id="password" label="Password" type="password" autoComplete="current-password" {...form.bind("password")} />
       <div className="flex flex-wrap items-center justify-between gap-3">

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Button } from "@/components/ui/button";
-import { confirmRedirect } from "@/lib/auth/links";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 
 /** Sends the sign-up confirmation email again. */
@@ -18,7 +18,7 @@ export function ResendConfirmation({ email }: { email: string }) {
           setState("sending");
           const supabase = await loadSupabase().catch(() => null);
           if (!supabase) return setState(networkMessage);
-          const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmRedirect("/") } });
+          const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: emailRedirect("/") } });
           setState(error ? authErrorMessage(error) : "sent");
         }}
       >

@@ -1,19 +1,23 @@
 "use client";
 
-import { useState } from "react";
+import { useActionState, useState } from "react";
+import { resetRequestAction } from "@/app/auth/actions";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { confirmRedirect } from "@/lib/auth/links";
+import { idleFormState } from "@/lib/auth/form-state";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { emailOnlyRules } from "@/lib/validation/auth";
 
+/** Posts to resetRequestAction without JavaScript; with it, asks through the browser client. */
 export function ResetRequestForm() {
-  const form = useFormFields(emailOnlyRules, { email: "" });
+  const [server, action] = useActionState(resetRequestAction, idleFormState);
+  const form = useFormFields(emailOnlyRules, { email: "" }, server);
   const [pending, setPending] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(server.status === "sent" ? (server.values.email ?? null) : null);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -25,14 +29,14 @@ export function ResetRequestForm() {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await supabase.auth.resetPasswordForEmail(input.email, { redirectTo: confirmRedirect("/account/password") });
+    const { error } = await supabase.auth.resetPasswordForEmail(input.email, { redirectTo: emailRedirect("/account/password") });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));
     else setSentTo(input.email);
   }
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+    <form action={action} onSubmit={submit} noValidate className="flex flex-col gap-4">
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       {sentTo ? <Alert tone="success">If {sentTo} has an account, a link to set a new password is on its way.</Alert> : null}
       <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />

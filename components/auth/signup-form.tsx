@@ -1,20 +1,24 @@
 "use client";
 
-import { useState } from "react";
+import { useActionState, useState } from "react";
+import { signUpAction } from "@/app/auth/actions";
 import { loadSupabase } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { confirmRedirect } from "@/lib/auth/links";
+import { idleFormState } from "@/lib/auth/form-state";
+import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";
 import { useFormFields } from "@/lib/auth/use-form-fields";
 import { signUpRules } from "@/lib/validation/auth";
 import { ResendConfirmation } from "./resend-confirmation";
 
+/** Posts to signUpAction without JavaScript; with it, signs up through the browser client. */
 export function SignupForm({ next }: { next: string }) {
-  const form = useFormFields(signUpRules, { email: "", password: "" });
+  const [server, action] = useActionState(signUpAction, idleFormState);
+  const form = useFormFields(signUpRules, { email: "", password: "" }, server);
   const [pending, setPending] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(server.status === "sent" ? (server.values.email ?? null) : null);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -26,7 +30,7 @@ export function SignupForm({ next }: { next: string }) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: confirmRedirect(next) } });
+    const { data, error } = await supabase.auth.signUp({ ...input, options: { emailRedirectTo: emailRedirect(next) } });
     setPending(false);
     if (error) return form.setFormError(authErrorMessage(error));
     // With confirmations on, Supabase answers an existing address like a new one (no session, no identities).
@@ -46,8 +50,9 @@ export function SignupForm({ next }: { next: string }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+    <form action={action} onSubmit={submit} noValidate className="flex flex-col gap-4">
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      <input type="hidden" name="next" value={next} />
       <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
       <TextField id="password" label="Password" type="password" autoComplete="new-password" hint="At least 8 characters." {...form.bind("password")} />
       <Button type="submit" disabled={pending}>

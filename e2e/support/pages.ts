@@ -5,16 +5,36 @@ import { expectAccessible } from "./axe";
  * Collects console errors and uncaught exceptions in the page; tests expect none. Chromium also logs
  * every 4xx/5xx response as a console error; a test that provokes one on purpose (a wrong password
  * is a 400 from Auth, which the page turns into a message) names that request in `expectedFailures`.
+ *
+ * It also holds every page to the Content-Security-Policy: each page the test opens must arrive with
+ * the header (and a script nonce), and any violation — a `securitypolicyviolation` event in the page
+ * or Chromium's console report — is an error.
  */
-export function watchConsole(page: Page, { expectedFailures = [] as RegExp[] } = {}): string[] {
+export async function watchConsole(page: Page, { expectedFailures = [] as RegExp[] } = {}): Promise<string[]> {
   const errors: string[] = [];
   page.on("console", (message) => {
+    const text = message.text();
+    if (/Content[- ]Security[- ]Policy/i.test(text) && message.type() !== "error") errors.push(`CSP: ${text}`);
     if (message.type() !== "error") return;
     const url = message.location().url;
-    if (message.text().startsWith("Failed to load resource") && expectedFailures.some((pattern) => pattern.test(url))) return;
-    errors.push(`${message.text()} (${url})`);
+    if (text.startsWith("Failed to load resource") && expectedFailures.some((pattern) => pattern.test(url))) return;
+    errors.push(`${text} (${url})`);
   });
   page.on("pageerror", (error) => errors.push(error.message));
+  page.on("response", (response) => {
+    const request = response.request();
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame() || response.status() >= 300) return;
+    if (!(response.headers()["content-type"] ?? "").includes("text/html")) return;
+    const policy = response.headers()["content-security-policy"] ?? "";
+    if (!/script-src [^;]*'nonce-[^']+'/.test(policy) || !policy.includes("frame-ancestors 'none'")) errors.push(`no Content-Security-Policy with a script nonce on ${response.url()}`);
+  });
+  await page.exposeBinding("__reportCspViolation", (_source, report: string) => errors.push(`CSP violation: ${report}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation;
+      report(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`);
+    });
+  });
   return errors;
 }
 

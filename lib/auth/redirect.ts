@@ -19,3 +19,28 @@ export function safeNextPath(next: string | null | undefined, fallback = "/"): s
 export function isAuthPage(pathname: string): boolean {
   return pathname === "/login" || pathname === "/signup";
 }
+
+/**
+ * Where an email link lands after /auth/confirm verified it. `next` is what the template passed:
+ * the redirect Supabase Auth kept (a full URL — the app's emailRedirectTo, or site_url when there
+ * was none), or a path. A full URL counts only on one of `siteOrigins` (this site), and then only
+ * its path, so the person stays here; anything else lands on `/`. A redirect that names
+ * /auth/confirm itself (an older link, or an admin tool that passes it) is unwrapped.
+ */
+export function linkLandingPath(next: string | null | undefined, siteOrigins: readonly string[]): string {
+  let value = next ?? "";
+  for (let depth = 0; depth < 3; depth++) {
+    if (!/^https?:\/\//i.test(value)) break;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return "/";
+    }
+    if (!siteOrigins.includes(url.origin)) return "/";
+    if (url.pathname !== "/auth/confirm") return safeNextPath(`${url.pathname}${url.search}${url.hash}`);
+    value = url.searchParams.get("next") ?? "/";
+  }
+  if (value.startsWith("/auth/confirm")) return safeNextPath(new URL(value, "http://cuepoint.invalid").searchParams.get("next"));
+  return safeNextPath(value);
+}

@@ -5,10 +5,16 @@ import type { Database } from "@/types/database";
 
 /**
  * Refreshes the session cookie on every request. The response returned is the very object whose
- * cookies the client set, so the refreshed tokens reach both the browser and the server render.
+ * cookies the client set, so the refreshed tokens reach both the browser and the server render,
+ * along with `requestHeaders` (e.g. the Content-Security-Policy whose nonce the render uses).
  */
-export async function updateSession(request: NextRequest): Promise<NextResponse> {
-  let response = NextResponse.next({ request });
+export async function updateSession(request: NextRequest, requestHeaders: Record<string, string> = {}): Promise<NextResponse> {
+  const forward = () => {
+    const headers = new Headers(request.headers);
+    for (const [name, value] of Object.entries(requestHeaders)) headers.set(name, value);
+    return NextResponse.next({ request: { headers } });
+  };
+  let response = forward();
   const env = publicEnv();
   const supabase = createServerClient<Database>(env.supabaseUrl, env.supabaseKey, {
     auth: { flowType: "pkce" },
@@ -16,7 +22,7 @@ export async function updateSession(request: NextRequest): Promise<NextResponse>
       getAll: () => request.cookies.getAll(),
       setAll(cookiesToSet) {
         for (const { name, value } of cookiesToSet) request.cookies.set(name, value);
-        response = NextResponse.next({ request });
+        response = forward();
         for (const { name, value, options } of cookiesToSet) response.cookies.set(name, value, options);
       },
     },

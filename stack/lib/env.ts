@@ -31,6 +31,14 @@ export function stackEnv(config: StackConfig): Record<string, string> {
   };
 }
 
+/**
+ * Whether this is the project's own stack (config.toml's ports, `.stack/`), the only one that
+ * writes the app's `.env.local`. Any STACK_DIR or STACK_*_PORT override makes a private stack.
+ */
+export function isProjectStack(env: Record<string, string | undefined> = process.env): boolean {
+  return !Object.entries(env).some(([name, value]) => value !== undefined && value !== "" && (name === "STACK_DIR" || /^STACK_\w+_PORT$/.test(name)));
+}
+
 export function formatEnv(env: Record<string, string>): string {
   return Object.entries(env)
     .map(([key, value]) => `${key}="${value}"`)

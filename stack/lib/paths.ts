@@ -1,7 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { clusterDir } from "./cluster-dir.ts";
 
-/** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/`. */
+/** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/` (the cluster too, unless postgres cannot reach it there: see dbDir). */
 /** The package's own directory: its server, CLI and base schema. */
 export const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /**
@@ -20,13 +21,16 @@ export const seedPath = path.join(supabaseDir, "seed.sql");
 export const dbTestsDir = path.join(supabaseDir, "tests");
 
 export const stateDir = process.env.STACK_DIR ? path.resolve(process.env.STACK_DIR) : path.join(repoRoot, ".stack");
-export const pgDataDir = path.join(stateDir, "db", "data");
-export const pgSocketDir = path.join(stateDir, "db", "run");
-export const pgLogPath = path.join(stateDir, "db", "postgres.log");
+/** The cluster's directory: `<stateDir>/db`, or outside the clone when postgres cannot enter it (see clusterDir). */
+export const dbDir = clusterDir(stateDir);
+export const pgDataDir = path.join(dbDir, "data");
+export const pgSocketDir = path.join(dbDir, "run");
+export const pgLogPath = path.join(dbDir, "postgres.log");
 export const logsDir = path.join(stateDir, "logs");
 export const runDir = path.join(stateDir, "run");
 
 export const baseSchemaPath = path.join(packageDir, "db", "base-schema.sql");
 export const binDir = path.join(repoRoot, "node_modules", ".bin");
 export const supabaseCli = path.join(binDir, "supabase");
-export const envLocalPath = path.join(repoRoot, ".env.local");
+/** The app's settings file, next to supabase/ (the project directory Next.js runs in). */
+export const envLocalPath = path.join(workDir, ".env.local");

@@ -3,7 +3,8 @@ import path from "node:path";
 import pg from "pg";
 import { clearClusterStopRequest, clusterStopRequested, requestClusterStop, withClusterLock } from "./cluster-lock.ts";
 import type { StackConfig } from "./config.ts";
-import { pgDataDir, pgLogPath, pgSocketDir, stateDir } from "./paths.ts";
+import { sharedClusterRoot } from "./cluster-dir.ts";
+import { dbDir, pgDataDir, pgLogPath, pgSocketDir, stateDir } from "./paths.ts";
 import { assertPortFree } from "./ports.ts";
 import { StackError, run } from "./run.ts";
 import { type OsUser, databaseOsUser, pgBinDir } from "./system.ts";
@@ -21,17 +22,20 @@ export function adminClient(config: StackConfig, database = "postgres"): pg.Clie
 }
 
 function asUser(user: OsUser) {
-  return { uid: user.uid, gid: user.gid, env: { ...process.env, LC_ALL: "C.UTF-8", HOME: stateDir } };
+  return { uid: user.uid, gid: user.gid, env: { ...process.env, LC_ALL: "C.UTF-8", HOME: dbDir } };
 }
 
 function pgBin(name: string): string {
   return path.join(pgBinDir, name);
 }
 
+/** The directories the stack created on the way to the cluster: inside the state dir, or the shared root. */
+const clusterBase = dbDir.startsWith(sharedClusterRoot + path.sep) ? sharedClusterRoot : stateDir;
+
 function makeOwnedDir(dir: string, user: OsUser): void {
   mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
   // The cluster's OS user must be able to pass through the stack's own directories.
-  for (let parent = path.dirname(dir); parent.startsWith(stateDir); parent = path.dirname(parent)) {
+  for (let parent = path.dirname(dir); parent.startsWith(clusterBase); parent = path.dirname(parent)) {
     chmodSync(parent, statSync(parent).mode | 0o111);
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { StackConfig } from "./config.ts";
-import { formatEnv, stackEnv } from "./env.ts";
+import { formatEnv, isProjectStack, stackEnv } from "./env.ts";
 import { applyBaseSchema, applyMigrations, applySeed, migrationsUpToDate } from "./migrate.ts";
 import path from "node:path";
-import { envLocalPath, packageDir, stateDir } from "./paths.ts";
+import { dbDir, envLocalPath, packageDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { requestClusterStop } from "./cluster-lock.ts";
 import { type ChainStartReport, removeChain, startChain, stopChain } from "./chain.ts";
@@ -47,7 +47,7 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
   chainStart.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const created = !clusterExists();
   if (created) {
-    log(`Creating the database cluster in ${path.relative(process.cwd(), stateDir) || "."}/ …`);
+    log(`Creating the database cluster in ${path.relative(process.cwd(), dbDir).startsWith("..") ? dbDir : path.relative(process.cwd(), dbDir)}/ …`);
     await initCluster(config);
   }
   let database: StartReport["database"];
@@ -77,7 +77,9 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     if (created) await removeCluster();
     throw error;
   }
-  if (!existsSync(envLocalPath)) {
+  // Only the project's own stack speaks for the app: a private one (benchmarks, tests) stops when
+  // its run ends, and a .env.local pointing at it would leave the app talking to nothing.
+  if (isProjectStack() && !existsSync(envLocalPath)) {
     writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(stackEnv(config))}\n`);
     log("Wrote .env.local");
   }
@@ -120,7 +122,7 @@ export function stackStatus(config: StackConfig): ServiceStatus[] {
     {
       name: "database",
       running: Boolean(pid),
-      detail: pid ? `${dbUrl(config)} (pid ${pid})` : clusterExists() ? "stopped" : "not created yet",
+      detail: `${pid ? `${dbUrl(config)} (pid ${pid})` : clusterExists() ? "stopped" : "not created yet"}, data in ${dbDir}`,
     },
     service("api", `http://127.0.0.1:${config.apiPort}`),
     // The inbox is served by the API process, on its own port.

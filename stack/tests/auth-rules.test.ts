@@ -48,7 +48,7 @@ describe("email templates (Go html/template escaping)", () => {
     Token: "123456",
     TokenHash: "abc",
     SiteURL: "http://localhost:3000",
-    RedirectTo: "http://localhost:3000/auth/confirm?next=%2F",
+    RedirectTo: "http://localhost:3000/rooms?tab=live&q=a b",
     Email: "o'neil+tag@example.test",
     NewEmail: "<new>@example.test",
     Data: { name: "Ada & Grace" },
@@ -58,9 +58,13 @@ describe("email templates (Go html/template escaping)", () => {
     expect(renderTemplate('<a href="{{ .ConfirmationURL }}">go</a>', data)).toBe(
       '<a href="http://127.0.0.1:54321/auth/v1/verify?token=abc&amp;type=signup&amp;redirect_to=http%3A%2F%2Flocalhost%3A3000">go</a>',
     );
-    expect(renderTemplate('<a href="{{ .RedirectTo }}&token_hash={{ .TokenHash }}&type=signup">x</a>', data)).toBe(
-      '<a href="http://localhost:3000/auth/confirm?next=%2F&token_hash=abc&type=signup">x</a>',
+    // Before `?` a value is normalised (reserved characters kept); after it, query-escaped whole, in lower-case hex as Go writes it.
+    expect(renderTemplate('<a href="{{ .SiteURL }}/auth/confirm?token_hash={{ .TokenHash }}&next={{ .RedirectTo }}">x</a>', data)).toBe(
+      '<a href="http://localhost:3000/auth/confirm?token_hash=abc&next=http%3a%2f%2flocalhost%3a3000%2frooms%3ftab%3dlive%26q%3da%20b">x</a>',
     );
+    expect(renderTemplate('<a href="{{ .RedirectTo }}&token_hash={{ .TokenHash }}">x</a>', data)).toBe('<a href="http://localhost:3000/rooms?tab=live&amp;q=a%20b&token_hash=abc">x</a>');
+    // A URL at an attribute's start must be http(s), mailto or relative; a non-URL attribute is only HTML-escaped.
+    expect(renderTemplate('<a href="{{ .Data.page }}" title="{{ .Data.page }}">', { ...data, Data: { page: "javascript:alert(1)" } })).toBe('<a href="#ZgotmplZ" title="javascript:alert(1)">');
     expect(renderTemplate("<p>{{ .Email }} → {{ .NewEmail }}, code {{.Token}}, {{ .Data.name }}</p>", data)).toBe(
       "<p>o&#39;neil&#43;tag@example.test → &lt;new&gt;@example.test, code 123456, Ada &amp; Grace</p>",
     );
@@ -73,7 +77,7 @@ describe("email templates (Go html/template escaping)", () => {
 
   test("the project's templates render the links the app's /auth/confirm expects", () => {
     const html = renderTemplate(authSettings(config).templates.confirmation.content, data);
-    expect(html).toContain('<a href="http://localhost:3000/auth/confirm?next=%2F&token_hash=abc&type=signup">Confirm my email</a>');
+    expect(html).toContain('<a href="http://localhost:3000/auth/confirm?token_hash=abc&type=signup&next=http%3a%2f%2flocalhost%3a3000%2frooms%3ftab%3dlive%26q%3da%20b">Confirm my email</a>');
   });
 });
 

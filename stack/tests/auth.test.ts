@@ -6,7 +6,8 @@ import { config } from "./helpers/stack.ts";
 import { admin, anonKey, apiUrl, authFetch, client, createConfirmedUser, decodeJwt, firstLink, latestMail, mailsTo, sql, uniqueEmail } from "./auth-helpers.ts";
 
 const site = "http://localhost:3000";
-const confirmRedirect = (next: string) => `${site}/auth/confirm?next=${encodeURIComponent(next)}`;
+// The redirect the app passes (lib/auth/links.ts emailRedirect): the destination on the site.
+const confirmRedirect = (next: string) => `${site}${next}`;
 const issuer = `http://127.0.0.1:${config.apiPort}/auth/v1`;
 
 describe("sign-up → confirmation email → verify → session", () => {
@@ -32,7 +33,7 @@ describe("sign-up → confirmation email → verify → session", () => {
     expect(mail.From).toEqual({ Name: "Admin", Address: "admin@email.com" });
     const link = firstLink(mail);
     expect(`${link.origin}${link.pathname}`).toBe(`${site}/auth/confirm`);
-    expect(link.searchParams.get("next")).toBe("/");
+    expect(link.searchParams.get("next")).toBe(confirmRedirect("/"));
     expect(link.searchParams.get("type")).toBe("signup");
     const tokenHash = link.searchParams.get("token_hash")!;
     expect(tokenHash).toMatch(/^pkce_[0-9a-f]{56}$/);
@@ -66,7 +67,7 @@ describe("sign-up → confirmation email → verify → session", () => {
     const { error } = await client().auth.resend({ type: "signup", email, options: { emailRedirectTo: confirmRedirect("/rooms") } });
     expect(error).toBeNull();
     const mail = await latestMail(email, /Confirm your Cuepoint account/, 3);
-    expect(firstLink(mail).searchParams.get("next")).toBe("/rooms");
+    expect(firstLink(mail).searchParams.get("next")).toBe(confirmRedirect("/rooms"));
     expect(await mailsTo(email)).toHaveLength(3);
   });
 
@@ -74,7 +75,8 @@ describe("sign-up → confirmation email → verify → session", () => {
     const email = uniqueEmail("redirect");
     await client().auth.signUp({ email, password: "listening-club-42", options: { emailRedirectTo: "https://evil.example/steal" } });
     const mail = await latestMail(email);
-    expect(mail.HTML).toContain(`href="${site}&amp;token_hash=`.replace("&amp;", "&"));
+    expect(mail.HTML).toContain(`href="${site}/auth/confirm?token_hash=`);
+    expect(firstLink(mail).searchParams.get("next")).toBe(site);
     const { data } = await admin().auth.admin.generateLink({ type: "magiclink", email, options: { redirectTo: confirmRedirect("/u/me") } });
     expect(data.properties?.action_link).toBe(`${issuer}/verify?token=${data.properties?.hashed_token}&type=magiclink&redirect_to=${encodeURIComponent(confirmRedirect("/u/me"))}`);
   });
@@ -519,14 +521,14 @@ describe("admin API (service role)", () => {
     const { data, error } = await admin().auth.admin.inviteUserByEmail(email, { data: { display_name: "Invited" }, redirectTo: `${site}/auth/callback` });
     expect(error).toBeNull();
     expect(data.user).toMatchObject({ email, invited_at: expect.any(String), user_metadata: { display_name: "Invited" } });
-    const mail = await latestMail(email, /You have been invited/);
-    const link = firstLink(mail);
-    expect(link.pathname).toBe("/auth/v1/verify");
+    // The project's invite template: a token-hash link to the app's /auth/confirm, the redirect as `next`.
+    const link = firstLink(await latestMail(email, /You're invited to Cuepoint/));
+    expect(`${link.origin}${link.pathname}`).toBe(`${site}/auth/confirm`);
     expect(link.searchParams.get("type")).toBe("invite");
-    const verify = await fetch(link, { redirect: "manual" });
-    const fragment = new URLSearchParams(new URL(verify.headers.get("location")!).hash.slice(1));
-    expect(fragment.get("type")).toBe("invite");
-    expect(decodeJwt(fragment.get("access_token")!).email).toBe(email);
+    expect(link.searchParams.get("next")).toBe(`${site}/auth/callback`);
+    const verified = await client().auth.verifyOtp({ type: "invite", token_hash: link.searchParams.get("token_hash")! });
+    expect(verified.error).toBeNull();
+    expect(decodeJwt(verified.data.session!.access_token).email).toBe(email);
     expect((await admin().auth.admin.inviteUserByEmail(email)).error).toMatchObject({ status: 422, code: "email_exists" });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { isAuthPage, safeNextPath } from "../../lib/auth/redirect";
+import { emailRedirect } from "../../lib/auth/links";
+import { isAuthPage, linkLandingPath, safeNextPath } from "../../lib/auth/redirect";
 
 describe("safeNextPath", () => {
   test.each([
@@ -35,4 +36,41 @@ test("sign-in and sign-up are auth pages; the rest are not", () => {
   expect(isAuthPage("/login")).toBe(true);
   expect(isAuthPage("/signup")).toBe(true);
   expect(isAuthPage("/account")).toBe(false);
+});
+
+describe("linkLandingPath (where /auth/confirm sends an email link)", () => {
+  test.each([
+    [null, "/"],
+    ["", "/"],
+    ["http://localhost:3000", "/"],
+    ["http://localhost:3000/", "/"],
+    ["http://localhost:3000/welcome", "/welcome"],
+    ["http://localhost:3000/rooms?tab=live&q=a%20b#now", "/rooms?tab=live&q=a%20b#now"],
+    ["https://cuepoint.example/account", "/account"],
+    ["http://localhost:3000/auth/confirm?next=%2Faccount%3Fx%3D1%26y%3D2", "/account?x=1&y=2"],
+    ["http://localhost:3000/auth/confirm", "/"],
+    ["/account/password", "/account/password"],
+    ["/auth/confirm?next=/u/ada", "/u/ada"],
+    ["https://evil.example/steal", "/"],
+    ["http://localhost:3001/account", "/"],
+  ])("%j lands on %j", (next, expected) => {
+    expect(linkLandingPath(next, ["http://localhost:3000", "https://cuepoint.example"])).toBe(expected);
+  });
+
+  test.each(["//evil.example/x", "javascript:alert(1)", "http://localhost:3000/auth/confirm?next=//evil.example", "http://[bad", "http://localhost:3000/auth/confirm?next=https%3A%2F%2Fevil.example%2F%2F%2Fx"])(
+    "%j stays on the site",
+    (next) => {
+      const landing = linkLandingPath(next, ["http://localhost:3000"]);
+      expect(landing.startsWith("/")).toBe(true);
+      expect(landing.startsWith("//")).toBe(false);
+      expect(new URL(landing, "http://site.test").origin).toBe("http://site.test");
+    },
+  );
+});
+
+describe("emailRedirect (the redirect the forms give Supabase Auth)", () => {
+  test("the destination on the given origin, kept on the site", () => {
+    expect(emailRedirect("/account", "http://localhost:3201")).toBe("http://localhost:3201/account");
+    expect(emailRedirect("//evil.example", "http://localhost:3201")).toBe("http://localhost:3201/");
+  });
 });

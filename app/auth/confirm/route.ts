@@ -1,20 +1,22 @@
 import type { EmailOtpType } from "@supabase/supabase-js";
 import { type NextRequest, NextResponse } from "next/server";
 import { linkErrorReason } from "@/lib/auth/messages";
-import { safeNextPath } from "@/lib/auth/redirect";
+import { linkLandingPath } from "@/lib/auth/redirect";
 import { createClient } from "@/lib/supabase/server";
 
 const emailOtpTypes = new Set<EmailOtpType>(["signup", "invite", "magiclink", "recovery", "email_change", "email"]);
 
 /**
  * Email links land here (supabase/templates): verify the token hash, which signs the person in,
- * then go to `next` on this site — or to /account/password after a recovery link.
+ * then go to `next` — the redirect the link carries, kept on this site — or to /account/password
+ * after a recovery link.
  */
 export async function GET(request: NextRequest) {
   const params = request.nextUrl.searchParams;
   const tokenHash = params.get("token_hash");
   const type = params.get("type") as EmailOtpType | null;
-  const next = safeNextPath(params.get("next"));
+  const siteUrl = process.env.NEXT_PUBLIC_SITE_URL;
+  const next = linkLandingPath(params.get("next"), [request.nextUrl.origin, ...(siteUrl && URL.canParse(siteUrl) ? [new URL(siteUrl).origin] : [])]);
   const fail = (code: string | null) => NextResponse.redirect(new URL(`/auth/error?reason=${linkErrorReason(code)}`, request.url));
 
   if (!tokenHash || !type || !emailOtpTypes.has(type)) return fail(null);

@@ -17,19 +17,66 @@ export interface TemplateData {
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"'+]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;", "+": "&#43;" })[c]!);
 
-/** Go's html/template URL normaliser: percent-encodes what may not appear in a URL, keeps the rest. */
-function normalizeUrl(value: string): string {
-  return value.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu, (c) => encodeURIComponent(c));
+const isHex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
+
+/**
+ * Go's html/template URL processing, byte by byte: `normalize` (a URL's start and path) keeps
+ * RFC 3986's reserved characters and valid escapes; the escaper (after `?` or `#`, a query value)
+ * encodes everything but unreserved characters. Both write lower-case hex, as Go does.
+ */
+function processUrl(value: string, normalize: boolean): string {
+  let out = "";
+  const bytes = new TextEncoder().encode(value);
+  for (let i = 0; i < bytes.length; i++) {
+    const c = String.fromCharCode(bytes[i]);
+    const keep =
+      /[A-Za-z0-9\-._~]/.test(c) ||
+      (normalize && "!#$&*+,/:;=?@[]".includes(c)) ||
+      (normalize && c === "%" && isHex(String.fromCharCode(bytes[i + 1])) && isHex(String.fromCharCode(bytes[i + 2])));
+    out += keep ? c : `%${bytes[i].toString(16).padStart(2, "0")}`;
+  }
+  return out;
 }
 
-/** Whether position `at` of the template lies inside a tag (so a value there is an attribute). */
-function insideTag(template: string, at: number): boolean {
-  return template.lastIndexOf("<", at) > template.lastIndexOf(">", at);
+/** Go's urlFilter: a URL at the start of an attribute must be http(s), mailto or relative. */
+function filterUrl(value: string): string {
+  const scheme = /^([^:/?#]*):/.exec(value)?.[1];
+  return scheme === undefined || /^(https?|mailto)$/i.test(scheme) ? value : "#ZgotmplZ";
+}
+
+// Attributes html/template treats as URLs (its attrType table and name heuristics).
+const urlAttributes = new Set(["href", "src", "action", "formaction", "cite", "poster", "background", "codebase", "longdesc", "usemap", "icon", "manifest", "profile", "classid", "data"]);
+const isUrlAttribute = (name: string) => urlAttributes.has(name) || /url|uri|src/.test(name);
+
+type Position = { kind: "text" } | { kind: "attribute" } | { kind: "url"; part: "start" | "path" | "query" };
+
+/**
+ * Where an action at `at` sits, judged as html/template does from the template's own text: in text,
+ * in a plain attribute, or in a URL attribute before anything / in its path / after `?` or `#`.
+ */
+function positionOf(template: string, at: number): Position {
+  const tagStart = template.lastIndexOf("<", at);
+  if (tagStart <= template.lastIndexOf(">", at)) return { kind: "text" };
+  const tag = template.slice(tagStart, at);
+  const attribute = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(["']?)((?:(?!\2).)*)$/s.exec(tag);
+  if (!attribute) return { kind: "attribute" };
+  const [, name, , valueSoFar] = attribute;
+  if (!isUrlAttribute(name.toLowerCase())) return { kind: "attribute" };
+  const literal = valueSoFar.replace(/\{\{[\s\S]*?\}\}/g, "");
+  if (/[?#]/.test(literal)) return { kind: "url", part: "query" };
+  return { kind: "url", part: literal.trim() ? "path" : "start" };
+}
+
+function escapeFor(position: Position, text: string): string {
+  if (position.kind !== "url") return escapeHtml(text);
+  if (position.part === "query") return escapeHtml(processUrl(text, false));
+  return escapeHtml(processUrl(position.part === "start" ? filterUrl(text) : text, true));
 }
 
 /**
  * Renders GoTrue's email templates: `{{ .Name }}` placeholders, escaped by context as Go's
- * html/template escapes them (URLs in attributes normalised, text HTML-escaped).
+ * html/template escapes them (URL attributes filtered, normalised or query-escaped by where the
+ * placeholder sits; other attributes and text HTML-escaped).
  */
 export function renderTemplate(template: string, data: TemplateData, html = true): string {
   return template.replace(/\{\{-?\s*\.(\w+)((?:\.\w+)*)\s*-?\}\}/g, (_match, name: string, path: string, offset: number) => {
@@ -37,8 +84,7 @@ export function renderTemplate(template: string, data: TemplateData, html = true
     for (const key of path.split(".").filter(Boolean)) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
     if (value === undefined) return "";
     const text = typeof value === "string" ? value : JSON.stringify(value);
-    if (!html) return text;
-    return insideTag(template, offset) ? escapeHtml(normalizeUrl(text)) : escapeHtml(text);
+    return html ? escapeFor(positionOf(template, offset), text) : text;
   });
 }
 

@@ -111,7 +111,8 @@ export function authSettings(config: StackConfig): AuthSettings {
   const smtp = table(config.raw, "local_smtp");
   const apiUrl = `http://127.0.0.1:${config.apiPort}`;
   return {
-    siteUrl: str(auth.site_url, "http://127.0.0.1:3000"),
+    // STACK_AUTH_SITE_URL stands in for site_url, so end-to-end tests' email links reach the app on its test port.
+    siteUrl: process.env.STACK_AUTH_SITE_URL || str(auth.site_url, "http://127.0.0.1:3000"),
     externalUrl: str(auth.external_url, "") || `${apiUrl}/auth/v1`,
     additionalRedirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.filter((u): u is string => typeof u === "string") : [],
     jwtExpiry: jwtExpiryOverride() ?? num(auth.jwt_expiry, 3600),
