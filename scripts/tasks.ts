@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, stack, db:*, bench:*.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, stack, db:*, bench:*, chain:compile.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -205,6 +205,11 @@ const tasks: Record<string, () => Promise<number>> = {
     }
   },
   "bench:stack": () => runInherit(process.execPath, [path.join(repoRoot, "stack", "bench", "index.ts")], { cwd: repoRoot }),
+  "chain:compile": async () => {
+    const { writeArtifacts } = await import("../stack/chain/compile.ts");
+    log(`Wrote ${path.relative(repoRoot, writeArtifacts())}`);
+    return 0;
+  },
 };
 
 const task = tasks[process.argv[2] ?? ""];

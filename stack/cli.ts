@@ -7,10 +7,10 @@ import { resetStack, stackStatus, startStack, stopStack } from "./lib/stack.ts";
 const usage = `Usage: npm run stack -- <command>
 
 Commands:
-  start    create (first time) and start the local backend, apply pending migrations
+  start    create (first time) and start the local backend and chain, apply pending migrations
   stop     stop everything start started
   status   show what runs where
-  reset    recreate the database from scratch: base schema, migrations, seed
+  reset    recreate the database and chain from scratch: base schema, migrations, seed, contracts
   env      print the app's variables (the form \`supabase status -o env\` prints)`;
 
 const log = (line: string) => console.log(line);
@@ -20,7 +20,7 @@ async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case "start": {
       const report = await startStack(config, log);
-      const alreadyRunning = report.database === "already running" && report.api === "already running";
+      const alreadyRunning = report.database === "already running" && report.api === "already running" && report.chain === "already running";
       const verb = report.created ? "Created and started" : alreadyRunning ? "Already running" : "Started";
       log(`${verb}: local stack ready in ${report.seconds.toFixed(2)} s`);
       for (const service of stackStatus(config)) log(`  ${service.name.padEnd(10)} ${service.detail}`);
@@ -28,7 +28,7 @@ async function main(command: string | undefined): Promise<number> {
     }
     case "stop": {
       const stopped = await stopStack();
-      log(`api: ${stopped.api}\ndatabase: ${stopped.database}`);
+      log(`api: ${stopped.api}\nchain: ${stopped.chain}\ndatabase: ${stopped.database}`);
       return 0;
     }
     case "status": {

@@ -8,6 +8,8 @@ export interface StackConfig {
   apiPort: number;
   dbPort: number;
   inboxPort: number;
+  /** The local chain (Anvil). Not a Supabase setting: STACK_CHAIN_PORT, else 8545. */
+  chainPort: number;
   dbMajorVersion: number;
   raw: Record<string, unknown>;
 }
@@ -29,7 +31,8 @@ function portOverride(name: string): number | undefined {
 }
 
 /**
- * Parses config.toml. STACK_API_PORT, STACK_DB_PORT and STACK_INBOX_PORT override its ports, so a
+ * Parses config.toml. STACK_API_PORT, STACK_DB_PORT and STACK_INBOX_PORT override its ports (and
+ * STACK_CHAIN_PORT sets the chain's, which config.toml has no place for), so a
  * second stack (with its own STACK_DIR) can run beside the first, e.g. for parallel test runs.
  */
 export function parseConfig(text: string): StackConfig {
@@ -39,6 +42,7 @@ export function parseConfig(text: string): StackConfig {
     apiPort: portOverride("STACK_API_PORT") ?? integer(table(raw, "api").port, 54321),
     dbPort: portOverride("STACK_DB_PORT") ?? integer(table(raw, "db").port, 54322),
     inboxPort: portOverride("STACK_INBOX_PORT") ?? integer(table(raw, "local_smtp").port ?? table(raw, "inbucket").port, 54324),
+    chainPort: portOverride("STACK_CHAIN_PORT") ?? 8545,
     dbMajorVersion: integer(table(raw, "db").major_version, 15),
     raw,
   };

@@ -1,6 +1,7 @@
 import type { StackConfig } from "./config.ts";
 import { anonKey, jwtSecret, publishableKey, secretKey, serviceRoleKey } from "./keys.ts";
 import { dbUrl } from "./postgres.ts";
+import { chainEnv } from "../chain/deployment.ts";
 
 /**
  * The variables `supabase status -o env` prints for a local project, plus the names the app
@@ -26,6 +27,7 @@ export function stackEnv(config: StackConfig): Record<string, string> {
     NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: publishableKey,
     NEXT_PUBLIC_SUPABASE_ANON_KEY: anonKey,
     SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
+    ...chainEnv(config.chainPort),
   };
 }
 

@@ -20,7 +20,8 @@ export function portIsFree(port: number, host = "127.0.0.1"): Promise<boolean> {
  */
 const transientHolderWaitMs = 90_000;
 
-export async function assertPortFree(port: number, what: string): Promise<void> {
+/** `hint` says how to move the service elsewhere (by default: the port in supabase/config.toml). */
+export async function assertPortFree(port: number, what: string, hint = "change the port in supabase/config.toml"): Promise<void> {
   if (await portIsFree(port)) return;
   const deadline = Date.now() + transientHolderWaitMs;
   while (portHolder(port) === undefined && Date.now() < deadline) {
@@ -30,7 +31,7 @@ export async function assertPortFree(port: number, what: string): Promise<void> 
   const holder = portHolder(port) ?? `an outgoing connection's local end for over ${transientHolderWaitMs / 1000} s (ports 32768–60999 are Linux's ephemeral range)`;
   throw new StackError(
     `Port ${port} (${what}) is already in use by ${holder}.\n` +
-      `Stop that process, or change the port in supabase/config.toml, then run \`npm run stack -- start\` again.`,
+      `Stop that process, or ${hint}, then run \`npm run stack -- start\` again.`,
   );
 }
 

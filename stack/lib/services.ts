@@ -5,11 +5,14 @@ import { logsDir, repoRoot, runDir } from "./paths.ts";
 import { assertPortFree, waitForPort } from "./ports.ts";
 import { StackError } from "./run.ts";
 
-/** A long-running Node process of the stack, started detached so it outlives `stack start`. */
+/** A long-running process of the stack, started detached so it outlives `stack start`. */
 export interface ServiceSpec {
   name: string;
-  entry: string;
-  ports: { port: number; what: string }[];
+  /** A Node script to run, or `command` with `args` (e.g. a binary from node_modules). */
+  entry?: string;
+  command?: string;
+  args?: string[];
+  ports: { port: number; what: string; hint?: string }[];
 }
 
 const pidFile = (name: string) => path.join(runDir, `${name}.pid`);
@@ -28,11 +31,11 @@ export function servicePid(name: string): number | undefined {
 
 export async function startService(spec: ServiceSpec, env: Record<string, string> = {}): Promise<"started" | "already running"> {
   if (servicePid(spec.name)) return "already running";
-  for (const { port, what } of spec.ports) await assertPortFree(port, what);
+  for (const { port, what, hint } of spec.ports) await assertPortFree(port, what, hint);
   mkdirSync(runDir, { recursive: true });
   mkdirSync(logsDir, { recursive: true });
   const log = openSync(serviceLogPath(spec.name), "a");
-  const child = spawn(process.execPath, [spec.entry], {
+  const child = spawn(spec.command ?? process.execPath, spec.args ?? [spec.entry ?? ""], {
     cwd: repoRoot,
     detached: true,
     stdio: ["ignore", log, log],

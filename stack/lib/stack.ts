@@ -6,6 +6,8 @@ import path from "node:path";
 import { envLocalPath, repoRoot, stateDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { requestClusterStop } from "./cluster-lock.ts";
+import { type ChainStartReport, removeChain, startChain, stopChain } from "./chain.ts";
+import { chainId } from "../chain/deployment.ts";
 import { clusterExists, dbUrl, initCluster, removeCluster, runningPid, startCluster, stopCluster } from "./postgres.ts";
 import { debianPackages, ensureDebianPackages } from "./system.ts";
 
@@ -27,24 +29,36 @@ export interface StartReport {
   created: boolean;
   database: "started" | "already running";
   api: "started" | "already running";
+  chain: ChainStartReport["chain"];
   seconds: number;
 }
 
 /**
  * Brings the stack up: creates the cluster on first use (base schema, migrations, seed), or
- * starts the existing one and applies pending migrations. Safe to call when already running.
- * If anything fails after Postgres started, Postgres is stopped again before the error surfaces.
+ * starts the existing one and applies pending migrations; the local chain starts alongside
+ * (deployed and seeded when new). Safe to call when already running. If anything fails, what
+ * this call started is stopped again before the error surfaces.
  */
 export async function startStack(config: StackConfig, log: Log): Promise<StartReport> {
   const began = performance.now();
   await ensureDebianPackages([debianPackages.postgres], log);
+  // Anvil has nothing to wait for, so it comes up while Postgres does.
+  const chainStart = startChain(config, log);
+  chainStart.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const created = !clusterExists();
   if (created) {
     log(`Creating the database cluster in ${path.relative(process.cwd(), stateDir) || "."}/ …`);
     await initCluster(config);
   }
-  const database = await startCluster(config);
+  let database: StartReport["database"];
+  try {
+    database = await startCluster(config);
+  } catch (error) {
+    await stopChainIfStarted(chainStart);
+    throw error;
+  }
   let api: StartReport["api"] = "already running";
+  let chain: StartReport["chain"] = "already running";
   try {
     if (created) {
       await applyBaseSchema(config);
@@ -52,9 +66,11 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     const migrated = await applyMigrations(config);
     if (/Applying migration/i.test(migrated)) log(migrated);
     if (created && (await applySeed(config))) log("Seeded from supabase/seed.sql");
+    chain = (await chainStart).chain;
     api = await startService(apiService(config));
   } catch (error) {
     await stopService("api");
+    await stopChainIfStarted(chainStart);
     if (database === "started") await stopCluster();
     if (created) await removeCluster();
     throw error;
@@ -63,23 +79,29 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(stackEnv(config))}\n`);
     log("Wrote .env.local");
   }
-  return { created, database, api, seconds: (performance.now() - began) / 1000 };
+  return { created, database, api, chain, seconds: (performance.now() - began) / 1000 };
+}
+
+async function stopChainIfStarted(chainStart: Promise<ChainStartReport>): Promise<void> {
+  const settled = await Promise.allSettled([chainStart]);
+  if (settled[0].status === "fulfilled" && settled[0].value.chain === "started") await stopChain();
 }
 
 /**
  * The stop request comes first, so the API's watchdog stands back from the moment the stop
  * begins; the API (and with it the watchdog) stops before the cluster is touched.
  */
-export async function stopStack(): Promise<{ api: string; database: string }> {
+export async function stopStack(): Promise<{ api: string; chain: string; database: string }> {
   requestClusterStop();
-  const api = await stopService("api");
-  return { api, database: await stopCluster() };
+  const [api, chain] = await Promise.all([stopService("api"), stopChain()]);
+  return { api, chain, database: await stopCluster() };
 }
 
 export async function resetStack(config: StackConfig, log: Log): Promise<StartReport> {
-  log("Removing the database …");
+  log("Removing the database and the chain …");
   requestClusterStop();
   await stopService("api");
+  await removeChain();
   await removeCluster();
   return await startStack(config, log);
 }
@@ -101,6 +123,7 @@ export function stackStatus(config: StackConfig): ServiceStatus[] {
     service("api", `http://127.0.0.1:${config.apiPort}`),
     // The inbox is served by the API process, on its own port.
     service("inbox", `http://127.0.0.1:${config.inboxPort}`, "api"),
+    service("chain", `http://127.0.0.1:${config.chainPort} (chain id ${chainId})`),
   ];
 }
 

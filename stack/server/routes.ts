@@ -1,6 +1,7 @@
 import type { ServiceRoute } from "./gateway.ts";
 import type { ServerContext } from "./context.ts";
 import { createAuthRoute } from "./auth/index.ts";
+import { createChainRoute } from "./chain/index.ts";
 import { createFunctionsRoute } from "./functions/index.ts";
 import { createRealtimeRoute } from "./realtime/index.ts";
 import { createRestRoute } from "./rest/index.ts";
@@ -17,5 +18,6 @@ export async function serviceRoutes(ctx: ServerContext): Promise<ServiceRoute[]>
     createStorageRoute(ctx),
     createRealtimeRoute(ctx),
     createFunctionsRoute(ctx),
+    createChainRoute(ctx),
   ]);
 }

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "vitest";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const stackDir = mkdtempSync(path.join(repoRoot, ".stack-lifecycle-"));
-const ports = { STACK_API_PORT: "61321", STACK_DB_PORT: "61322", STACK_INBOX_PORT: "61324" };
+const ports = { STACK_API_PORT: "61321", STACK_DB_PORT: "61322", STACK_INBOX_PORT: "61324", STACK_CHAIN_PORT: "61545" };
 const dbUrl = `postgresql://postgres:postgres@127.0.0.1:${ports.STACK_DB_PORT}/postgres`;
 
 // The API's Postgres watchdog (tested in realtime-faults) waits this long before restarting a
@@ -90,6 +90,7 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect(status.out).toMatch(/database\s+running\s+postgresql:\/\/postgres:postgres@127\.0\.0\.1:61322\/postgres/);
     expect(status.out).toMatch(/api\s+running\s+http:\/\/127\.0\.0\.1:61321/);
     expect(status.out).toMatch(/inbox\s+running\s+http:\/\/127\.0\.0\.1:61324/);
+    expect(status.out).toMatch(/chain\s+running\s+http:\/\/127\.0\.0\.1:61545/);
   });
 
   test("env prints the app's variables in `supabase status -o env` form", () => {
@@ -162,6 +163,7 @@ describe("npm run stack", { timeout: 240_000 }, () => {
       expect(status.code, status.why).toBe(1);
       expect(status.out).toMatch(/database\s+stopped/);
       expect(status.out).toMatch(/api\s+stopped/);
+      expect(status.out).toMatch(/chain\s+stopped/);
     } finally {
       rmSync(workDir, { recursive: true, force: true });
     }
@@ -176,6 +178,7 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect((await query("select username from public.profiles")).length).toBe(2);
     const stopped = stack(["stop"]);
     expect(stopped.out, stopped.why).toContain("database: stopped");
+    expect(stopped.out).toContain("chain: stopped");
     const status = stack(["status"]);
     expect(status.code, status.why).toBe(1);
   });

@@ -11,7 +11,7 @@ import { anonKey } from "../../stack/lib/keys.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const stackDir = mkdtempSync(path.join(repoRoot, ".stack-rt-faults-"));
-const ports = { STACK_API_PORT: "63421", STACK_DB_PORT: "63422", STACK_INBOX_PORT: "63424" };
+const ports = { STACK_API_PORT: "63421", STACK_DB_PORT: "63422", STACK_INBOX_PORT: "63424", STACK_CHAIN_PORT: "63545" };
 const dbUrl = `postgresql://postgres:postgres@127.0.0.1:${ports.STACK_DB_PORT}/postgres`;
 const apiUrl = `http://127.0.0.1:${ports.STACK_API_PORT}`;
 

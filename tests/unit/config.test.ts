@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfig } from "../../stack/lib/config.ts";
 
-const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT"];
+const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT", "STACK_CHAIN_PORT"];
 
 /** Runs `read` as if no STACK_*_PORT override were set (a private stack's shell may have them). */
 function withoutPortOverrides<T>(read: () => T): T {
@@ -42,7 +42,7 @@ describe("supabase/config.toml, as the product needs it", () => {
 
 describe("parseConfig", () => {
   test("falls back to Supabase's default ports", () => {
-    expect(withoutPortOverrides(() => parseConfig('project_id = "x"'))).toMatchObject({ projectId: "x", apiPort: 54321, dbPort: 54322, inboxPort: 54324 });
+    expect(withoutPortOverrides(() => parseConfig('project_id = "x"'))).toMatchObject({ projectId: "x", apiPort: 54321, dbPort: 54322, inboxPort: 54324, chainPort: 8545 });
   });
 
   test("lets STACK_*_PORT run a second stack beside the first", () => {
@@ -52,6 +52,18 @@ describe("parseConfig", () => {
     } finally {
       delete process.env.STACK_DB_PORT;
     }
+  });
+
+  test("puts the local chain on 8545 unless STACK_CHAIN_PORT says otherwise", () => {
+    expect(withoutPortOverrides(() => parseConfig("[api]\nport = 54321").chainPort)).toBe(8545);
+    withoutPortOverrides(() => {
+      process.env.STACK_CHAIN_PORT = "60545";
+      try {
+        expect(parseConfig("").chainPort).toBe(60545);
+      } finally {
+        delete process.env.STACK_CHAIN_PORT;
+      }
+    });
   });
 
   test("rejects a config that is not TOML", () => {

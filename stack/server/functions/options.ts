@@ -4,6 +4,7 @@ import type { StackConfig } from "../../lib/config.ts";
 import { anonKey, publishableKey, secretKey, serviceRoleKey } from "../../lib/keys.ts";
 import { repoRoot, stateDir, supabaseDir } from "../../lib/paths.ts";
 import { dbUrl } from "../../lib/postgres.ts";
+import { chainEnv } from "../../chain/deployment.ts";
 import { parseDotenv } from "./dotenv.ts";
 
 /** What `[functions.<name>]` in config.toml says about one function. */
@@ -63,14 +64,19 @@ export function functionSettings(raw: Table, functionsDir: string, name: string)
   };
 }
 
-/** The variables Supabase gives every function, plus `[edge_runtime.secrets]`. */
+/**
+ * The variables Supabase gives every function, plus `[edge_runtime.secrets]`, plus where the
+ * stack's local chain and its ENS deployment are (CHAIN_RPC_31337, ENS_CHAIN_ID, ENS_UNIVERSAL_RESOLVER).
+ */
 export function supabaseFunctionEnv(config: StackConfig): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const [key, value] of Object.entries(table(table(config.raw, "edge_runtime"), "secrets"))) {
     const resolved = configString(value);
     if (resolved !== undefined) secrets[key] = resolved;
   }
+  const chain = Object.fromEntries(Object.entries(chainEnv(config.chainPort)).filter(([name]) => !name.startsWith("NEXT_PUBLIC_")));
   return {
+    ...chain,
     ...secrets,
     SUPABASE_URL: `http://127.0.0.1:${config.apiPort}`,
     SUPABASE_ANON_KEY: anonKey,
