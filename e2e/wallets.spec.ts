@@ -38,7 +38,7 @@ test("link a wallet by signing: its ENS name and avatar show on /account and the
   const item = section.getByRole("listitem").filter({ hasText: "ada.eth" });
   await expect(item).toBeVisible();
   await expect(item.locator("img")).toHaveAttribute("src", avatarUrl("ada.eth", apiPort));
-  await expect(item).toHaveAttribute("title", ada.address);
+  await expect(item.locator(`[title="${ada.address}"]`)).toBeVisible();
   await checkPage(page, "account-wallets");
 
   const { username } = await profileOf(owner.id);
