@@ -4,7 +4,6 @@
 import { browserThirdwebClient } from "@/lib/chain/browser";
 import { chainNames, findChain } from "@/lib/chain/chains";
 import { browserChainConfig } from "@/lib/chain/config";
-import { rememberEns } from "@/lib/chain/ens-cache";
 import type { LinkedWallet } from "@/lib/validation/wallet";
 import { buildSiwe, linkStatement } from "@/lib/wallets/siwe";
 import { callLinkWallet } from "./link-wallet-call";
@@ -40,6 +39,5 @@ export async function linkInjectedWallet(clientId: string, choice: InjectedWalle
   const linked = await callLinkWallet({ message, signature });
   if ("error" in linked) return { ok: false, error: linked.error };
   if (!("wallet" in linked)) return { ok: false, error: "We couldn't link the wallet — try again." };
-  rememberEns(linked.wallet.address, { name: linked.wallet.ens_name, avatar: linked.wallet.ens_avatar });
   return { ok: true, wallet: linked.wallet, alreadyLinked: linked.already_linked };
 }
