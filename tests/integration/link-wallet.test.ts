@@ -192,6 +192,21 @@ describe("bad input: a clear error and nothing recorded", () => {
     await expectRefused(await callLinkWallet(owner.client, { message: "please link me", signature: await wallet.signMessage({ message: "please link me" }) }), 400, "unreadable_message");
   });
 
+  test("asking for nonces again and again keeps at most 10 open per user; the oldest stop working", async () => {
+    const user = await signedInUser("nonces");
+    try {
+      const nonces: string[] = [];
+      for (let i = 0; i < 12; i++) nonces.push(await issueNonce(user.client));
+      const { data } = await admin.from("wallet_nonces").select("nonce").eq("user_id", user.id);
+      expect(data!.map((row) => row.nonce).sort()).toEqual(nonces.slice(2).sort());
+      const wallet = randomWallet();
+      const message = linkMessage(nonces[0], wallet.address);
+      expect(await callLinkWallet(user.client, { message, signature: await wallet.signMessage({ message }) })).toMatchObject({ status: 400, body: { code: "unknown_nonce" } });
+    } finally {
+      await admin.auth.admin.deleteUser(user.id);
+    }
+  });
+
   test("no session: the anon key alone cannot ask for a nonce or link", async () => {
     const answer = await callLinkWallet(anonClient(), { action: "nonce" });
     expect(answer.status).toBe(401);

@@ -76,5 +76,7 @@ export async function lookUpEns(client: ThirdwebClient, address: `0x${string}`):
   }
   if (!name || name.length > 255) return { ens_name: null, ens_avatar: null };
   const avatar = await resolveAvatar({ ...ens, name }).catch(() => null);
-  return { ens_name: name, ens_avatar: avatar && avatar.length <= 2048 ? avatar : null };
+  // only web images: no data: or other schemes in pages that show the avatar
+  const usable = avatar && avatar.length <= 2048 && /^https?:\/\//i.test(avatar);
+  return { ens_name: name, ens_avatar: usable ? avatar : null };
 }

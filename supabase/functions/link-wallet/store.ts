@@ -15,6 +15,8 @@ export interface WalletRow {
   verified_at: string;
 }
 
+const openNoncesPerUser = 10;
+
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /** 24 random letters and digits (EIP-4361 nonces are alphanumeric, at least 8). */
@@ -32,6 +34,9 @@ export async function walletCount(userId: string): Promise<number> {
 export async function issueNonce(userId: string): Promise<{ nonce: string; expires_at: string }> {
   // this user's spent and expired nonces are of no further use
   await db.from("wallet_nonces").delete().eq("user_id", userId).or(`used_at.not.is.null,expires_at.lt.${new Date().toISOString()}`);
+  // at most a few open requests per user: the oldest unused ones make way
+  const { data: open } = await db.from("wallet_nonces").select("nonce").eq("user_id", userId).order("created_at", { ascending: false }).range(openNoncesPerUser - 1, 1000);
+  if (open?.length) await db.from("wallet_nonces").delete().in("nonce", open.map((row) => row.nonce));
   const { data, error } = await db.from("wallet_nonces").insert({ nonce: randomNonce(), user_id: userId }).select("nonce, expires_at").single();
   if (error) throw error;
   return data;
