@@ -3,7 +3,7 @@ import { alertInMain, checkPage, expectSignedIn, expectSignedOut, watchConsole }
 import { injectTestWallet } from "./support/wallet";
 import { apiUrl } from "./support/users";
 import { createClient } from "@supabase/supabase-js";
-import { serviceRoleKey } from "../stack/lib/keys.ts";
+import { serviceRoleKey } from "@cuepoint/stack/keys";
 
 const admin = createClient(apiUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 

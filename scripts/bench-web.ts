@@ -3,11 +3,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
-import { chromium, type Page } from "playwright-core";
-import { loadConfig } from "../stack/lib/config.ts";
-import { serviceRoleKey } from "../stack/lib/keys.ts";
-import { binDir, repoRoot } from "../stack/lib/paths.ts";
-import { waitForPort } from "../stack/lib/ports.ts";
+import { chromium, type Page } from "@playwright/test";
+import { loadConfig, waitForPort } from "@cuepoint/stack";
+import { serviceRoleKey } from "@cuepoint/stack/keys";
+import { binDir, repoRoot } from "@cuepoint/stack/paths";
 
 const port = 3300;
 const origin = `http://localhost:${port}`;

@@ -1,15 +1,24 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, stack, db:*, bench:*, chain:compile.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*, chain:compile.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadConfig, type StackConfig } from "../stack/lib/config.ts";
-import { binDir, dbTestsDir, repoRoot, supabaseCli } from "../stack/lib/paths.ts";
-import { dbUrl } from "../stack/lib/postgres.ts";
-import { StackError, run, runInherit } from "../stack/lib/run.ts";
-import { apiService, stackStatus, startStack, stopStack } from "../stack/lib/stack.ts";
-import { startService, stopService } from "../stack/lib/services.ts";
-import { debianPackages, ensureDebianPackages } from "../stack/lib/system.ts";
-import { databaseTypesPath, generateDatabaseTypes } from "../stack/lib/types.ts";
+import {
+  StackError,
+  apiService,
+  dbUrl,
+  loadConfig,
+  run,
+  runInherit,
+  stackStatus,
+  startService,
+  startStack,
+  stopService,
+  stopStack,
+  type StackConfig,
+} from "@cuepoint/stack";
+import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-types";
+import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
+import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
 
 const bin = (name: string) => path.join(binDir, name);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -53,19 +62,74 @@ async function typecheck(): Promise<LayerResult> {
   return { layer: "typecheck (tsc)", passed: result.code === 0 ? 1 : 0, failed: result.code === 0 ? 0 : Math.max(errors, 1), ok: result.code === 0 };
 }
 
-async function vitest(): Promise<LayerResult> {
-  const reportFile = path.join(tmpdir(), `cuepoint-vitest-${process.pid}.json`);
-  const code = await runInherit(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { cwd: repoRoot });
-  let passed = 0;
-  let failed = 0;
+interface EslintFileResult {
+  filePath: string;
+  messages: { ruleId: string | null; severity: number; message: string; line?: number; column?: number }[];
+}
+
+/** ESLint over the repository (eslint.config.mjs), zero warnings allowed: one count per file linted. */
+async function lint(): Promise<LayerResult> {
+  const reportFile = path.join(tmpdir(), `cuepoint-eslint-${process.pid}.json`);
+  const result = await run(bin("eslint"), ["--max-warnings", "0", "--format", "json", "--output-file", reportFile, "."], { cwd: repoRoot });
+  let files: EslintFileResult[] = [];
   if (existsSync(reportFile)) {
-    const report = JSON.parse(readFileSync(reportFile, "utf8")) as { numPassedTests: number; numFailedTests: number };
-    passed = report.numPassedTests;
-    failed = report.numFailedTests;
+    files = JSON.parse(readFileSync(reportFile, "utf8")) as EslintFileResult[];
     rmSync(reportFile, { force: true });
   }
-  if (code !== 0 && failed === 0) failed = 1;
-  return { layer: "vitest", passed, failed, ok: code === 0 && passed > 0 };
+  const problems = files.flatMap((file) =>
+    file.messages.map((m) => `${path.relative(repoRoot, file.filePath)}:${m.line ?? 0}:${m.column ?? 0}  ${m.severity === 2 ? "error" : "warning"}  ${m.message}  ${m.ruleId ?? ""}`),
+  );
+  for (const problem of problems) log(problem);
+  if (result.code !== 0 && problems.length === 0) process.stdout.write(result.stdout + result.stderr);
+  const failed = files.filter((file) => file.messages.length > 0).length;
+  const ok = result.code === 0 && files.length > 0;
+  log(`ESLint: ${files.length} files linted, ${problems.length} problems`);
+  return { layer: "lint (ESLint)", passed: files.length - failed, failed: ok ? 0 : Math.max(failed, 1), ok };
+}
+
+/** knip: every direct dependency (root and workspace packages) is used, everything used is declared. */
+async function dependencies(): Promise<LayerResult> {
+  const result = await run(bin("knip"), ["--no-progress", "--dependencies"], { cwd: repoRoot });
+  const declared = ["package.json", path.join("stack", "package.json")].reduce((sum, file) => {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, file), "utf8")) as Record<string, Record<string, string> | undefined>;
+    return sum + Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length;
+  }, 0);
+  const output = `${result.stdout}${result.stderr}`.trim();
+  const ok = result.code === 0;
+  if (output) log(output);
+  const issues = (output.match(/^\S.*\S\s+\S+:\d+:\d+\s*$/gm) ?? []).length;
+  log(`knip: ${declared} direct dependencies declared, ${ok ? "all used and nothing undeclared" : "see above"}`);
+  return { layer: "dependencies (knip)", passed: ok ? declared : 0, failed: ok ? 0 : Math.max(issues, 1), ok };
+}
+
+interface VitestReport {
+  testResults: { name: string; assertionResults: { status: string }[] }[];
+}
+
+/**
+ * One vitest run for every project; the summary reports the app's suites (tests/) and the local
+ * backend's own suites (the stack package's tests) as separate layers.
+ */
+async function vitest(): Promise<LayerResult[]> {
+  const reportFile = path.join(tmpdir(), `cuepoint-vitest-${process.pid}.json`);
+  const code = await runInherit(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { cwd: repoRoot });
+  const layers = { app: { passed: 0, failed: 0 }, stack: { passed: 0, failed: 0 } };
+  if (existsSync(reportFile)) {
+    const report = JSON.parse(readFileSync(reportFile, "utf8")) as VitestReport;
+    for (const file of report.testResults) {
+      const layer = file.name.startsWith(packageDir + path.sep) ? layers.stack : layers.app;
+      for (const test of file.assertionResults) {
+        if (test.status === "passed") layer.passed++;
+        else if (test.status === "failed") layer.failed++;
+      }
+    }
+    rmSync(reportFile, { force: true });
+  }
+  if (code !== 0 && layers.app.failed + layers.stack.failed === 0) layers.app.failed = 1;
+  return [
+    { layer: "vitest (app)", ...layers.app, ok: code === 0 && layers.app.passed > 0 && layers.app.failed === 0 },
+    { layer: "vitest (stack)", ...layers.stack, ok: code === 0 && layers.stack.passed > 0 && layers.stack.failed === 0 },
+  ];
 }
 
 async function advisors(config: StackConfig): Promise<LayerResult> {
@@ -131,7 +195,9 @@ async function test(): Promise<number> {
   const results: LayerResult[] = [];
   try {
     results.push(await typecheck());
-    results.push(await vitest());
+    results.push(await lint());
+    results.push(await dependencies());
+    results.push(...(await vitest()));
     results.push(await pgTap(config));
     results.push(await advisors(config));
     const endToEnd = await e2e(config);
@@ -191,7 +257,9 @@ async function dbAdvisors(): Promise<number> {
 const tasks: Record<string, () => Promise<number>> = {
   dev,
   test,
-  stack: () => runInherit(process.execPath, [path.join(repoRoot, "stack", "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  stack: () => runInherit(process.execPath, [path.join(packageDir, "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  lint: async () => ((await lint()).ok ? 0 : 1),
+  knip: async () => ((await dependencies()).ok ? 0 : 1),
   "db:types": dbTypes,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
@@ -204,12 +272,8 @@ const tasks: Record<string, () => Promise<number>> = {
       await stop();
     }
   },
-  "bench:stack": () => runInherit(process.execPath, [path.join(repoRoot, "stack", "bench", "index.ts")], { cwd: repoRoot }),
-  "chain:compile": async () => {
-    const { writeArtifacts } = await import("../stack/chain/compile.ts");
-    log(`Wrote ${path.relative(repoRoot, writeArtifacts())}`);
-    return 0;
-  },
+  "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts")], { cwd: repoRoot }),
+  "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
 };
 
 const task = tasks[process.argv[2] ?? ""];

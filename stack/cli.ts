@@ -1,4 +1,4 @@
-// `npm run stack -- <command>`: the Docker-free local Supabase backend. See ARCHITECTURE.md.
+// `npm run stack -- <command>`: the Docker-free local Supabase backend. See stack/README.md.
 import { loadConfig } from "./lib/config.ts";
 import { formatEnv, stackEnv } from "./lib/env.ts";
 import { StackError } from "./lib/run.ts";

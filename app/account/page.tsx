@@ -51,7 +51,7 @@ export default async function AccountPage() {
           </Card>
         </>
       ) : (
-        <Card>We couldn't load your profile — reload the page in a moment.</Card>
+        <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
       <WalletsSection wallets={wallets ?? []} clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} now={Date.now()} />
       <Card className="flex flex-wrap items-center justify-between gap-3">

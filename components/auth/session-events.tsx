@@ -1,12 +1,13 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
+import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
+import { useEffect, useEffectEvent, useRef } from "react";
 import { type BrowserSupabase, loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
- * What the product does on each session event (PRODUCT.md, "Session and sign-in").
+ * What the product does on each session event (docs/product.md, "Accounts and sessions").
  * supabase-js also relays these events to the app's other tabs, so signing out in one tab
  * signs out the others. Handlers never await Supabase calls inside the callback (that can
  * deadlock the auth lock); navigation and refresh are enough.
@@ -14,10 +15,45 @@ import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 export function SessionEvents({ serverUserId }: { serverUserId: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
+  // The user the page was rendered for; SIGNED_IN moves it ahead until the refreshed render arrives.
   const renderedUser = useRef(serverUserId);
-  const currentPath = useRef(pathname);
-  renderedUser.current = serverUserId;
-  currentPath.current = pathname;
+  useEffect(() => {
+    renderedUser.current = serverUserId;
+  }, [serverUserId]);
+
+  // Sees the latest pathname and router without resubscribing on every navigation.
+  const onAuthEvent = useEffectEvent((supabase: BrowserSupabase, event: AuthChangeEvent, session: Session | null) => {
+    const userId = session?.user.id ?? null;
+    switch (event) {
+      case "INITIAL_SESSION":
+        // The server rendered the chrome from the same cookies; refresh only if they disagree.
+        if (userId !== renderedUser.current) router.refresh();
+        break;
+      case "SIGNED_IN":
+        if (userId === renderedUser.current) break;
+        renderedUser.current = userId;
+        if (isAuthPage(pathname)) {
+          router.replace(safeNextPath(new URLSearchParams(window.location.search).get("next")));
+        }
+        router.refresh();
+        break;
+      case "SIGNED_OUT":
+        renderedUser.current = null;
+        void supabase.removeAllChannels();
+        router.replace("/");
+        router.refresh();
+        break;
+      case "TOKEN_REFRESHED":
+        if (session) void supabase.realtime.setAuth(session.access_token);
+        break;
+      case "USER_UPDATED":
+        router.refresh();
+        break;
+      case "PASSWORD_RECOVERY":
+        router.push("/account/password");
+        break;
+    }
+  });
 
   // Signed in: load the client now (it refreshes the token and hears other tabs). Signed out: listen
   // from whenever a form loads it.
@@ -26,7 +62,9 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
     let active = true;
     let unsubscribe = () => {};
     const listen = (supabase: BrowserSupabase) => {
-      if (active) unsubscribe = subscribe(supabase);
+      if (!active) return;
+      const { data } = supabase.auth.onAuthStateChange((event, session) => onAuthEvent(supabase, event, session));
+      unsubscribe = () => data.subscription.unsubscribe();
     };
     const stopWaiting = signedIn ? () => {} : whenSupabaseLoads(listen);
     if (signedIn) void loadSupabase().then(listen);
@@ -35,43 +73,7 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
       stopWaiting();
       unsubscribe();
     };
-  }, [signedIn]); // eslint-disable-line react-hooks/exhaustive-deps -- subscribe reads refs only
-
-  function subscribe(supabase: BrowserSupabase): () => void {
-    const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      const userId = session?.user.id ?? null;
-      switch (event) {
-        case "INITIAL_SESSION":
-          // The server rendered the chrome from the same cookies; refresh only if they disagree.
-          if (userId !== renderedUser.current) router.refresh();
-          break;
-        case "SIGNED_IN":
-          if (userId === renderedUser.current) break;
-          renderedUser.current = userId;
-          if (isAuthPage(currentPath.current)) {
-            router.replace(safeNextPath(new URLSearchParams(window.location.search).get("next")));
-          }
-          router.refresh();
-          break;
-        case "SIGNED_OUT":
-          renderedUser.current = null;
-          void supabase.removeAllChannels();
-          router.replace("/");
-          router.refresh();
-          break;
-        case "TOKEN_REFRESHED":
-          if (session) void supabase.realtime.setAuth(session.access_token);
-          break;
-        case "USER_UPDATED":
-          router.refresh();
-          break;
-        case "PASSWORD_RECOVERY":
-          router.push("/account/password");
-          break;
-      }
-    });
-    return () => data.subscription.unsubscribe();
-  }
+  }, [signedIn]);
 
   return null;
 }

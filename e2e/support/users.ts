@@ -1,6 +1,6 @@
 // Test accounts made through the stack's Auth admin API, so each test starts from a known state.
 import { createClient } from "@supabase/supabase-js";
-import { anonKey, serviceRoleKey } from "../../stack/lib/keys.ts";
+import { anonKey, serviceRoleKey } from "@cuepoint/stack/keys";
 
 export const apiUrl = `http://127.0.0.1:${process.env.STACK_API_PORT ?? 54321}`;
 const admin = createClient(apiUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });

@@ -4,14 +4,14 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
-import { repoRoot } from "../lib/paths.ts";
+import { packageDir, repoRoot } from "../lib/paths.ts";
 
 const benchDir = path.join(repoRoot, ".stack-bench");
 const env = { ...process.env, STACK_DIR: benchDir, STACK_API_PORT: "62321", STACK_DB_PORT: "62322", STACK_INBOX_PORT: "62324", STACK_CHAIN_PORT: "62545" };
 
 function stack(command: string): { seconds: number; ok: boolean; output: string } {
   const began = performance.now();
-  const result = spawnSync(process.execPath, [path.join(repoRoot, "stack", "cli.ts"), command], { cwd: repoRoot, env, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [path.join(packageDir, "cli.ts"), command], { cwd: repoRoot, env, encoding: "utf8" });
   return { seconds: (performance.now() - began) / 1000, ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -43,13 +43,13 @@ if (deployed) console.log(`    deploying and seeding the chain (while Postgres s
 console.log(`  warm (median of 3; the chain loads its saved state): ${median(warm).toFixed(2)} s   (goal < 3 s; runs: ${warm.map((s) => s.toFixed(2)).join(", ")})`);
 console.log(`  (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} cores)`);
 
-const benches = readdirSync(path.join(repoRoot, "stack", "bench"))
+const benches = readdirSync(path.join(packageDir, "bench"))
   .filter((file) => file.endsWith(".ts") && file !== "index.ts")
   .sort();
 let failed = false;
 for (const file of benches) {
   console.log(`\n${file.replace(/\.ts$/, "")}:`);
-  const result = spawnSync(process.execPath, [path.join(repoRoot, "stack", "bench", file)], { cwd: repoRoot, env, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [path.join(packageDir, "bench", file)], { cwd: repoRoot, env, stdio: "inherit" });
   if (result.status !== 0) failed = true;
 }
 

@@ -5,10 +5,11 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { repoRoot } from "../lib/paths.ts";
+import { fileURLToPath } from "node:url";
+import { packageDir } from "../lib/paths.ts";
 
-export const contractsDir = path.join(repoRoot, "stack", "chain", "contracts");
-export const artifactsPath = path.join(repoRoot, "stack", "chain", "artifacts.json");
+export const contractsDir = path.join(packageDir, "chain", "contracts");
+export const artifactsPath = path.join(packageDir, "chain", "artifacts.json");
 
 /** Each deployed contract and the source file (under contracts/) that defines it. */
 export const contractSources = {
@@ -102,4 +103,9 @@ export function writeArtifacts(artifacts = compileContracts()): string {
 
 export function readArtifacts(): Artifacts {
   return JSON.parse(readFileSync(artifactsPath, "utf8")) as Artifacts;
+}
+
+// `node chain/compile.ts --write` (npm run chain:compile) rewrites artifacts.json after a contract changes.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv.includes("--write")) {
+  console.log(`Wrote ${writeArtifacts()}`);
 }

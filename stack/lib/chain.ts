@@ -91,10 +91,13 @@ export interface ChainStartReport {
 /** Starts Anvil (unless running) and makes sure the contracts and seed are on the chain. */
 export async function startChain(config: StackConfig, log: (line: string) => void): Promise<ChainStartReport> {
   const digest = readArtifacts().inputDigest;
-  const marker = readMarker();
-  if (marker && marker.inputDigest !== digest && (existsSync(statePath) || servicePid("chain"))) {
-    log("The chain's contracts changed: recreating the local chain");
+  let marker = readMarker();
+  // A chain built from other contracts, or one whose deployment never finished (no marker), is
+  // replaced: the seed recreates everything the same way.
+  if ((existsSync(statePath) || servicePid("chain")) && marker?.inputDigest !== digest) {
+    log(marker ? "The chain's contracts changed: recreating the local chain" : "The local chain was never fully deployed: recreating it");
     await removeChain();
+    marker = undefined;
   }
   mkdirSync(chainDir, { recursive: true });
   const chain = await startService(chainService(config));
@@ -107,14 +110,14 @@ export async function startChain(config: StackConfig, log: (line: string) => voi
   try {
     const code = await rpc<string>(rpcUrl, "eth_getCode", [contracts.universalResolver, "latest"]);
     let deployed: ChainStartReport["deployed"] = "kept";
-    if (code === "0x" || marker?.inputDigest !== digest) {
+    if (code === "0x") {
       // loaded only when needed: viem takes a good part of a second to import
       const began = performance.now();
       const { deployAndSeed } = await import("../chain/deploy.ts");
       await deployAndSeed(rpcUrl, config.apiPort);
       log(`Deployed the chain's contracts and seeded its names and tokens in ${((performance.now() - began) / 1000).toFixed(2)} s`);
       deployed = "deployed";
-    } else if (marker.apiPort !== config.apiPort) {
+    } else if (marker?.apiPort !== config.apiPort) {
       const { refreshAvatars } = await import("../chain/deploy.ts");
       await refreshAvatars(rpcUrl, config.apiPort);
     }

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import pg from "pg";
 import type { StackConfig } from "./config.ts";
-import { baseSchemaPath, seedPath, supabaseCli, workDir } from "./paths.ts";
+import { baseSchemaPath, migrationsDir, seedPath, supabaseCli, workDir } from "./paths.ts";
 import { dbUrl, execAsAdmin } from "./postgres.ts";
 import { StackError, run } from "./run.ts";
 
@@ -23,6 +23,28 @@ export async function applyMigrations(config: StackConfig): Promise<string> {
   const output = `${result.stdout}${result.stderr}`.trim();
   if (result.code !== 0) throw new StackError(`A migration failed (supabase migration up):\n${output}`);
   return output;
+}
+
+/**
+ * True when the database has recorded exactly the migrations in supabase/migrations (by version),
+ * so `supabase migration up` would have nothing to do and `start` can skip it (the CLI takes a
+ * second or two; this query milliseconds). Any difference (a new file, a version only the database
+ * knows, no history table yet) is left to the CLI, which applies it or explains it.
+ */
+export async function migrationsUpToDate(config: StackConfig, dir = migrationsDir): Promise<boolean> {
+  // the CLI's own file pattern: <version>_<name>.sql
+  const local = existsSync(dir) ? readdirSync(dir).flatMap((file) => /^(\d+)_.*\.sql$/.exec(file)?.[1] ?? []) : [];
+  const client = new pg.Client({ connectionString: dbUrl(config) });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ version: string }>("select version from supabase_migrations.schema_migrations");
+    const applied = rows.map((row) => row.version);
+    return applied.length === local.length && [...applied].sort().join() === [...local].sort().join();
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** Loads supabase/seed.sql as `postgres`, the way `supabase db reset` seeds a local database. */

@@ -2,7 +2,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Absolute paths the stack reads and writes. Everything it creates lives under `.stack/`. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** The package's own directory: its server, CLI and base schema. */
+export const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/**
+ * The project the stack serves: the directory holding the package as a workspace (`<project>/stack`)
+ * or as a dependency (`<project>/node_modules/@cuepoint/stack`). Its node_modules/.bin has the CLIs.
+ */
+export const repoRoot = packageDir.includes(`${path.sep}node_modules${path.sep}`)
+  ? packageDir.slice(0, packageDir.indexOf(`${path.sep}node_modules${path.sep}`))
+  : path.dirname(packageDir);
 /** The directory holding `supabase/` (config, migrations, seed, tests); STACK_WORKDIR overrides it. */
 export const workDir = process.env.STACK_WORKDIR ? path.resolve(process.env.STACK_WORKDIR) : repoRoot;
 export const supabaseDir = path.join(workDir, "supabase");
@@ -18,7 +26,7 @@ export const pgLogPath = path.join(stateDir, "db", "postgres.log");
 export const logsDir = path.join(stateDir, "logs");
 export const runDir = path.join(stateDir, "run");
 
-export const baseSchemaPath = path.join(repoRoot, "stack", "db", "base-schema.sql");
+export const baseSchemaPath = path.join(packageDir, "db", "base-schema.sql");
 export const binDir = path.join(repoRoot, "node_modules", ".bin");
 export const supabaseCli = path.join(binDir, "supabase");
 export const envLocalPath = path.join(repoRoot, ".env.local");

@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { StackConfig } from "./config.ts";
 import { formatEnv, stackEnv } from "./env.ts";
-import { applyBaseSchema, applyMigrations, applySeed } from "./migrate.ts";
+import { applyBaseSchema, applyMigrations, applySeed, migrationsUpToDate } from "./migrate.ts";
 import path from "node:path";
-import { envLocalPath, repoRoot, stateDir } from "./paths.ts";
+import { envLocalPath, packageDir, stateDir } from "./paths.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { requestClusterStop } from "./cluster-lock.ts";
 import { type ChainStartReport, removeChain, startChain, stopChain } from "./chain.ts";
@@ -17,7 +17,7 @@ export type Log = (line: string) => void;
 export function apiService(config: StackConfig): ServiceSpec {
   return {
     name: "api",
-    entry: path.join(repoRoot, "stack", "server", "main.ts"),
+    entry: path.join(packageDir, "server", "main.ts"),
     ports: [
       { port: config.apiPort, what: "API gateway" },
       { port: config.inboxPort, what: "email inbox" },
@@ -63,8 +63,10 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     if (created) {
       await applyBaseSchema(config);
     }
-    const migrated = await applyMigrations(config);
-    if (/Applying migration/i.test(migrated)) log(migrated);
+    if (created || !(await migrationsUpToDate(config))) {
+      const migrated = await applyMigrations(config);
+      if (/Applying migration/i.test(migrated)) log(migrated);
+    }
     if (created && (await applySeed(config))) log("Seeded from supabase/seed.sql");
     chain = (await chainStart).chain;
     api = await startService(apiService(config));

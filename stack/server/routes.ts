@@ -18,6 +18,6 @@ export async function serviceRoutes(ctx: ServerContext): Promise<ServiceRoute[]>
     createStorageRoute(ctx),
     createRealtimeRoute(ctx),
     createFunctionsRoute(ctx),
-    createChainRoute(ctx),
+    createChainRoute(),
   ]);
 }

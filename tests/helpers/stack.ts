@@ -1,9 +1,11 @@
-// Where the running stack is, for tests: URLs and keys from the same config the stack uses
-// (so STACK_*_PORT overrides apply), plus ready-made supabase-js clients.
-import { createClient } from "@supabase/supabase-js";
-import { loadConfig } from "../../stack/lib/config.ts";
-import { anonKey, jwtSecret, publishableKey, secretKey, serviceRoleKey } from "../../stack/lib/keys.ts";
-import { dbUrl } from "../../stack/lib/postgres.ts";
+// Where the running local backend is, for the app's tests: URLs and keys from the same config the
+// stack uses (so STACK_*_PORT overrides apply), ready-made supabase-js clients, and what a test
+// needs to act as a signed-in user or as the database owner.
+import { randomUUID } from "node:crypto";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import pg from "pg";
+import { dbUrl, loadConfig } from "@cuepoint/stack";
+import { anonKey, jwtSecret, publishableKey, secretKey, serviceRoleKey, signHs256 } from "@cuepoint/stack/keys";
 
 export const config = loadConfig();
 export const apiUrl = `http://127.0.0.1:${config.apiPort}`;
@@ -11,11 +13,34 @@ export const inboxUrl = `http://127.0.0.1:${config.inboxPort}`;
 export const databaseUrl = dbUrl(config);
 export { anonKey, jwtSecret, publishableKey, secretKey, serviceRoleKey };
 
+const noSession = { persistSession: false, autoRefreshToken: false };
+
 /** A fresh client per test, so sessions never leak between tests. */
 export function anonClient() {
-  return createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  return createClient(apiUrl, anonKey, { auth: noSession });
 }
 
 export function serviceClient() {
-  return createClient(apiUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  return createClient(apiUrl, serviceRoleKey, { auth: noSession });
+}
+
+/** An access token for a user, signed with the project's JWT secret as Supabase Auth signs one. */
+export function userJwt(id: string, email: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signHs256({ sub: id, role: "authenticated", aud: "authenticated", email, iat: now, exp: now + 3600, session_id: randomUUID() });
+}
+
+export function clientWithJwt(jwt: string): SupabaseClient {
+  return createClient(apiUrl, anonKey, { auth: noSession, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+}
+
+/** One statement as the database owner (bypasses RLS): fixtures and checks of what was stored. */
+export async function adminQuery<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

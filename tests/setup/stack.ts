@@ -1,7 +1,6 @@
-// Vitest global setup for suites that need the local backend: starts it when it is not running
-// and stops it afterwards only if this run started it.
-import { loadConfig } from "../../stack/lib/config.ts";
-import { stackStatus, startStack, stopStack } from "../../stack/lib/stack.ts";
+// Vitest global setup for the app's suites that need the local backend: starts it when it is not
+// running and stops it afterwards only if this run started it.
+import { loadConfig, stackStatus, startStack, stopStack } from "@cuepoint/stack";
 
 export default async function setup(): Promise<() => Promise<void>> {
   const config = loadConfig();

@@ -12,7 +12,7 @@ export default function ResetPage() {
       title="Reset your password"
       intro={
         <>
-          We'll email you a link to set a new one.{" "}
+          We&apos;ll email you a link to set a new one.{" "}
           <Link href="/login" className={linkClasses}>
             Back to sign in
           </Link>

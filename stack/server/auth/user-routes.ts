@@ -110,6 +110,6 @@ export async function authorize(_svc: AuthService, call: Call): Promise<void> {
 }
 
 /** GET|POST /callback: no OAuth flow can have started, so the state is always missing. */
-export async function oauthCallback(_svc: AuthService, _call: Call): Promise<void> {
+export async function oauthCallback(): Promise<void> {
   throw badRequest("bad_oauth_callback", "OAuth state parameter missing");
 }

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { ServerContext } from "../context.ts";
 import { type ServiceRoute, sendJson } from "../gateway.ts";
 
 /** An ENS name as the seed and tests use them: lowercase labels of letters, digits and hyphens. */
@@ -21,7 +20,7 @@ export function avatarSvg(name: string): string {
  * GET /chain/v1/avatars/<ens name>.svg: the images the local chain's `avatar` text records point
  * at, so names resolve to avatars without the internet. Public, like a public storage bucket.
  */
-export function createChainRoute(_ctx: ServerContext): ServiceRoute {
+export function createChainRoute(): ServiceRoute {
   return {
     prefix: "/chain/v1",
     open: (path) => avatarPath.test(path.split("?")[0]),

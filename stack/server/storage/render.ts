@@ -67,8 +67,9 @@ export async function renderObject(req: IncomingMessage, res: ServerResponse, ob
 
   const ifNoneMatch = req.headers["if-none-match"];
   if (ifNoneMatch && metadata.eTag && ifNoneMatch.split(",").some((tag) => tag.trim() === metadata.eTag || tag.trim() === "*")) {
-    const { "Content-Type": _type, ...rest } = headers;
-    res.writeHead(304, rest);
+    const notModified = { ...headers };
+    delete notModified["Content-Type"];
+    res.writeHead(304, notModified);
     res.end();
     return;
   }

@@ -1,0 +1,10 @@
+// @cuepoint/stack: start, stop and inspect the local backend from a script or a test setup.
+// Narrower entry points: @cuepoint/stack/keys (local JWT secret and API keys), /paths (where the
+// project and the state live), /db-types (supabase gen types), /system (Debian prerequisites).
+export { loadConfig, parseConfig, type StackConfig } from "./lib/config.ts";
+export { formatEnv, stackEnv } from "./lib/env.ts";
+export { waitForPort } from "./lib/ports.ts";
+export { dbUrl } from "./lib/postgres.ts";
+export { StackError, run, runInherit, type RunResult } from "./lib/run.ts";
+export { startService, stopService, type ServiceSpec } from "./lib/services.ts";
+export { apiService, resetStack, stackStatus, startStack, stopStack, type Log, type ServiceStatus, type StartReport } from "./lib/stack.ts";

@@ -1,0 +1,101 @@
+// Realtime under faults, on a private stack (own STACK_DIR and ports) so the other suites' stack is
+// never disturbed: Postgres killed with SIGKILL while clients are subscribed, and a full stack
+// restart. In both, the subscribed supabase-js client gets changes again with no action but waiting.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { type SupabaseClient, createClient } from "@supabase/supabase-js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { anonKey } from "../lib/keys.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "..", "..");
+const stackDir = mkdtempSync(path.join(repoRoot, ".stack-rt-faults-"));
+const ports = { STACK_API_PORT: "63421", STACK_DB_PORT: "63422", STACK_INBOX_PORT: "63424", STACK_CHAIN_PORT: "63545" };
+const dbUrl = `postgresql://postgres:postgres@127.0.0.1:${ports.STACK_DB_PORT}/postgres`;
+const apiUrl = `http://127.0.0.1:${ports.STACK_API_PORT}`;
+
+function stack(command: string) {
+  const result = spawnSync(process.execPath, [path.join(repoRoot, "stack", "cli.ts"), command], {
+    cwd: repoRoot,
+    env: { ...process.env, STACK_DIR: stackDir, ...ports },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+async function sql(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: dbUrl, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.query(text);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const apiLog = () => readFileSync(path.join(stackDir, "logs", "api.log"), "utf8");
+let client: SupabaseClient;
+const received: string[] = [];
+
+/** Inserts a row every 300 ms (errors ignored while the database is away) until the client has received it. */
+async function insertUntilReceived(label: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; Date.now() < deadline; attempt++) {
+    const body = `${label}-${attempt}`;
+    await sql(`insert into public.fx_rt_faults (body) values ('${body}')`).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const got = received.find((b) => b.startsWith(`${label}-`));
+    if (got) return got;
+  }
+  throw new Error(`no ${label} change was delivered within ${timeoutMs / 1000} s`);
+}
+
+beforeAll(async () => {
+  const started = stack("start");
+  if (started.code !== 0) throw new Error(started.out);
+  // under RLS, so the per-subscriber check must also find its way back to the restarted database
+  await sql(`create table public.fx_rt_faults (id bigint generated always as identity primary key, body text not null);
+             alter table public.fx_rt_faults enable row level security;
+             create policy fx_rt_faults_read on public.fx_rt_faults for select to anon using (body not like 'hidden%');
+             alter publication supabase_realtime add table public.fx_rt_faults;`);
+  client = createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const subscribed = new Promise<void>((resolve) => {
+    client
+      .channel("fx-rt-faults")
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_faults" }, (c) => received.push((c.new as { body: string }).body))
+      .on("system", {}, (m: { extension: string; status: string }) => {
+        if (m.extension === "postgres_changes" && m.status === "ok") resolve();
+      })
+      .subscribe();
+  });
+  await subscribed;
+}, 180_000);
+
+afterAll(async () => {
+  await client?.removeAllChannels();
+  stack("stop");
+  rmSync(stackDir, { recursive: true, force: true });
+});
+
+describe("Realtime faults", () => {
+  test("Postgres killed with SIGKILL: the stack says so, brings it back, and subscribers get changes again", async () => {
+    expect(await insertUntilReceived("before")).toMatch(/^before-\d+$/);
+    const pid = Number(readFileSync(path.join(stackDir, "db", "data", "postmaster.pid"), "utf8").split("\n")[0]);
+    process.kill(pid, "SIGKILL");
+    expect(await insertUntilReceived("after-kill")).toMatch(/^after-kill-\d+$/);
+    const log = apiLog();
+    expect(log).toMatch(new RegExp(`\\[db\\] PostgreSQL \\(pid ${pid}\\) is not running: it crashed or was killed\\. Restarting it in \\d+ s…`));
+    expect(log).toMatch(/\[db\] PostgreSQL is back \(pid \d+\) after [\d.]+ s/);
+    expect(log).toContain("[realtime] lost the replication stream");
+    expect(log).toMatch(/\[realtime\] replication stream is back after [\d.]+ s/);
+  }, 90_000);
+
+  test("a full stack restart: realtime-js reconnects and rejoins on its own", async () => {
+    expect(stack("stop").code).toBe(0);
+    const restarted = stack("start");
+    expect(restarted.code).toBe(0);
+    expect(await insertUntilReceived("after-restart")).toMatch(/^after-restart-\d+$/);
+  }, 120_000);
+});
