@@ -10,6 +10,7 @@ import { getCurrentUser } from "@/lib/auth/current-user";
 import { shortAddress } from "@/lib/auth/web3-identity";
 import { serverChainCredentials } from "@/lib/chain/server-credentials";
 import { createClient } from "@/lib/supabase/server";
+import { namesNeedRefresh } from "@/lib/wallets/ens-freshness";
 import { WalletsSection } from "@/components/wallets/wallets-section";
 
 export const metadata: Metadata = { title: "Your account" };
@@ -53,7 +54,7 @@ export default async function AccountPage() {
       ) : (
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
-      <WalletsSection wallets={wallets ?? []} clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} now={Date.now()} />
+      <WalletsSection wallets={wallets ?? []} clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} namesStale={namesNeedRefresh(wallets ?? [])} />
       <Card className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold">{user.email ? "Password and session" : "Session"}</h2>

@@ -12,15 +12,12 @@ export interface AccountWallet {
   ens_checked_at: string | null;
 }
 
-const dayMs = 24 * 60 * 60 * 1000;
-
 /**
  * /account's Wallets section: the linked wallets (rendered on the server, names from the
  * database's cache), linking a new one and unlinking. Without thirdweb credentials linking is off
  * and the seed's message says why; the list and unlinking still work.
  */
-export function WalletsSection({ wallets, clientId, unavailable, now }: { wallets: AccountWallet[]; clientId: string | null; unavailable: string | null; now: number }) {
-  const stale = wallets.some((wallet) => !wallet.ens_checked_at || now - new Date(wallet.ens_checked_at).getTime() > dayMs);
+export function WalletsSection({ wallets, clientId, unavailable, namesStale }: { wallets: AccountWallet[]; clientId: string | null; unavailable: string | null; namesStale: boolean }) {
   return (
     <Card>
       <h2 id="wallets" className="text-lg font-semibold">
@@ -55,7 +52,7 @@ export function WalletsSection({ wallets, clientId, unavailable, now }: { wallet
           </Alert>
         )}
       </div>
-      {clientId && stale ? <RefreshStaleNames /> : null}
+      {clientId && namesStale ? <RefreshStaleNames /> : null}
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 // The function's reads and writes, as the server (service_role): nonces and wallets.
 import { createClient } from "npm:@supabase/supabase-js@2";
 import { maxWalletsPerAccount } from "../../../lib/validation/wallet.ts";
+import { ensRefreshIntervalMs } from "../../../lib/wallets/ens-freshness.ts";
 
 export const db = createClient(Deno.env.get("SUPABASE_URL")!, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, {
   auth: { persistSession: false, autoRefreshToken: false },
@@ -85,7 +86,7 @@ export async function updateEns(address: string, ens: { ens_name: string | null;
 
 /** The user's wallets whose names were last looked up over a day ago (or never). */
 export async function staleWallets(userId: string): Promise<WalletRow[]> {
-  const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
+  const dayAgo = new Date(Date.now() - ensRefreshIntervalMs).toISOString();
   const { data, error } = await db.from("wallets").select("*").eq("user_id", userId).or(`ens_checked_at.is.null,ens_checked_at.lt.${dayAgo}`).limit(maxWalletsPerAccount);
   if (error) throw error;
   return (data ?? []) as WalletRow[];
