@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { createClient } from "@supabase/supabase-js";
-import { avatarUrl, seededWallets } from "../stack/chain/deployment.ts";
-import { serviceRoleKey } from "../stack/lib/keys.ts";
+import { avatarUrl, seededWallets } from "@cuepoint/stack/chain";
+import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { alertInMain, checkPage, signInWithPassword, watchConsole } from "./support/pages";
 import { apiUrl, createConfirmedUser, profileOf } from "./support/users";
 import { injectTestWallet } from "./support/wallet";
