@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // The app's suites — unit: pure code. schema: checks on the migrated database itself (generated
@@ -10,7 +11,7 @@ const needsStack = { globalSetup: ["tests/setup/stack.ts"], testTimeout: 30_000,
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } } },
+      { resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } }, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } } },
       { test: { name: "schema", include: ["tests/schema/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 0 } } },
       "stack/vitest.config.ts",
       { test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 1 } } },

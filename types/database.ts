@@ -52,12 +52,72 @@ export type Database = {
         };
         Relationships: [];
       };
+      wallet_nonces: {
+        Row: {
+          created_at: string;
+          expires_at: string;
+          nonce: string;
+          used_at: string | null;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          expires_at?: string;
+          nonce: string;
+          used_at?: string | null;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          expires_at?: string;
+          nonce?: string;
+          used_at?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      wallets: {
+        Row: {
+          address: string;
+          ens_avatar: string | null;
+          ens_checked_at: string | null;
+          ens_name: string | null;
+          user_id: string;
+          verified_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          address: string;
+          ens_avatar?: string | null;
+          ens_checked_at?: string | null;
+          ens_name?: string | null;
+          user_id: string;
+          verified_at?: string;
+        };
+        Update: {
+          address?: string;
+          ens_avatar?: string | null;
+          ens_checked_at?: string | null;
+          ens_name?: string | null;
+          user_id?: string;
+          verified_at?: string;
+        };
+        Relationships: [];
+      };
     };
     Views: {
       [_ in never]: never;
     };
     Functions: {
-      [_ in never]: never;
+      profile_wallets: {
+        Args: { profile_id: string };
+        Returns: {
+          address: string;
+          ens_avatar: string;
+          ens_name: string;
+        }[];
+      };
     };
     Enums: {
       [_ in never]: never;

@@ -8,6 +8,10 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { shortAddress } from "@/lib/auth/web3-identity";
+import { serverChainCredentials } from "@/lib/chain/server-credentials";
+import { createClient } from "@/lib/supabase/server";
+import { namesNeedRefresh } from "@/lib/wallets/ens-freshness";
+import { WalletsSection } from "@/components/wallets/wallets-section";
 
 export const metadata: Metadata = { title: "Your account" };
 
@@ -15,6 +19,9 @@ export default async function AccountPage() {
   const user = await getCurrentUser();
   if (!user) redirect("/login?next=/account");
   const profile = user.profile;
+  const supabase = await createClient();
+  const { data: wallets } = await supabase.from("wallets").select("address, ens_name, ens_avatar, ens_checked_at").order("verified_at");
+  const chain = serverChainCredentials();
   return (
     <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -47,6 +54,7 @@ export default async function AccountPage() {
       ) : (
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
+      <WalletsSection wallets={wallets ?? []} clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} namesStale={namesNeedRefresh(wallets ?? [])} />
       <Card className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold">{user.email ? "Password and session" : "Session"}</h2>

@@ -60,7 +60,10 @@ export function contentSecurityPolicy({ nonce, supabaseUrl, chainRpcUrls = [], d
     "script-src": ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(development ? ["'unsafe-eval'"] : [])],
     // Style attributes (React's style prop, Tailwind's arbitrary values at runtime) need this; scripts never do.
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:", ...supabase, ...mediaProviders.images],
+    // ENS avatars are whatever https URL a name's owner recorded (IPFS gateways, NFT CDNs, their own
+    // sites), so images alone may come from any https host; the local chain's avatars are served by
+    // the Supabase URL. Nothing else a page loads or calls is that open.
+    "img-src": ["'self'", "data:", "blob:", "https:", ...supabase, ...mediaProviders.images],
     "font-src": ["'self'", "data:"],
     "media-src": ["'self'", "blob:", ...supabase, ...mediaProviders.media],
     "frame-src": [...mediaProviders.frames],

@@ -61,6 +61,9 @@ describe("Content-Security-Policy", () => {
     expect(policy["frame-src"]).not.toContain("*");
     expect(policy["frame-src"]).not.toContain("https:");
     expect(policy["img-src"]).toContain("https://i.ytimg.com");
+    // ENS avatars live on any https host; plain http ones (other than the Supabase URL) do not load.
+    expect(policy["img-src"]).toContain("https:");
+    expect(policy["img-src"]).not.toContain("http:");
     expect(policy["media-src"]).toContain("https://stream.mux.com");
     expect(policy["frame-ancestors"]).toEqual(["'none'"]);
     expect(policy["object-src"]).toEqual(["'none'"]);

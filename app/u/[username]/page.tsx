@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Avatar } from "@/components/avatar";
+import { WalletAddress } from "@/components/wallet-address";
 import { createClient } from "@/lib/supabase/server";
 
 type Params = Promise<{ username: string }>;
@@ -20,6 +21,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function PublicProfilePage({ params }: { params: Params }) {
   const profile = await loadProfile((await params).username);
   if (!profile) notFound();
+  const supabase = await createClient();
+  const { data: wallets } = await supabase.rpc("profile_wallets", { profile_id: profile.id });
   const joined = new Date(profile.created_at).toLocaleDateString("en", { month: "long", year: "numeric" });
   return (
     <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
@@ -32,6 +35,20 @@ export default async function PublicProfilePage({ params }: { params: Params }) 
         </div>
       </div>
       {profile.bio ? <p className="whitespace-pre-line">{profile.bio}</p> : null}
+      {wallets?.length ? (
+        <section aria-labelledby="profile-wallets" className="flex flex-col gap-2">
+          <h2 id="profile-wallets" className="text-lg font-semibold">
+            Wallets
+          </h2>
+          <ul className="flex flex-col gap-2">
+            {wallets.map((wallet) => (
+              <li key={wallet.address}>
+                <WalletAddress address={wallet.address} ensName={wallet.ens_name} ensAvatar={wallet.ens_avatar} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </main>
   );
 }
