@@ -1,11 +1,11 @@
 // Calls the link-wallet function with the page's Supabase session; its error answers come back
 // as values ({ code, error }) with the words to show.
 import { FunctionsHttpError } from "@supabase/supabase-js";
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/components/supabase-provider";
 import type { LinkWalletResponse } from "@/lib/validation/wallet";
 
 export async function callLinkWallet(body: Record<string, unknown>): Promise<LinkWalletResponse> {
-  const supabase = await loadSupabase();
+  const supabase = await loadSupabaseData();
   const { data, error } = await supabase.functions.invoke<LinkWalletResponse>("link-wallet", { body });
   if (error instanceof FunctionsHttpError) {
     const answer = (await (error.context as Response).json().catch(() => null)) as LinkWalletResponse | null;

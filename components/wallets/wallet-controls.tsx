@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { InjectedWalletChoice } from "@/components/auth/wallet-connect";
@@ -85,7 +85,7 @@ export function UnlinkWalletButton({ address, label }: { address: string; label:
   async function unlink() {
     setStep("pending");
     setError(null);
-    const supabase = await loadSupabase().catch(() => null);
+    const supabase = await loadSupabaseData().catch(() => null);
     const result = supabase ? await supabase.from("wallets").delete().eq("address", address).select("address") : null;
     if (!result || result.error || !result.data?.length) {
       setError("We couldn't unlink the wallet — check your connection and try again.");
