@@ -28,7 +28,7 @@ test.beforeEach(async () => {
 });
 
 test("link a wallet by signing: its ENS name and avatar show on /account and the public profile; a second account cannot link it; unlinking removes it", async ({ page, browser }) => {
-  const errors = watchConsole(page);
+  const errors = await watchConsole(page);
   const owner = await openAccountWithWallet(page, "wallet-owner");
   const section = walletsSection(page);
   await expect(section.getByText("No wallets linked yet.")).toBeVisible();
@@ -51,7 +51,7 @@ test("link a wallet by signing: its ENS name and avatar show on /account and the
   // a second account, in its own browser, with the same wallet
   const context = await browser.newContext();
   const second = await context.newPage();
-  const secondErrors = watchConsole(second, { expectedFailures: linkRefusal });
+  const secondErrors = await watchConsole(second, { expectedFailures: linkRefusal });
   await openAccountWithWallet(second, "wallet-second");
   await walletsSection(second).getByRole("button", { name: "Link a wallet" }).click();
   await expect(alertInMain(second)).toHaveText("That wallet is already linked to another account");
