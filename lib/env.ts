@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./validation/zod.ts";
 
 // The app's configuration, validated once with messages that say what to do.
 // NEXT_PUBLIC_* must be read as literal `process.env.NAME` so Next.js can inline them in bundles.

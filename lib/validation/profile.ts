@@ -1,8 +1,4 @@
-import { z } from "zod";
-
-// zod probes for `new Function` to compile fast parsers; under the app's Content-Security-Policy
-// (no 'unsafe-eval') that probe is a reported violation in the browser. The plain parser is enough.
-z.config({ jitless: true });
+import { z } from "./zod.ts";
 
 // One schema for the profile form, its server action, and anything else that accepts a profile.
 // The database enforces the same rules (profiles_* constraints); tests keep the two in step.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 // The link-wallet function's request body, shared by the Wallets section (which builds it) and
 // the function (which validates it again). Deno imports this file by relative path; its
