@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, test } from "vitest";
+import { clusterDir } from "../lib/cluster-dir.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const stackDir = mkdtempSync(path.join(repoRoot, ".stack-lifecycle-"));
@@ -46,7 +47,7 @@ async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
 }
 
 function postmasterPid(): number {
-  return Number(readFileSync(path.join(stackDir, "db", "data", "postmaster.pid"), "utf8").split("\n")[0]);
+  return Number(readFileSync(path.join(clusterDir(stackDir), "data", "postmaster.pid"), "utf8").split("\n")[0]);
 }
 
 afterAll(() => {

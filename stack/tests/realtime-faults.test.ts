@@ -8,6 +8,7 @@ import { type SupabaseClient, createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { anonKey } from "../lib/keys.ts";
+import { clusterDir } from "../lib/cluster-dir.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const stackDir = mkdtempSync(path.join(repoRoot, ".stack-rt-faults-"));
@@ -82,7 +83,7 @@ afterAll(async () => {
 describe("Realtime faults", () => {
   test("Postgres killed with SIGKILL: the stack says so, brings it back, and subscribers get changes again", async () => {
     expect(await insertUntilReceived("before")).toMatch(/^before-\d+$/);
-    const pid = Number(readFileSync(path.join(stackDir, "db", "data", "postmaster.pid"), "utf8").split("\n")[0]);
+    const pid = Number(readFileSync(path.join(clusterDir(stackDir), "data", "postmaster.pid"), "utf8").split("\n")[0]);
     process.kill(pid, "SIGKILL");
     expect(await insertUntilReceived("after-kill")).toMatch(/^after-kill-\d+$/);
     const log = apiLog();
