@@ -40,8 +40,10 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
       case "SIGNED_OUT":
         renderedUser.current = null;
         void supabaseDataIfLoaded()?.removeAllChannels();
-        router.replace("/");
-        router.refresh();
+        // A full load of /, not router.replace + refresh: the refresh re-renders the page being left
+        // (e.g. /account, which then redirects to /login?next=…) and can win the race with the
+        // navigation; a document load also drops every client cache and channel at once.
+        window.location.replace("/");
         break;
       case "TOKEN_REFRESHED":
         if (session) void supabaseDataIfLoaded()?.realtime.setAuth(session.access_token);
