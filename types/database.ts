@@ -21,6 +21,49 @@ export type Database = {
   };
   public: {
     Tables: {
+      memberships: {
+        Row: {
+          joined_at: string;
+          role: string;
+          room_id: string;
+          user_id: string;
+          verified_at: string | null;
+          verified_wallet: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          joined_at?: string;
+          role?: string;
+          room_id: string;
+          user_id: string;
+          verified_at?: string | null;
+          verified_wallet?: string | null;
+        };
+        Update: {
+          joined_at?: string;
+          role?: string;
+          room_id?: string;
+          user_id?: string;
+          verified_at?: string | null;
+          verified_wallet?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "memberships_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "memberships_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       profiles: {
         Row: {
           avatar_path: string | null;
@@ -51,6 +94,93 @@ export type Database = {
           username?: string;
         };
         Relationships: [];
+      };
+      room_gates: {
+        Row: {
+          chain_id: number;
+          contract_address: string;
+          min_balance: string;
+          room_id: string;
+          standard: string;
+          token_id: string | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          chain_id: number;
+          contract_address: string;
+          min_balance?: string;
+          room_id: string;
+          standard: string;
+          token_id?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          chain_id?: number;
+          contract_address?: string;
+          min_balance?: string;
+          room_id?: string;
+          standard?: string;
+          token_id?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "room_gates_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: true;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      rooms: {
+        Row: {
+          cover_path: string | null;
+          created_at: string;
+          description: string;
+          id: string;
+          member_count: number;
+          name: string;
+          owner_id: string;
+          slug: string;
+          updated_at: string;
+          visibility: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          cover_path?: string | null;
+          created_at?: string;
+          description?: string;
+          id?: string;
+          member_count?: number;
+          name: string;
+          owner_id: string;
+          slug: string;
+          updated_at?: string;
+          visibility?: string;
+        };
+        Update: {
+          cover_path?: string | null;
+          created_at?: string;
+          description?: string;
+          id?: string;
+          member_count?: number;
+          name?: string;
+          owner_id?: string;
+          slug?: string;
+          updated_at?: string;
+          visibility?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "rooms_owner_id_fkey";
+            columns: ["owner_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       wallet_nonces: {
         Row: {
@@ -110,6 +240,27 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      create_room: {
+        Args: { description?: string; gate?: Json; name: string; slug: string };
+        Returns: {
+          cover_path: string | null;
+          created_at: string;
+          description: string;
+          id: string;
+          member_count: number;
+          name: string;
+          owner_id: string;
+          slug: string;
+          updated_at: string;
+          visibility: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "rooms";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       profile_wallets: {
         Args: { profile_id: string };
         Returns: {
@@ -117,6 +268,24 @@ export type Database = {
           ens_avatar: string;
           ens_name: string;
         }[];
+      };
+      set_room_gate: {
+        Args: { gate: Json; room_id: string };
+        Returns: {
+          chain_id: number;
+          contract_address: string;
+          min_balance: string;
+          room_id: string;
+          standard: string;
+          token_id: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "room_gates";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
     };
     Enums: {
