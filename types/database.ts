@@ -64,6 +64,67 @@ export type Database = {
           },
         ];
       };
+      posts: {
+        Row: {
+          author_id: string;
+          body: string;
+          created_at: string;
+          duration_seconds: number | null;
+          embed: Json | null;
+          id: string;
+          media_kind: string;
+          media_url: string | null;
+          room_id: string;
+          storage_path: string | null;
+          title: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          author_id: string;
+          body?: string;
+          created_at?: string;
+          duration_seconds?: number | null;
+          embed?: Json | null;
+          id?: string;
+          media_kind: string;
+          media_url?: string | null;
+          room_id: string;
+          storage_path?: string | null;
+          title: string;
+          updated_at?: string;
+        };
+        Update: {
+          author_id?: string;
+          body?: string;
+          created_at?: string;
+          duration_seconds?: number | null;
+          embed?: Json | null;
+          id?: string;
+          media_kind?: string;
+          media_url?: string | null;
+          room_id?: string;
+          storage_path?: string | null;
+          title?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "posts_author_id_fkey";
+            columns: ["author_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "posts_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       profiles: {
         Row: {
           avatar_path: string | null;

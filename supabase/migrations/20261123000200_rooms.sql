@@ -269,26 +269,18 @@ create trigger rooms_guard_update
 
 -- A gated room has exactly one gate and a public room none, checked at commit so a room and its
 -- gate can be written one after the other in one transaction (see create_room, set_room_gate).
-create function private.check_room_gate_consistency()
-returns trigger
+create function private.assert_room_gate_consistency(target uuid)
+returns void
 language plpgsql
 set search_path = ''
 as $$
 declare
-  target uuid;
   room_visibility text;
   has_gate boolean;
 begin
-  if tg_table_name = 'rooms' then
-    target := new.id;
-  elsif tg_op = 'DELETE' then
-    target := old.room_id;
-  else
-    target := new.room_id;
-  end if;
   select r.visibility into room_visibility from public.rooms r where r.id = target;
   if room_visibility is null then
-    return null; -- the room was deleted; its gate went with it
+    return; -- the room was deleted; its gate went with it
   end if;
   has_gate := exists (select 1 from public.room_gates g where g.room_id = target);
   if room_visibility = 'gated' and not has_gate then
@@ -296,9 +288,38 @@ begin
   elsif room_visibility = 'public' and has_gate then
     raise exception 'A public room has no gate' using errcode = '23514', constraint = 'rooms_public_has_no_gate';
   end if;
+end;
+$$;
+
+create function private.check_room_gate_consistency()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform private.assert_room_gate_consistency(new.id);
   return null;
 end;
 $$;
+
+create function private.check_gate_room_consistency()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'DELETE' then
+    perform private.assert_room_gate_consistency(old.room_id);
+  else
+    perform private.assert_room_gate_consistency(new.room_id);
+  end if;
+  return null;
+end;
+$$;
+
+-- Called by the triggers as the writing user.
+revoke all on function private.assert_room_gate_consistency(uuid) from public;
+grant execute on function private.assert_room_gate_consistency(uuid) to authenticated, service_role;
 
 create constraint trigger rooms_gate_consistency
   after insert or update of visibility on public.rooms
@@ -308,7 +329,7 @@ create constraint trigger rooms_gate_consistency
 create constraint trigger room_gates_consistency
   after insert or delete or update of room_id on public.room_gates
   deferrable initially deferred
-  for each row execute function private.check_room_gate_consistency();
+  for each row execute function private.check_gate_room_consistency();
 
 -- The directory shows member counts for every room, gated ones included, without reading
 -- memberships: keep the count on the room.
