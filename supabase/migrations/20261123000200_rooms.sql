@@ -293,10 +293,12 @@ begin
 end;
 $$;
 
--- One trigger function per table, so each reads only columns its table has.
+-- One trigger function per table, so each reads only columns its table has. SECURITY DEFINER:
+-- they run at commit under whichever role wrote, and must see every row.
 create function private.check_room_gate_of_room()
 returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 begin
@@ -308,6 +310,7 @@ $$;
 create function private.check_room_gate_of_gate()
 returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 begin
