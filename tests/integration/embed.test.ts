@@ -3,8 +3,9 @@
 // in each provider's real oEmbed format. Called with supabase-js as a signed-in user, and raw.
 import net, { type AddressInfo } from "node:net";
 import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { serveFunctions, type StandaloneFunctions } from "@cuepoint/stack/functions";
+import { lookUpEmbed } from "../../lib/media/embed-lookup";
 import { mediaUrlMessages } from "../../lib/media/url-rules";
 import { embedMessages } from "../../lib/validation/embed";
 import { type OembedProviders, startOembedProviders } from "../helpers/oembed-providers";
@@ -181,8 +182,22 @@ describe("a provider that fails: a typed answer naming it, nothing cached", () =
   });
 });
 
+describe("lookUpEmbed, the app's typed call", () => {
+  test("metadata, a failure with the provider's name and message, and a refusal", async () => {
+    await adminQuery("delete from public.media_embeds where url = $1", [links.spotify]);
+    expect(await lookUpEmbed(embed, links.spotify)).toMatchObject({ ok: true, url: links.spotify, cached: false, embed: { provider: "spotify", title: "Never Gonna Give You Up" } });
+    expect(await lookUpEmbed(embed, behaving.reset)).toEqual({ ok: false, code: "provider_unreachable", error: "We couldn't reach YouTube to read this link's details — you can still post it", provider: "YouTube" });
+    expect(await lookUpEmbed(embed, "http://www.youtube.com/watch?v=jNQXAC9IVRw")).toEqual({ ok: false, code: "invalid_url", error: mediaUrlMessages.not_https });
+  });
+
+  test("a backend that cannot be reached at all", async () => {
+    const nowhere = createClient("http://127.0.0.1:9", anonKey, { accessToken: async () => token });
+    expect(await lookUpEmbed(nowhere, links.youtube)).toEqual({ ok: false, code: "network", error: "We couldn't look up this link's details just now — you can still post it." });
+  });
+});
+
 describe("bad input: 400 with a clear message, nothing fetched", () => {
-  afterAll(() => expect(providers.requests).toEqual([]));
+  afterEach(() => expect(providers.requests).toEqual([]));
 
   test.each([
     ["javascript:alert(document.cookie)", mediaUrlMessages.not_https],

@@ -40,7 +40,12 @@ async function lookUp(input: string): Promise<Response> {
     console.error(`embed: ${provider.name} answered JSON that is not an oEmbed object`);
     return fail(502, "provider_bad_answer", embedMessages.badAnswer(provider.name), provider.name);
   }
-  await store.saveEmbed(url, embed);
+  try {
+    await store.saveEmbed(url, embed);
+  } catch (error) {
+    // the details are good; only the next lookup of this link will ask the provider again
+    console.error("embed: could not cache", url, error);
+  }
   return json({ url, embed, cached: false });
 }
 
