@@ -153,6 +153,9 @@ async function searchFigures(): Promise<boolean> {
   const anon = createClient(api, anonKey, { auth: noSession });
   const terms = ["jazz", "Velvet Techno", "listening room", "lofi", "cello study", "42", "zzqx"];
   console.log(`\nDirectory search through /rest/v1 (anon key; name ilike '%term%', newest first, 25 rows with their gate; ${samples} requests per term):`);
+  // The floor: the same API answering a one-row primary-key read, on this machine, now.
+  const floor = await time(samples, () => anon.from("rooms").select("id, slug, name").eq("slug", "bench-1").single());
+  console.log(`  (floor: one room by slug p50 ${ms(percentile(floor, 50))}   p99 ${ms(percentile(floor, 99))})`);
   const all: number[] = [];
   for (const term of terms) {
     const { data, error } = await directorySearch(anon, term);
