@@ -178,6 +178,16 @@ describe("a signed-in non-member", () => {
     expect((await roomRows(rooms.gated.slug))[0]).toMatchObject({ visibility: "gated", gates: 1 });
   });
 
+  test("cannot join a room that was deleted: refused, nothing written", async () => {
+    const slug = `gone-${run}`;
+    const id = await mustCreateRoom(slug);
+    await users.owner.client.from("rooms").delete().eq("id", id);
+    const joined = await outsider().from("memberships").insert({ room_id: id, user_id: users.outsider.id });
+    expect(joined.status).toBe(403);
+    expect(joined.error).toMatchObject({ code: "42501" });
+    expect(await adminQuery("select 1 from public.memberships where room_id = $1", [id])).toEqual([]);
+  });
+
   test("concurrent joins of the same user make one membership", async () => {
     const attempts = await Promise.all(
       Array.from({ length: 6 }, () => outsider().from("memberships").insert({ room_id: rooms.open.id, user_id: users.outsider.id })),
