@@ -114,6 +114,20 @@ as $$
   );
 $$;
 
+-- The rooms the caller belongs to: a policy asks once per statement (`room_id in (select …)`),
+-- not once per row as it would with can_read_room_content(room_id).
+create function private.my_room_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.room_id from public.memberships m where m.user_id = (select auth.uid());
+$$;
+
+revoke all on function private.my_room_ids() from public;
+grant execute on function private.my_room_ids() to anon, authenticated, service_role;
 revoke all on function private.room_role(uuid) from public;
 revoke all on function private.can_read_room_content(uuid) from public;
 grant execute on function private.room_role(uuid) to anon, authenticated, service_role;
@@ -179,10 +193,17 @@ create policy "Only the owner removes the gate"
   to authenticated
   using ((select private.room_role(room_id)) = 'owner');
 
+-- Same rule as private.can_read_room_content (own row, a public room, or a room the caller belongs
+-- to), written so the caller's rooms are read once per statement and a public room is one primary
+-- key probe per row: a member listing a gated room's members pays almost nothing for RLS.
 create policy "Members are listed to those who may read the room"
   on public.memberships for select
   to anon, authenticated
-  using (user_id = (select auth.uid()) or (select private.can_read_room_content(room_id)));
+  using (
+    user_id = (select auth.uid())
+    or room_id in (select private.my_room_ids())
+    or exists (select 1 from public.rooms r where r.id = memberships.room_id and r.visibility = 'public')
+  );
 
 create policy "Anyone signed in joins a public room"
   on public.memberships for insert
