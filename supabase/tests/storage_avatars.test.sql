@@ -62,7 +62,8 @@ select throws_ok($$ insert into storage.objects (bucket_id, name) values ('media
 reset role;
 
 select policies_are('storage', 'objects',
-  array['Avatars are readable by everyone', 'Users upload avatars into their own folder', 'Users replace avatars in their own folder', 'Users delete avatars in their own folder'],
+  array['Avatars are readable by everyone', 'Users upload avatars into their own folder', 'Users replace avatars in their own folder', 'Users delete avatars in their own folder',
+        'Room covers are readable by everyone', 'Owner and moderators upload the room''s cover', 'Owner and moderators replace the room''s cover', 'Owner and moderators remove the room''s cover'],
   'storage.objects has exactly the expected policies');
 
 select * from finish();
