@@ -91,7 +91,7 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
           }}
         />
         <p id="cover-hint" className="text-sm text-muted">
-          PNG, JPEG or WebP, up to 5 MB. A wide picture (3:1) looks best.
+          PNG, JPEG or WebP, up to 5 MB. A wide picture looks best.
         </p>
       </div>
       {progress !== null ? (
