@@ -34,6 +34,7 @@ const members = (page: Page) => page.getByRole("region", { name: "Members" });
 const memberRow = (page: Page, name: string) => members(page).getByRole("listitem").filter({ hasText: name });
 
 test("the owner promotes a member to moderator, who then removes another member but sees no gate editing and no delete", async ({ page, browser }) => {
+  test.slow(); // two people, two browsers, two full page checks (axe in light and dark, screenshots)
   const errors = await watchConsole(page);
   const owner = await person("settings-owner", "Olive Owner");
   const mia = await person("settings-mia", "Mia Member");
