@@ -113,7 +113,7 @@ test("a member gets a clear refusal, and a signed-out visitor is sent to sign in
   expect(errors).toEqual([]);
 });
 
-test("the owner checks a token, gates the room, makes it public again, keeps a taken address typed, and deletes the room after typing its address", async ({ page }) => {
+test("the owner checks a token, gates the room, makes it public again, keeps a taken address typed, moves the room to a free one, and deletes it after typing its address", async ({ page }) => {
   const errors = await watchConsole(page);
   const owner = await person("gate-owner", "Olive Owner");
   const room = await createPublicRoom(owner.id, "gate");
@@ -152,11 +152,20 @@ test("the owner checks a token, gates the room, makes it public again, keeps a t
   await expect(page.getByLabel("Address", { exact: true })).toHaveValue(other.slug);
   await expect(page.getByLabel("Description")).toHaveValue("Typed before the refusal.");
 
+  // A free address moves the room, and the page with it.
+  const moved = `${room.slug}-moved`;
+  await page.getByLabel("Address", { exact: true }).fill(moved);
+  await page.getByRole("button", { name: "Save room" }).click();
+  await expect(page).toHaveURL(new RegExp(`/r/${moved}/settings\\?moved=1$`));
+  await expect(page.getByText(`Room saved. Its address is now /r/${moved}.`)).toBeVisible();
+  const { data: renamed } = await admin.from("rooms").select("slug, description").eq("id", room.id).single();
+  expect(renamed).toEqual({ slug: moved, description: "Typed before the refusal." });
+
   const remove = page.getByRole("form", { name: "Delete this room" });
   await expect(remove.getByRole("button", { name: "Delete room" })).toBeDisabled();
-  await remove.getByLabel(`Type ${room.slug} to confirm`).fill("not-the-slug");
+  await remove.getByLabel(`Type ${moved} to confirm`).fill(room.slug);
   await expect(remove.getByRole("button", { name: "Delete room" })).toBeDisabled();
-  await remove.getByLabel(`Type ${room.slug} to confirm`).fill(room.slug);
+  await remove.getByLabel(`Type ${moved} to confirm`).fill(moved);
   await remove.getByRole("button", { name: "Delete room" }).click();
   await expect(page).toHaveURL(/\/$/);
   const { data: gone } = await admin.from("rooms").select("id").eq("id", room.id);
