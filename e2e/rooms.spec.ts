@@ -31,6 +31,7 @@ async function signedInPage(browser: Browser, label: string, { privateKey, expec
   const user = await createConfirmedUser(label);
   await signInWithPassword(page, user.email, user.password, "/login?next=/account");
   await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
   return { page, errors, user, close: () => context.close() };
 }
 
@@ -174,6 +175,7 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
   const lapsed = alertInMain(holder.page);
   await expect(lapsed).toContainText("You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.");
   await expect(membershipSection(holder.page).getByRole("button", { name: "Join this room" })).toBeVisible();
+  await expect(holder.page.getByText("1 member", { exact: true })).toBeVisible();
   await expect(holder.page.getByText("Posts in this room are for members. Join to read them.")).toBeVisible();
   await checkPage(holder.page, "room-gated-lapsed");
   const { data: left } = await admin.from("memberships").select("user_id").eq("room_id", room.id).eq("user_id", holder.user.id);

@@ -88,12 +88,14 @@ export default async function RoomPage({ params }: { params: Params }) {
             <div className="flex min-w-0 flex-col gap-1">
               <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] sm:text-3xl">{room.name}</h1>
               <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
-                <span>{memberCountText(room.member_count)}</span>
+                {/* a lapse just now removed one membership the room row was read with */}
+                <span>{memberCountText(room.member_count - (lapsed ? 1 : 0))}</span>
                 <GateBadge gate={gate} />
               </p>
             </div>
             {canManage ? (
-              <Link href={`/r/${room.slug}/settings`} className={buttonClasses("secondary")}>
+              // not prefetched: most visits never open settings
+              <Link href={`/r/${room.slug}/settings`} prefetch={false} className={buttonClasses("secondary")}>
                 Settings
               </Link>
             ) : null}
