@@ -114,7 +114,7 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
         spellCheck={false}
         hint={
           <>
-            The room lives at <span className="font-mono [overflow-wrap:anywhere]">/r/{values.slug || slugFromName(values.name) || "your-room"}</span>. 3–48 lowercase letters, digits or -.
+            The room lives at <span className="font-mono [overflow-wrap:anywhere]">/r/{values.slug || slugFromName(values.name) || "your-room"}</span>. 3–48 lowercase letters, digits or hyphens.
           </>
         }
       />
