@@ -34,7 +34,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 /** "Holders of at least 1 CUEPASS on Local chain", read on chain; without an answer, the gate as stored. */
 async function gateText(gate: RoomGate): Promise<string> {
-  const described = await gateRequirementText({ ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" }).catch(() => null);
+  // A slow chain must not hold the page for long: after 3 s the gate shows as stored.
+  const described = await gateRequirementText({ ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" }, { timeoutMs: 3_000 }).catch(() => null);
   if (described?.ok) return `Holders of ${described.data.text.replace(/^At least/, "at least")}`;
   const item = gate.token_id === null ? "" : ` #${gate.token_id}`;
   return `Holders of ${standardName(gate.standard)} token${item} ${shortChecksummedAddress(gate.contract_address)} on ${chainName(gate.chain_id)}`;
