@@ -31,6 +31,7 @@ async function signedInPage(browser: Browser, label: string, { privateKey, expec
   const user = await createConfirmedUser(label);
   await signInWithPassword(page, user.email, user.password, "/login?next=/account");
   await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
   return { page, errors, user, close: () => context.close() };
 }
 
@@ -54,25 +55,25 @@ test("create an open room: address suggested from the name, a taken or malformed
   await expect(page).toHaveURL(/\/rooms\/new$/);
   await expect(page.getByRole("heading", { level: 1, name: "Create a room" })).toBeVisible();
 
-  await page.getByLabel("Name").fill(name);
-  await expect(page.getByLabel("Address")).toHaveValue(slug);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await expect(page.getByLabel("Address", { exact: true })).toHaveValue(slug);
   await page.getByLabel("Description").fill("Versions, dubs and the one-off cuts.");
-  await page.getByLabel("Address").fill("-Not OK-");
+  await page.getByLabel("Address", { exact: true }).fill("-Not OK-");
   await page.getByRole("button", { name: "Create room" }).click();
   await expect(page.locator("#slug-error")).toHaveText("Room addresses use 3–48 lowercase letters, digits or -, not starting or ending with -");
-  await expect(page.getByLabel("Name")).toHaveValue(name);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await checkPage(page, "room-new-invalid");
 
-  await page.getByLabel("Address").fill(`taken-${id}`);
+  await page.getByLabel("Address", { exact: true }).fill(`taken-${id}`);
   await page.getByRole("button", { name: "Create room" }).click();
   await expect(page.locator("#slug-error")).toHaveText("That address is taken");
-  await expect(page.getByLabel("Name")).toHaveValue(name);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await expect(page.getByLabel("Description")).toHaveValue("Versions, dubs and the one-off cuts.");
 
   // emptied, the address follows the name again
-  await page.getByLabel("Address").fill("");
-  await page.getByLabel("Name").fill(`${name} `);
-  await expect(page.getByLabel("Address")).toHaveValue(slug);
+  await page.getByLabel("Address", { exact: true }).fill("");
+  await page.getByLabel("Name", { exact: true }).fill(`${name} `);
+  await expect(page.getByLabel("Address", { exact: true })).toHaveValue(slug);
   await page.getByRole("button", { name: "Create room" }).click();
   await expect(page).toHaveURL(new RegExp(`/r/${slug}$`));
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -118,7 +119,7 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
   await expect(page).toHaveURL(/\/rooms\/new$/);
   const id = unique();
   const name = `Backstage ${id}`;
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Holders of a token").check();
   await page.getByLabel("Chain").selectOption({ label: "Local chain" });
   await page.getByLabel("Token standard").selectOption("erc721");
@@ -128,7 +129,7 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
   await page.getByLabel("Contract address").fill("0x000000000000000000000000000000000000dEaD");
   await page.getByRole("button", { name: "Check token" }).click();
   await expect(page.locator("#contractAddress-error")).toHaveText("There is no contract at 0x0000…dEaD on Local chain");
-  await expect(page.getByLabel("Name")).toHaveValue(name);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
 
   await page.getByLabel("Contract address").fill(contracts.erc721);
   await page.getByRole("button", { name: "Check token" }).click();
@@ -174,6 +175,7 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
   const lapsed = alertInMain(holder.page);
   await expect(lapsed).toContainText("You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.");
   await expect(membershipSection(holder.page).getByRole("button", { name: "Join this room" })).toBeVisible();
+  await expect(holder.page.getByText("1 member", { exact: true })).toBeVisible();
   await expect(holder.page.getByText("Posts in this room are for members. Join to read them.")).toBeVisible();
   await checkPage(holder.page, "room-gated-lapsed");
   const { data: left } = await admin.from("memberships").select("user_id").eq("room_id", room.id).eq("user_id", holder.user.id);

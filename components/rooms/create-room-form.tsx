@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, useActionState, useRef, useState } from "react";
+import { type FormEvent, startTransition, useActionState, useRef, useState } from "react";
 import { createRoomAction } from "@/app/rooms/new/actions";
 import { type CreateRoomField, type CreateRoomState, type CreateRoomValues, gateFingerprint } from "@/app/rooms/new/form-state";
 import { Alert } from "@/components/ui/alert";
@@ -72,10 +72,23 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
     }
   }
 
+  // Submitted here rather than by React's form action, which resets the form after the action: the
+  // chosen radio and selects would fall back to their first options while the state still held the
+  // person's choice. Without JavaScript the browser posts the same form to the same action.
   function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const found = check(submitter?.value);
+    setClientErrors(found);
+    if (found) return;
+    const data = new FormData(event.currentTarget, submitter);
+    startTransition(() => action(data));
+  }
+
+  /** Field messages from the shared schemas once they have loaded (the action checks again anyway). */
+  function check(intent: string | undefined): CreateRoomState["errors"] | null {
     const rules = validation.current;
-    if (!rules) return setClientErrors(null);
-    const intent = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+    if (!rules) return null;
     const found: CreateRoomState["errors"] = {};
     if (intent !== "check") {
       const fields = rules.roomFieldsSchema.safeParse({ slug: values.slug || slugFromName(values.name), name: values.name, description: values.description });
@@ -85,10 +98,7 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
       const gate = rules.gateInputSchema.safeParse({ ...values, tokenId: values.standard === "erc1155" ? values.tokenId : "" });
       if (!gate.success) for (const issue of gate.error.issues) found[issue.path[0] as CreateRoomField] ??= issue.message;
     }
-    if (Object.keys(found).length) {
-      event.preventDefault();
-      setClientErrors(found);
-    } else setClientErrors(null);
+    return Object.keys(found).length ? found : null;
   }
 
   return (
@@ -104,7 +114,7 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
         spellCheck={false}
         hint={
           <>
-            The room lives at <span className="font-mono [overflow-wrap:anywhere]">/r/{values.slug || slugFromName(values.name) || "your-room"}</span>. 3–48 lowercase letters, digits or -.
+            The room lives at <span className="font-mono [overflow-wrap:anywhere]">/r/{values.slug || slugFromName(values.name) || "your-room"}</span>. 3–48 lowercase letters, digits or hyphens.
           </>
         }
       />

@@ -34,7 +34,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 /** "Holders of at least 1 CUEPASS on Local chain", read on chain; without an answer, the gate as stored. */
 async function gateText(gate: RoomGate): Promise<string> {
-  const described = await gateRequirementText({ ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" }).catch(() => null);
+  // A slow chain must not hold the page for long: after 3 s the gate shows as stored.
+  const described = await gateRequirementText({ ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" }, { timeoutMs: 3_000 }).catch(() => null);
   if (described?.ok) return `Holders of ${described.data.text.replace(/^At least/, "at least")}`;
   const item = gate.token_id === null ? "" : ` #${gate.token_id}`;
   return `Holders of ${standardName(gate.standard)} token${item} ${shortChecksummedAddress(gate.contract_address)} on ${chainName(gate.chain_id)}`;
@@ -88,12 +89,14 @@ export default async function RoomPage({ params }: { params: Params }) {
             <div className="flex min-w-0 flex-col gap-1">
               <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] sm:text-3xl">{room.name}</h1>
               <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
-                <span>{memberCountText(room.member_count)}</span>
+                {/* a lapse just now removed one membership the room row was read with */}
+                <span>{memberCountText(room.member_count - (lapsed ? 1 : 0))}</span>
                 <GateBadge gate={gate} />
               </p>
             </div>
             {canManage ? (
-              <Link href={`/r/${room.slug}/settings`} className={buttonClasses("secondary")}>
+              // not prefetched: most visits never open settings
+              <Link href={`/r/${room.slug}/settings`} prefetch={false} className={buttonClasses("secondary")}>
                 Settings
               </Link>
             ) : null}
