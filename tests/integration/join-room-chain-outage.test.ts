@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { contracts } from "@cuepoint/stack/chain";
 import { serveFunctions, type StandaloneFunctions } from "@cuepoint/stack/functions";
 import { joinRoom, recheckMembership } from "../../lib/rooms/join";
-import { membershipRecheckAfterMs } from "../../lib/validation/join-room";
+import { joinRoomMessages, membershipRecheckAfterMs } from "../../lib/validation/join-room";
 import { callJoinRoom, createRoom, membershipsOf, setVerifiedAgo } from "../helpers/rooms";
 import { anonKey, config } from "../helpers/stack";
 import { mintErc721 } from "../helpers/tokens";
@@ -28,6 +28,7 @@ const unreachable = "We couldn't reach Local chain to check your tokens, so noth
 
 let functions: StandaloneFunctions;
 let silentFunctions: StandaloneFunctions;
+let noLocalChainFunctions: StandaloneFunctions;
 // an RPC that accepts connections and never answers: reads time out
 const held = new Set<net.Socket>();
 const silentRpc = net.createServer((socket) => held.add(socket));
@@ -44,6 +45,8 @@ beforeAll(async () => {
   functions = await serveFunctions(config, { CHAIN_RPC_31337: `http://127.0.0.1:${await closedPort()}` });
   await new Promise<void>((resolve) => silentRpc.listen(0, "127.0.0.1", resolve));
   silentFunctions = await serveFunctions(config, { CHAIN_RPC_31337: `http://127.0.0.1:${(silentRpc.address() as AddressInfo).port}` });
+  // as on a hosted project: the local chain is not one this deployment reads
+  noLocalChainFunctions = await serveFunctions(config, { CHAIN_RPC_31337: "" });
   [owner, holder] = await Promise.all([signedInUser("outage-owner"), signedInUser("outage-holder")]);
   await mintErc721(wallet.address);
   expect((await linkWallet(holder.client, wallet)).status).toBe(201);
@@ -52,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await functions?.close();
   await silentFunctions?.close();
+  await noLocalChainFunctions?.close();
   for (const socket of held) socket.destroy();
   silentRpc.close();
   for (const user of [owner, holder]) if (user) await admin.auth.admin.deleteUser(user.id);
@@ -71,6 +75,13 @@ test("an RPC that never answers: the join times out with the same answer, no mem
   const room = await createRoom(owner.client, "outage-silent", gate);
   const answer = await callJoinRoom(duringOutage(holder, silentFunctions), { room_id: room.id });
   expect(answer).toEqual({ status: 503, body: { code: "chain_unreachable", error: unreachable } });
+  expect(await membershipsOf(room.id, holder.id)).toEqual([]);
+});
+
+test("a gate on a chain this deployment does not read: 503 saying so, no membership", async () => {
+  const room = await createRoom(owner.client, "outage-unread", gate);
+  const answer = await callJoinRoom(duringOutage(holder, noLocalChainFunctions), { room_id: room.id });
+  expect(answer).toEqual({ status: 503, body: { code: "chain_unavailable", error: joinRoomMessages.chainUnsupported("Local chain") } });
   expect(await membershipsOf(room.id, holder.id)).toEqual([]);
 });
 
