@@ -376,6 +376,32 @@ export type Database = {
           user_id: string;
         }[];
       };
+      search_rooms: {
+        Args: {
+          before_created_at?: string;
+          before_id?: string;
+          page_size?: number;
+          search: string;
+        };
+        Returns: {
+          cover_path: string | null;
+          created_at: string;
+          description: string;
+          id: string;
+          member_count: number;
+          name: string;
+          owner_id: string;
+          slug: string;
+          updated_at: string;
+          visibility: string;
+        }[];
+        SetofOptions: {
+          from: "*";
+          to: "rooms";
+          isOneToOne: false;
+          isSetofReturn: true;
+        };
+      };
       set_room_gate: {
         Args: { gate: Json; room_id: string };
         Returns: {
