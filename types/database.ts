@@ -21,6 +21,43 @@ export type Database = {
   };
   public: {
     Tables: {
+      media_embeds: {
+        Row: {
+          author: string | null;
+          duration_seconds: number | null;
+          fetched_at: string;
+          height: number | null;
+          provider: string;
+          thumbnail_url: string | null;
+          title: string | null;
+          url: string;
+          width: number | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          author?: string | null;
+          duration_seconds?: number | null;
+          fetched_at?: string;
+          height?: number | null;
+          provider: string;
+          thumbnail_url?: string | null;
+          title?: string | null;
+          url: string;
+          width?: number | null;
+        };
+        Update: {
+          author?: string | null;
+          duration_seconds?: number | null;
+          fetched_at?: string;
+          height?: number | null;
+          provider?: string;
+          thumbnail_url?: string | null;
+          title?: string | null;
+          url?: string;
+          width?: number | null;
+        };
+        Relationships: [];
+      };
       memberships: {
         Row: {
           joined_at: string;
@@ -60,6 +97,67 @@ export type Database = {
             columns: ["user_id"];
             isOneToOne: false;
             referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      posts: {
+        Row: {
+          author_id: string;
+          body: string;
+          created_at: string;
+          duration_seconds: number | null;
+          embed: Json | null;
+          id: string;
+          media_kind: string;
+          media_url: string | null;
+          room_id: string;
+          storage_path: string | null;
+          title: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          author_id: string;
+          body?: string;
+          created_at?: string;
+          duration_seconds?: number | null;
+          embed?: Json | null;
+          id?: string;
+          media_kind: string;
+          media_url?: string | null;
+          room_id: string;
+          storage_path?: string | null;
+          title: string;
+          updated_at?: string;
+        };
+        Update: {
+          author_id?: string;
+          body?: string;
+          created_at?: string;
+          duration_seconds?: number | null;
+          embed?: Json | null;
+          id?: string;
+          media_kind?: string;
+          media_url?: string | null;
+          room_id?: string;
+          storage_path?: string | null;
+          title?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "posts_author_id_fkey";
+            columns: ["author_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "posts_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
             referencedColumns: ["id"];
           },
         ];

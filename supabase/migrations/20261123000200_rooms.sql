@@ -216,9 +216,11 @@ create policy "Members leave; moderators remove members; the owner removes anyon
 -- ---------------------------------------------------------------------------------------------
 -- Invariants
 -- ---------------------------------------------------------------------------------------------
+-- A join or leave changes member_count only: that is not an edit of the room.
 create trigger rooms_touch_updated_at
   before update on public.rooms
-  for each row execute function private.touch_updated_at();
+  for each row when (old.member_count is not distinct from new.member_count)
+  execute function private.touch_updated_at();
 
 create trigger room_gates_touch_updated_at
   before update on public.room_gates
@@ -269,26 +271,18 @@ create trigger rooms_guard_update
 
 -- A gated room has exactly one gate and a public room none, checked at commit so a room and its
 -- gate can be written one after the other in one transaction (see create_room, set_room_gate).
-create function private.check_room_gate_consistency()
-returns trigger
+create function private.check_room_gate(target uuid)
+returns void
 language plpgsql
 set search_path = ''
 as $$
 declare
-  target uuid;
   room_visibility text;
   has_gate boolean;
 begin
-  if tg_table_name = 'rooms' then
-    target := new.id;
-  elsif tg_op = 'DELETE' then
-    target := old.room_id;
-  else
-    target := new.room_id;
-  end if;
   select r.visibility into room_visibility from public.rooms r where r.id = target;
   if room_visibility is null then
-    return null; -- the room was deleted; its gate went with it
+    return; -- the room was deleted; its gate went with it
   end if;
   has_gate := exists (select 1 from public.room_gates g where g.room_id = target);
   if room_visibility = 'gated' and not has_gate then
@@ -296,19 +290,81 @@ begin
   elsif room_visibility = 'public' and has_gate then
     raise exception 'A public room has no gate' using errcode = '23514', constraint = 'rooms_public_has_no_gate';
   end if;
+end;
+$$;
+
+-- One trigger function per table, so each reads only columns its table has. SECURITY DEFINER:
+-- they run at commit under whichever role wrote, and must see every row.
+create function private.check_room_gate_of_room()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.check_room_gate(new.id);
   return null;
 end;
 $$;
 
+create function private.check_room_gate_of_gate()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op in ('UPDATE', 'DELETE') then
+    perform private.check_room_gate(old.room_id);
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then
+    perform private.check_room_gate(new.room_id);
+  end if;
+  return null;
+end;
+$$;
+
+revoke all on function private.check_room_gate(uuid) from public, anon, authenticated;
+revoke all on function private.check_room_gate_of_room() from public, anon, authenticated;
+revoke all on function private.check_room_gate_of_gate() from public, anon, authenticated;
+
 create constraint trigger rooms_gate_consistency
   after insert or update of visibility on public.rooms
   deferrable initially deferred
-  for each row execute function private.check_room_gate_consistency();
+  for each row execute function private.check_room_gate_of_room();
 
 create constraint trigger room_gates_consistency
   after insert or delete or update of room_id on public.room_gates
   deferrable initially deferred
-  for each row execute function private.check_room_gate_consistency();
+  for each row execute function private.check_room_gate_of_gate();
+
+-- The owner stays a member with role owner for as long as the room exists: no policy lets a user
+-- remove or demote that row, and this holds server code to it too. Checked at commit, so deleting
+-- the room (or the owner's account, which deletes the room) takes the row with it.
+create function private.check_room_keeps_owner()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from public.rooms r
+             where r.id = old.room_id
+               and not exists (select 1 from public.memberships m
+                               where m.room_id = r.id and m.user_id = r.owner_id and m.role = 'owner')) then
+    raise exception 'A room''s owner stays its member' using errcode = '23514', constraint = 'memberships_owner_kept';
+  end if;
+  return null;
+end;
+$$;
+
+revoke all on function private.check_room_keeps_owner() from public, anon, authenticated;
+
+create constraint trigger memberships_owner_kept
+  after delete or update of role, user_id on public.memberships
+  deferrable initially deferred
+  for each row when (old.role = 'owner')
+  execute function private.check_room_keeps_owner();
 
 -- The directory shows member counts for every room, gated ones included, without reading
 -- memberships: keep the count on the room.
@@ -337,6 +393,8 @@ create trigger memberships_count_members
 -- ---------------------------------------------------------------------------------------------
 -- Writing a room and its gate together (one request, one transaction, the caller's policies)
 -- ---------------------------------------------------------------------------------------------
+-- A gate given as JSON: {chain_id, contract_address, standard, token_id, min_balance}; JSON null
+-- means no gate. The address is stored lowercase; min_balance defaults to 1.
 create function public.create_room(
   slug text,
   name text,
@@ -349,17 +407,25 @@ security invoker
 set search_path = ''
 as $$
 declare
+  given_gate jsonb := nullif(create_room.gate, 'null'::jsonb);
   created public.rooms;
 begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to create a room' using errcode = '42501';
+  end if;
+  if given_gate is not null and jsonb_typeof(given_gate) <> 'object' then
+    raise exception 'A gate is an object: chain_id, contract_address, standard, token_id, min_balance' using errcode = '22023';
+  end if;
+
   insert into public.rooms (slug, name, description, owner_id, visibility)
   values (create_room.slug, create_room.name, coalesce(create_room.description, ''), (select auth.uid()),
-          case when create_room.gate is null then 'public' else 'gated' end)
+          case when given_gate is null then 'public' else 'gated' end)
   returning * into created;
 
-  if create_room.gate is not null then
+  if given_gate is not null then
     insert into public.room_gates (room_id, chain_id, contract_address, standard, token_id, min_balance)
-    values (created.id, (create_room.gate ->> 'chain_id')::integer, create_room.gate ->> 'contract_address',
-            create_room.gate ->> 'standard', create_room.gate ->> 'token_id', coalesce(create_room.gate ->> 'min_balance', '1'));
+    values (created.id, (given_gate ->> 'chain_id')::integer, lower(given_gate ->> 'contract_address'),
+            given_gate ->> 'standard', given_gate ->> 'token_id', coalesce(given_gate ->> 'min_balance', '1'));
   end if;
 
   return created;
@@ -376,21 +442,25 @@ security invoker
 set search_path = ''
 as $$
 declare
+  given_gate jsonb := nullif(set_room_gate.gate, 'null'::jsonb);
   saved public.room_gates;
 begin
   if (select private.room_role(set_room_gate.room_id)) is distinct from 'owner' then
     raise exception 'Only the owner changes who may enter the room' using errcode = '42501';
   end if;
+  if given_gate is not null and jsonb_typeof(given_gate) <> 'object' then
+    raise exception 'A gate is an object: chain_id, contract_address, standard, token_id, min_balance' using errcode = '22023';
+  end if;
 
-  if set_room_gate.gate is null then
+  if given_gate is null then
     delete from public.room_gates g where g.room_id = set_room_gate.room_id;
-    update public.rooms r set visibility = 'public' where r.id = set_room_gate.room_id;
+    update public.rooms r set visibility = 'public' where r.id = set_room_gate.room_id and r.visibility <> 'public';
     return null;
   end if;
 
   insert into public.room_gates as g (room_id, chain_id, contract_address, standard, token_id, min_balance)
-  values (set_room_gate.room_id, (set_room_gate.gate ->> 'chain_id')::integer, set_room_gate.gate ->> 'contract_address',
-          set_room_gate.gate ->> 'standard', set_room_gate.gate ->> 'token_id', coalesce(set_room_gate.gate ->> 'min_balance', '1'))
+  values (set_room_gate.room_id, (given_gate ->> 'chain_id')::integer, lower(given_gate ->> 'contract_address'),
+          given_gate ->> 'standard', given_gate ->> 'token_id', coalesce(given_gate ->> 'min_balance', '1'))
   on conflict on constraint room_gates_pkey do update
     set chain_id = excluded.chain_id, contract_address = excluded.contract_address, standard = excluded.standard,
         token_id = excluded.token_id, min_balance = excluded.min_balance
