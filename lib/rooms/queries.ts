@@ -104,20 +104,19 @@ export interface DirectoryQuery {
   pageSize?: number;
 }
 
-/** Rooms newest first, optionally those whose name contains `search`, one page at a time. */
+/**
+ * Rooms newest first, optionally those whose name contains `search`, one page at a time. Through the
+ * `search_rooms` function, which plans each call for its term (see its migration).
+ */
 export async function listRooms(supabase: Client, { search = "", cursor = null, pageSize = directoryPageSize }: DirectoryQuery = {}): Promise<QueryResult<DirectoryPage>> {
-  let query = supabase
-    .from("rooms")
-    .select("id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)")
-    .order("created_at", { ascending: false })
-    .order("id", { ascending: false })
-    .limit(pageSize + 1);
-
-  const term = search.trim();
-  if (term) query = query.ilike("name", `%${likePattern(term)}%`);
-
   const after = cursor ? decodeCursor(cursor) : null;
-  if (after) query = query.or(`created_at.lt."${after.createdAt}",and(created_at.eq."${after.createdAt}",id.lt.${after.id})`);
+  const query = supabase
+    .rpc(
+      "search_rooms",
+      { search: likePattern(search.trim()), before_created_at: after?.createdAt, before_id: after?.id, page_size: pageSize + 1 },
+      { get: true },
+    )
+    .select("id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)");
 
   const { data, error } = await query;
   if (error) return { ok: false, error: { kind: "unavailable", message: "We couldn't load the rooms — reload the page in a moment." } };
@@ -127,12 +126,9 @@ export async function listRooms(supabase: Client, { search = "", cursor = null, 
   return { ok: true, data: { rooms: rows, nextCursor: data.length > pageSize && last ? encodeCursor(last.created_at, last.id) : null } };
 }
 
-/**
- * Typed text as a literal `ilike` pattern: `%`, `_` and `\` are escaped. The REST API reads `*` as
- * `%` and offers no escape for it, so a typed `*` becomes `_` (any one character, itself included).
- */
+/** Typed text as a literal `ilike` pattern: `%`, `_` and `\` are escaped. */
 export function likePattern(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`).replaceAll("*", "_");
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

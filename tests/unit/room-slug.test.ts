@@ -21,7 +21,7 @@ describe("slugFromName", () => {
 describe("likePattern", () => {
   test("escapes the pattern characters people type", () => {
     expect(likePattern("100%_\\x")).toBe("100\\%\\_\\\\x");
-    expect(likePattern("star*")).toBe("star_");
+    expect(likePattern("star*")).toBe("star*");
   });
 });
 
