@@ -200,7 +200,7 @@ function report(label: string, result: { latencies: number[]; cpuMsPerMessage: n
   const p99 = percentile(result.latencies, 99);
   console.log(label);
   console.log(
-    `  commit → delivery p50 ${fmt(percentile(result.latencies, 50))}   p99 ${fmt(p99)}   max ${fmt(Math.max(...result.latencies))}` +
+    `  commit → delivery p50 ${fmt(percentile(result.latencies, 50))}   p99 ${fmt(p99)}   max ${fmt(result.latencies.reduce((a, b) => Math.max(a, b), 0))}` +
       (goal ? `   (goal p99 < ${goal} ms: ${p99 < goal ? "met" : "NOT met"})` : ""),
   );
   console.log(`  database CPU per message: ${result.cpuMsPerMessage.toFixed(3)} ms${result.missing ? `   (${result.missing} deliveries did not arrive)` : ""}`);

@@ -81,6 +81,8 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
   private bindings: ChangeBinding[] = [];
   private expiryTimer?: NodeJS.Timeout;
   private active = false;
+  /** The part of this channel's broadcast frames before the payload. */
+  private broadcastFrameStart?: string;
   /** Set once the join reply is out: nothing else is pushed before it. */
   private replied = false;
 
@@ -291,13 +293,11 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
   /** A broadcast from the database, its payload already JSON (one encoding for every receiver). */
   receiveBroadcastJson(json: string): void {
     if (!this.canReceiveBroadcast()) return;
-    const joinRef = JSON.stringify(this.joinRef);
-    const topic = JSON.stringify(this.topic);
-    this.transport.pushRaw(
+    this.broadcastFrameStart ??=
       this.transport.vsn === "2.0.0"
-        ? `[${joinRef},null,${topic},"broadcast",${json}]`
-        : `{"join_ref":${joinRef},"ref":null,"topic":${topic},"event":"broadcast","payload":${json}}`,
-    );
+        ? `[${JSON.stringify(this.joinRef)},null,${JSON.stringify(this.topic)},"broadcast",`
+        : `{"join_ref":${JSON.stringify(this.joinRef)},"ref":null,"topic":${JSON.stringify(this.topic)},"event":"broadcast","payload":`;
+    this.transport.pushRaw(`${this.broadcastFrameStart}${json}${this.transport.vsn === "2.0.0" ? "]" : "}"}`);
   }
 
   receiveUserBroadcast(broadcast: UserBroadcast): void {
