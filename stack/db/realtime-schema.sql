@@ -138,6 +138,9 @@ do $$
 begin
   if not exists (select 1 from pg_publication where pubname = 'supabase_realtime_messages_publication') then
     create publication supabase_realtime_messages_publication for table realtime.messages;
+  elsif not exists (select 1 from pg_publication_rel r join pg_publication p on p.oid = r.prpubid
+                    where p.pubname = 'supabase_realtime_messages_publication' and r.prrelid = 'realtime.messages'::regclass) then
+    alter publication supabase_realtime_messages_publication add table realtime.messages;
   end if;
 end;
 $$;
