@@ -6,7 +6,7 @@
 import type { RealtimeChannel } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { createMessagePartition, dropOldMessagePartitions, partitionName } from "../lib/realtime-messages.ts";
+import { applyRealtimeSchema, createMessagePartition, dropOldMessagePartitions, partitionName } from "../lib/realtime-messages.ts";
 import { databaseUrl } from "./helpers/stack.ts";
 import { RawSocket, type TestUser, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, userToken, waitFor } from "./realtime-helpers.ts";
 
@@ -292,6 +292,51 @@ describe("old messages", () => {
       await writer.query("rollback").catch(() => undefined);
       for (const c of [admin, writer, other]) await c.end();
       await sql("delete from realtime.messages where topic = 'fx-rtb:old'");
+    }
+  });
+});
+
+describe("Realtime's schema on a cluster an older stack created", () => {
+  test("a plain realtime.messages becomes the partitioned one, keeping its policies; applying again does nothing", async () => {
+    const database = `fx_rtb_upgrade_${process.pid}`;
+    await sql(`create database ${database}`);
+    const client = new pg.Client({ connectionString: databaseUrl.replace(/\/postgres$/, `/${database}`) });
+    await client.connect();
+    try {
+      // what an older stack's base schema left
+      await client.query(`
+        create schema realtime;
+        create table realtime.schema_migrations (version bigint primary key, inserted_at timestamp(0));
+        create function realtime.topic() returns text language sql stable as $$ select nullif(current_setting('realtime.topic', true), '')::text $$;
+        create table realtime.messages (topic text not null, extension text not null, payload jsonb, event text, private boolean default false,
+          updated_at timestamp not null default now(), inserted_at timestamp not null default now(), id uuid not null default gen_random_uuid(),
+          primary key (id, inserted_at));
+        alter table realtime.messages enable row level security;
+        create policy fx_read on realtime.messages for select to authenticated using (realtime.topic() like 'fx:%');
+        create policy fx_presence on realtime.messages as restrictive for insert to anon, authenticated with check (extension = 'presence');`);
+      expect(await applyRealtimeSchema(client)).toBe(true);
+      const policies = await client.query<{ name: string; permissive: boolean; cmd: string; roles: string; using: string | null; check: string | null }>(
+        `select polname as name, polpermissive as permissive, polcmd as cmd, polroles::regrole[]::text as roles,
+                pg_get_expr(polqual, polrelid) as using, pg_get_expr(polwithcheck, polrelid) as check
+           from pg_policy where polrelid = 'realtime.messages'::regclass order by polname`,
+      );
+      expect(policies.rows).toEqual([
+        { name: "fx_presence", permissive: false, cmd: "a", roles: "{anon,authenticated}", using: null, check: "(extension = 'presence'::text)" },
+        { name: "fx_read", permissive: true, cmd: "r", roles: "{authenticated}", using: "(realtime.topic() ~~ 'fx:%'::text)", check: null },
+      ]);
+      const shape = await client.query(
+        `select (select relkind from pg_class where oid = 'realtime.messages'::regclass) as kind,
+                to_regclass('realtime.messages_unpartitioned') as leftover,
+                to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null as send,
+                to_regprocedure('realtime.broadcast_changes(text,text,text,text,text,record,record,text)') is not null as broadcast_changes,
+                exists (select 1 from pg_publication_rel r join pg_publication p on p.oid = r.prpubid
+                        where p.pubname = 'supabase_realtime_messages_publication' and r.prrelid = 'realtime.messages'::regclass) as published`,
+      );
+      expect(shape.rows).toEqual([{ kind: "p", leftover: null, send: true, broadcast_changes: true, published: true }]);
+      expect(await applyRealtimeSchema(client)).toBe(false);
+    } finally {
+      await client.end();
+      await sql(`drop database ${database} with (force)`);
     }
   });
 });
