@@ -286,7 +286,7 @@ const tasks: Record<string, () => Promise<number>> = {
       await stop();
     }
   },
-  "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts")], { cwd: repoRoot }),
+  "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
 };

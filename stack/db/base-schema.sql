@@ -510,20 +510,7 @@ grant usage on schema realtime to postgres, anon, authenticated, service_role;
 
 create table realtime.schema_migrations (version bigint primary key, inserted_at timestamp(0));
 
-create table realtime.messages (
-  topic text not null,
-  extension text not null,
-  payload jsonb,
-  event text,
-  private boolean default false,
-  updated_at timestamp not null default now(),
-  inserted_at timestamp not null default now(),
-  id uuid not null default gen_random_uuid(),
-  primary key (id, inserted_at)
-);
-alter table realtime.messages enable row level security;
-grant select, insert, update on realtime.messages to anon, authenticated, service_role;
-grant all on realtime.messages to postgres;
+-- realtime.messages, Broadcast from the database and the messages publication: db/realtime-schema.sql.
 
 -- The topic of the channel a Realtime authorization check runs for.
 create function realtime.topic() returns text

@@ -3,6 +3,7 @@ import pg from "pg";
 import type { StackConfig } from "./config.ts";
 import { baseSchemaPath, migrationsDir, seedPath, supabaseCli, workDir } from "./paths.ts";
 import { dbUrl, execAsAdmin } from "./postgres.ts";
+import { applyRealtimeSchema, createMessagePartitions } from "./realtime-messages.ts";
 import { StackError, run } from "./run.ts";
 
 /** Creates what Supabase provides before a project's migrations (roles, auth, storage, realtime…). */
@@ -11,6 +12,26 @@ export async function applyBaseSchema(config: StackConfig): Promise<void> {
     await execAsAdmin(config, readFileSync(baseSchemaPath, "utf8"));
   } catch (error) {
     throw new StackError(`The base schema (${baseSchemaPath}) failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Realtime's own tables and functions (db/realtime-schema.sql), as the Realtime service migrates a
+ * project's database: on a new cluster, and once on a cluster an older stack created. Then the
+ * coming days' realtime.messages partitions. Runs before the project's migrations, which may
+ * call realtime.send or put policies on realtime.messages.
+ */
+export async function applyRealtimeMigrations(config: StackConfig): Promise<boolean> {
+  const client = new pg.Client({ connectionString: dbUrl(config) });
+  await client.connect();
+  try {
+    const applied = await applyRealtimeSchema(client);
+    await createMessagePartitions(client);
+    return applied;
+  } catch (error) {
+    throw new StackError(`Realtime's schema (stack/db/realtime-schema.sql) failed: ${(error as Error).message}`);
+  } finally {
+    await client.end();
   }
 }
 

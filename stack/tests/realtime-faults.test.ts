@@ -1,6 +1,7 @@
 // Realtime under faults, on a private stack (own STACK_DIR and ports) so the other suites' stack is
 // never disturbed: Postgres killed with SIGKILL while clients are subscribed, and a full stack
-// restart. In both, the subscribed supabase-js client gets changes again with no action but waiting.
+// restart. In both, the subscribed supabase-js client gets changes again with no action but waiting,
+// and Broadcast from the database loses no message committed once the channel is (re)joined.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -39,6 +40,27 @@ async function sql(text: string): Promise<void> {
 const apiLog = () => readFileSync(path.join(stackDir, "logs", "api.log"), "utf8");
 let client: SupabaseClient;
 const received: string[] = [];
+/** Broadcasts from the database heard on the public channel `fx-rtb-faults`, by their `n`. */
+const heard: number[] = [];
+const broadcastStatuses: string[] = [];
+
+/** Sends `n` from the database (a public message) on a fresh connection; true when it committed. */
+async function sendFromDatabase(n: number): Promise<boolean> {
+  try {
+    await sql(`select realtime.send(jsonb_build_object('n', ${n}), 'tick', 'fx-rtb-faults', false)`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 /** Inserts a row every 300 ms (errors ignored while the database is away) until the client has received it. */
 async function insertUntilReceived(label: string, timeoutMs = 60_000): Promise<string> {
@@ -72,6 +94,15 @@ beforeAll(async () => {
       .subscribe();
   });
   await subscribed;
+  await new Promise<void>((resolve) => {
+    client
+      .channel("fx-rtb-faults")
+      .on("broadcast", { event: "tick" }, ({ payload }) => heard.push((payload as { n: number }).n))
+      .subscribe((status) => {
+        broadcastStatuses.push(status);
+        if (status === "SUBSCRIBED") resolve();
+      });
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -93,10 +124,43 @@ describe("Realtime faults", () => {
     expect(log).toMatch(/\[realtime\] replication stream is back after [\d.]+ s/);
   }, 90_000);
 
+  test("Broadcast from the database across a Postgres kill: every committed message arrives, once", async () => {
+    const committed: number[] = [];
+    let killed = false;
+    let committedAfterKill = 0;
+    let n = 1000;
+    const writer = (async () => {
+      while (committedAfterKill < 15) {
+        const sent = n++;
+        if (await sendFromDatabase(sent)) {
+          committed.push(sent);
+          if (killed) committedAfterKill++;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await until("messages before the kill", () => committed.length >= 5);
+    const pid = Number(readFileSync(path.join(clusterDir(stackDir), "data", "postmaster.pid"), "utf8").split("\n")[0]);
+    process.kill(pid, "SIGKILL");
+    killed = true;
+    await writer;
+    await until("every committed message", () => committed.every((m) => heard.includes(m)));
+    const counts = new Map<number, number>();
+    for (const m of heard) counts.set(m, (counts.get(m) ?? 0) + 1);
+    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+    expect(apiLog()).toMatch(/\[realtime\] broadcast stream is back after [\d.]+ s/);
+  }, 120_000);
+
   test("a full stack restart: realtime-js reconnects and rejoins on its own", async () => {
     expect(stack("stop").code).toBe(0);
     const restarted = stack("start");
     expect(restarted.code).toBe(0);
     expect(await insertUntilReceived("after-restart")).toMatch(/^after-restart-\d+$/);
+    // the broadcast channel has rejoined: whatever the database sends from then on arrives
+    await until("the broadcast channel rejoined", () => broadcastStatuses.filter((s) => s === "SUBSCRIBED").length >= 2);
+    const committed: number[] = [];
+    for (let m = 5000; m < 5010; m++) if (await sendFromDatabase(m)) committed.push(m);
+    expect(committed).toHaveLength(10);
+    await until("the messages sent after the rejoin", () => committed.every((m) => heard.includes(m)));
   }, 120_000);
 });

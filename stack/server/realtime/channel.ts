@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { Claims } from "../jwt.ts";
+import type { BroadcastFeed, BroadcastReceiver } from "./broadcast/feed.ts";
 import { type ReadPolicies, type WritePolicies, readPolicies, writePolicies } from "./authorization.ts";
 import type { ChangeBinding, ChangeParams, ChangesFeed, ChangeSubscriber } from "./changes/types.ts";
 import { type UserBroadcast, broadcastPayload, encodeUserBroadcast } from "./frames.ts";
@@ -14,6 +15,7 @@ export interface RealtimeServices {
   hub: TopicHub<Channel>;
   presence: PresenceStore;
   changes: ChangesFeed;
+  broadcasts: BroadcastFeed;
   log: (line: string) => void;
 }
 
@@ -53,12 +55,14 @@ function bindingId(params: ChangeParams): number {
 const defaultWaitMs = 15_000;
 const maxWaitMs = 20_000;
 const replicationReadyTimeoutMs = 15_000;
+/** How long a join waits for Broadcast from the database to stream (only after a database outage or at startup). */
+const broadcastReadyTimeoutMs = 5_000;
 
 function reason(code: string, message: string): Reply {
   return { status: "error", response: { reason: `${code}: ${message}` } };
 }
 
-export class Channel implements ChangeSubscriber {
+export class Channel implements ChangeSubscriber, BroadcastReceiver {
   readonly topic: string;
   readonly subTopic: string;
   readonly joinRef: string | null;
@@ -77,6 +81,8 @@ export class Channel implements ChangeSubscriber {
   private bindings: ChangeBinding[] = [];
   private expiryTimer?: NodeJS.Timeout;
   private active = false;
+  /** The part of this channel's broadcast frames before the payload. */
+  private broadcastFrameStart?: string;
   /** Set once the join reply is out: nothing else is pushed before it. */
   private replied = false;
 
@@ -111,6 +117,11 @@ export class Channel implements ChangeSubscriber {
 
     const entries = Array.isArray(config.postgres_changes) ? config.postgres_changes.filter((e): e is ChangeParams => !!e && typeof e === "object" && !Array.isArray(e)) : [];
     this.bindings = entries.map((params) => ({ id: bindingId(params), params }));
+    // Once joined, a channel gets every message committed after its join reply: the stream of
+    // realtime.messages must be running before the reply goes out.
+    if (!(await this.services.broadcasts.ready(broadcastReadyTimeoutMs))) {
+      return reason("UnableToConnectToProject", "Realtime was unable to connect to the project database");
+    }
     this.tenantTopic = tenantTopicOf(this.subTopic, this.isPrivate);
     this.active = true;
     const options = objectOr(config.postgres_changes_options);
@@ -171,7 +182,9 @@ export class Channel implements ChangeSubscriber {
 
   /** broadcast.replication_ready: a system message once the replication stream runs (or an error after the timeout). */
   private async notifyReplicationReady(): Promise<void> {
-    const ready = await this.services.changes.ready(replicationReadyTimeoutMs);
+    // Realtime reports its replication connection for Broadcast from the database; postgres_changes
+    // rides on its own stream, which is waited for too.
+    const ready = (await this.services.broadcasts.ready(replicationReadyTimeoutMs)) && (await this.services.changes.ready(replicationReadyTimeoutMs));
     if (!this.active) return;
     if (ready) this.system("system", "ok", "Replication connection established");
     else this.shutdown("Replication connection was not established in time");
@@ -275,6 +288,16 @@ export class Channel implements ChangeSubscriber {
   /** A JSON broadcast, forwarded as the sender pushed it ({type, event, payload}). */
   receiveBroadcast(payload: unknown): void {
     if (this.canReceiveBroadcast()) this.transport.push(this.topic, "broadcast", payload, this.joinRef);
+  }
+
+  /** A broadcast from the database, its payload already JSON (one encoding for every receiver). */
+  receiveBroadcastJson(json: string): void {
+    if (!this.canReceiveBroadcast()) return;
+    this.broadcastFrameStart ??=
+      this.transport.vsn === "2.0.0"
+        ? `[${JSON.stringify(this.joinRef)},null,${JSON.stringify(this.topic)},"broadcast",`
+        : `{"join_ref":${JSON.stringify(this.joinRef)},"ref":null,"topic":${JSON.stringify(this.topic)},"event":"broadcast","payload":`;
+    this.transport.pushRaw(`${this.broadcastFrameStart}${json}${this.transport.vsn === "2.0.0" ? "]" : "}"}`);
   }
 
   receiveUserBroadcast(broadcast: UserBroadcast): void {

@@ -6,6 +6,8 @@ import { dbPassword } from "../../lib/postgres.ts";
 import type { ServerContext } from "../context.ts";
 import { type ServiceRoute, sendJson } from "../gateway.ts";
 import { createBroadcastApi } from "./broadcastApi.ts";
+import { createBroadcastFeed } from "./broadcast/feed.ts";
+import { startMessagesJanitor } from "./broadcast/janitor.ts";
 import type { Channel, RealtimeServices } from "./channel.ts";
 import { createChangesFeed } from "./changes/feed.ts";
 import { Connection } from "./connection.ts";
@@ -42,7 +44,9 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
   adminPool.on("error", (error) => log(`[realtime] db pool: ${error.message}`));
   const hub = new TopicHub<Channel>();
   const changes = createChangesFeed(ctx.config, log);
-  const services: RealtimeServices = { adminPool, hub, presence: new PresenceStore(), changes, log };
+  const broadcasts = createBroadcastFeed(ctx.config, hub, log);
+  const janitor = startMessagesJanitor(ctx.config, log);
+  const services: RealtimeServices = { adminPool, hub, presence: new PresenceStore(), changes, broadcasts, log };
   const broadcastApi = createBroadcastApi(adminPool, hub, log);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 3 * 1024 * 1024 });
   const connections = new Set<Connection>();
@@ -80,7 +84,9 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
       clearInterval(idleSweep);
       for (const connection of connections) connection.close();
       wss.close();
+      janitor.stop();
       await changes.close();
+      await broadcasts.close();
       await adminPool.end().catch(() => undefined);
     },
   };

@@ -4,9 +4,11 @@ import pg from "pg";
 import { type PgOutputMessage, decodePgOutput } from "./pgoutput.ts";
 
 /**
- * A logical replication stream of the `supabase_realtime` publication, decoded by pgoutput,
- * over the streaming replication protocol (push, so an idle database costs nothing). The slot is
- * TEMPORARY: Postgres drops it when this connection ends, including when Postgres itself dies.
+ * A logical replication stream of a publication (`supabase_realtime` for postgres_changes), decoded
+ * by pgoutput, over the streaming replication protocol (push, so an idle database costs nothing).
+ * By default the slot is TEMPORARY: Postgres drops it when this connection ends, including when
+ * Postgres itself dies. A named `slot` is permanent instead: it outlives the connection and a
+ * restart of Postgres, and a new stream on it resumes after the last position this one confirmed.
  * node-postgres does the connection and authentication; the copy-both stream that follows
  * START_REPLICATION is read and written here, since node-postgres does not speak it.
  */
@@ -18,6 +20,8 @@ export interface ReplicationOptions {
   publication: string;
   onMessage: (message: PgOutputMessage) => void;
   onEnd: (error: Error) => void;
+  /** A permanent slot to create, or to resume when it exists. */
+  slot?: string;
 }
 
 export interface ReplicationStream {
@@ -57,12 +61,15 @@ export async function startReplication(options: ReplicationOptions): Promise<Rep
   } as pg.ClientConfig);
   client.on("error", () => undefined);
   await client.connect();
-  const slot = `realtime_stack_${randomBytes(6).toString("hex")}`;
+  const slot = options.slot ?? `realtime_stack_${randomBytes(6).toString("hex")}`;
   try {
-    await client.query(`CREATE_REPLICATION_SLOT ${slot} TEMPORARY LOGICAL pgoutput NOEXPORT_SNAPSHOT`);
+    await client.query(`CREATE_REPLICATION_SLOT ${slot} ${options.slot ? "" : "TEMPORARY "}LOGICAL pgoutput NOEXPORT_SNAPSHOT`);
   } catch (error) {
-    await client.end().catch(() => undefined);
-    throw error;
+    // 42710: the permanent slot exists already, so the stream resumes it
+    if (!options.slot || (error as { code?: string }).code !== "42710") {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
   }
 
   const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
