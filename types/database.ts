@@ -21,6 +21,43 @@ export type Database = {
   };
   public: {
     Tables: {
+      media_embeds: {
+        Row: {
+          author: string | null;
+          duration_seconds: number | null;
+          fetched_at: string;
+          height: number | null;
+          provider: string;
+          thumbnail_url: string | null;
+          title: string | null;
+          url: string;
+          width: number | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          author?: string | null;
+          duration_seconds?: number | null;
+          fetched_at?: string;
+          height?: number | null;
+          provider: string;
+          thumbnail_url?: string | null;
+          title?: string | null;
+          url: string;
+          width?: number | null;
+        };
+        Update: {
+          author?: string | null;
+          duration_seconds?: number | null;
+          fetched_at?: string;
+          height?: number | null;
+          provider?: string;
+          thumbnail_url?: string | null;
+          title?: string | null;
+          url?: string;
+          width?: number | null;
+        };
+        Relationships: [];
+      };
       memberships: {
         Row: {
           joined_at: string;

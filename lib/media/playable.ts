@@ -1,46 +1,48 @@
+// Whether react-player can play a link, by react-player's own rules. `react-player/patterns` is
+// the module react-player's players list takes each player's `canPlay` from; it imports nothing,
+// so a form can import this file without pulling any player (or React) into its bundle.
+// `mediaPlayers` repeats react-player's list order (the first player that can play a link plays
+// it); a unit test holds it equal to `react-player/players`.
 import { canPlay } from "react-player/patterns";
+import { checkMediaUrl, type MediaUrlProblem } from "./url-rules.ts";
 
-// Which links a post may carry: https URLs that one of react-player's players can play (its own
-// patterns, the same test its <ReactPlayer> uses to pick a player). Shared by the form and the server.
+export const mediaPlayers = [
+  { key: "hls", name: "HLS stream" },
+  { key: "dash", name: "DASH stream" },
+  { key: "mux", name: "Mux" },
+  { key: "youtube", name: "YouTube" },
+  { key: "vimeo", name: "Vimeo" },
+  { key: "wistia", name: "Wistia" },
+  { key: "spotify", name: "Spotify" },
+  { key: "twitch", name: "Twitch" },
+  { key: "tiktok", name: "TikTok" },
+  { key: "html", name: "audio or video file" },
+] as const satisfies readonly { key: keyof typeof canPlay; name: string }[];
 
-const players = Object.entries(canPlay) as [keyof typeof canPlay, (url: string) => boolean][];
+export type MediaPlayerKey = (typeof mediaPlayers)[number]["key"];
 
-/** The react-player player for a URL, or null when none plays it (or it is not a plain https URL). */
-export function playerFor(value: string): keyof typeof canPlay | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" || url.username || url.password || !url.hostname.includes(".")) return null;
-  return players.find(([, test]) => test(value))?.[0] ?? null;
+export const notPlayableMessage =
+  "We can't play links from there. Paste a YouTube, Vimeo, Wistia, Mux, Twitch, Spotify or TikTok link, an HLS/DASH stream, or a link to an audio or video file.";
+
+export type PlayableUrlCheck =
+  | { ok: true; url: string; player: MediaPlayerKey }
+  | { ok: false; problem: MediaUrlProblem | "not_playable"; error: string };
+
+/** The react-player player that would play this (already parsed) link, or null. */
+export function playerFor(url: string): MediaPlayerKey | null {
+  return mediaPlayers.find((player) => canPlay[player.key](url))?.key ?? null;
 }
 
-export function isPlayableUrl(value: string): boolean {
-  return playerFor(value) !== null;
+/** The link's rules (https, public host, length) and then react-player's: the form's and the server's check. */
+export function checkPlayableUrl(input: string): PlayableUrlCheck {
+  const checked = checkMediaUrl(input);
+  if (!checked.ok) return checked;
+  const url = checked.url.href;
+  const player = playerFor(url);
+  if (!player) return { ok: false, problem: "not_playable", error: notPlayableMessage };
+  return { ok: true, url, player };
 }
 
-const providerNames: Partial<Record<keyof typeof canPlay, string>> = {
-  youtube: "YouTube",
-  vimeo: "Vimeo",
-  wistia: "Wistia",
-  spotify: "Spotify",
-  twitch: "Twitch",
-  tiktok: "TikTok",
-  mux: "Mux",
-};
-
-const hostNames: [RegExp, string][] = [[/(^|\.)soundcloud\.com$/, "SoundCloud"]];
-
-/** The name people know a link's host by, for messages ("We couldn't reach YouTube …"). */
-export function providerName(value: string): string {
-  const player = playerFor(value);
-  if (player && providerNames[player]) return providerNames[player];
-  try {
-    const host = new URL(value).hostname;
-    return hostNames.find(([pattern]) => pattern.test(host))?.[1] ?? host;
-  } catch {
-    return "the site";
-  }
+export function isPlayableUrl(input: string): boolean {
+  return checkPlayableUrl(input).ok;
 }

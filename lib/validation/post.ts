@@ -1,4 +1,4 @@
-import { isPlayableUrl } from "../media/playable.ts";
+import { checkPlayableUrl } from "../media/playable.ts";
 import { z } from "./zod.ts";
 
 // One set of schemas for the post forms, their server actions, and anything else that accepts a
@@ -8,9 +8,6 @@ export const postMessages = {
   titleRequired: "Give the post a title",
   titleTooLong: "Titles are up to 120 characters",
   bodyTooLong: "Posts are up to 2000 characters",
-  urlRequired: "Paste a link to the track or video",
-  urlHttps: "Links must start with https://",
-  urlUnplayable: "We can't play that link — use a YouTube, Vimeo, SoundCloud, Spotify, Twitch, TikTok, Wistia or Mux link, or a direct https link to an audio or video file",
   notMember: "Join the room to post in it",
   uploadMissing: "The upload has not finished — try again once it has",
 } as const;
@@ -18,12 +15,13 @@ export const postMessages = {
 export const postTitleSchema = z.string().trim().min(1, postMessages.titleRequired).max(120, postMessages.titleTooLong);
 export const postBodySchema = z.string().trim().max(2000, postMessages.bodyTooLong);
 
-export const mediaUrlSchema = z
-  .string()
-  .trim()
-  .min(1, postMessages.urlRequired)
-  .refine((value) => /^https:\/\//i.test(value), postMessages.urlHttps)
-  .refine((value) => !/^https:\/\//i.test(value) || isPlayableUrl(value), postMessages.urlUnplayable);
+/** The link's rules and react-player's (lib/media/playable.ts); its messages say which failed. */
+export const mediaUrlSchema = z.string().transform((value, context) => {
+  const checked = checkPlayableUrl(value);
+  if (checked.ok) return checked.url;
+  context.addIssue({ code: "custom", message: checked.error });
+  return z.NEVER;
+});
 
 export const linkPostSchema = z.object({ title: postTitleSchema, body: postBodySchema, url: mediaUrlSchema });
 export type LinkPostInput = z.infer<typeof linkPostSchema>;
@@ -39,11 +37,15 @@ export const uploadPostSchema = z.object({
 });
 export type UploadPostInput = z.infer<typeof uploadPostSchema>;
 
-/** The normalised metadata the `embed` function answers with (never raw HTML). */
+/** The normalised metadata the `embed` function answers with (never raw HTML), as stored on a post. */
 export const embedMetadataSchema = z.object({
-  provider: z.string().max(80),
+  provider: z.string().max(40),
+  provider_name: z.string().max(80).nullish(),
   title: z.string().max(300).nullish(),
   author: z.string().max(200).nullish(),
-  thumbnail_url: z.url({ protocol: /^https?$/ }).max(2048).nullish(),
+  thumbnail_url: z.url({ protocol: /^https$/ }).max(2048).nullish(),
+  duration: z.number().nullish(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
 });
 export type EmbedMetadata = z.infer<typeof embedMetadataSchema>;

@@ -57,7 +57,7 @@ export default async function PostPage({ params }: { params: Params }) {
     const { data } = await supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds);
     src = data?.signedUrl ?? null;
   }
-  const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "SoundCloud" || post.embed?.provider === "Spotify";
+  const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
   const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
   const isAuthor = access.userId === post.author_id;
   return (
@@ -68,7 +68,7 @@ export default async function PostPage({ params }: { params: Params }) {
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{post.title}</h1>
         {post.embed ? (
           <p className="text-sm text-muted">
-            {post.embed.provider}
+            {post.embed.provider_name ?? post.embed.provider}
             {post.embed.title && post.embed.title !== post.title ? ` · ${post.embed.title}` : ""}
             {post.embed.author ? ` · by ${post.embed.author}` : ""}
           </p>
