@@ -22,3 +22,50 @@ where email in ('ada@cuepoint.test', 'grace@cuepoint.test');
 
 update public.profiles set bio = 'Listening club host. Ask me about 70s synth records.'
 where id = 'a1a1a1a1-0000-4000-8000-000000000001';
+
+-- The demo accounts' wallets (Anvil's accounts #1 and #2; the local chain gives them ENS names and
+-- tokens: ada holds 1000 CUE, CUEPASS #1 and 3 of item 1; grace holds 5 CUE). Linking is normally
+-- done by signing; the seed records them as already linked. Their ENS avatars are looked up when
+-- /account first shows them (ens_checked_at is empty).
+insert into public.wallets (user_id, address, ens_name, verified_at) values
+  ('a1a1a1a1-0000-4000-8000-000000000001', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', 'ada.eth', now()),
+  ('a1a1a1a1-0000-4000-8000-000000000002', '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 'grace.eth', now());
+
+-- Rooms: two open, two gated on the local chain's test tokens. The owner's membership comes from
+-- the rooms trigger. A room and its gate go in one statement, so the gate check at commit holds.
+insert into public.rooms (id, slug, name, description, owner_id, visibility, created_at) values
+  ('b2b2b2b2-0000-4000-8000-000000000001', 'late-night-synths', 'Late Night Synths',
+   'Analog and modular sets after midnight. Post a recording, mark the moment the filter opens.',
+   'a1a1a1a1-0000-4000-8000-000000000001', 'public', now() - interval '4 days'),
+  ('b2b2b2b2-0000-4000-8000-000000000002', 'field-recordings', 'Field Recordings Club',
+   'Rain on tin roofs, city crossings, dawn choruses. Share what you heard and where.',
+   'a1a1a1a1-0000-4000-8000-000000000002', 'public', now() - interval '3 days');
+
+with room as (
+  insert into public.rooms (id, slug, name, description, owner_id, visibility, created_at)
+  values ('b2b2b2b2-0000-4000-8000-000000000003', 'backstage', 'Backstage',
+          'For holders of the Cuepoint Backstage Pass: early listens and rehearsal tapes.',
+          'a1a1a1a1-0000-4000-8000-000000000001', 'gated', now() - interval '2 days')
+  returning id
+)
+insert into public.room_gates (room_id, chain_id, contract_address, standard, token_id, min_balance)
+select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721', null, '1' from room;
+
+with room as (
+  insert into public.rooms (id, slug, name, description, owner_id, visibility, created_at)
+  values ('b2b2b2b2-0000-4000-8000-000000000004', 'cue-holders', 'CUE Holders Circle',
+          'Listening sessions for people holding at least 100 CUE.',
+          'a1a1a1a1-0000-4000-8000-000000000002', 'gated', now() - interval '1 day')
+  returning id
+)
+-- 100 CUE in smallest units (18 decimals)
+insert into public.room_gates (room_id, chain_id, contract_address, standard, token_id, min_balance)
+select id, 31337, '0xdc64a140aa3e981100a9beca4e685f962f0cf6c9', 'erc20', null, '100000000000000000000' from room;
+
+-- grace joins ada's open room; ada joins grace's, and holds enough CUE for grace's gated one.
+insert into public.memberships (room_id, user_id, role) values
+  ('b2b2b2b2-0000-4000-8000-000000000001', 'a1a1a1a1-0000-4000-8000-000000000002', 'member'),
+  ('b2b2b2b2-0000-4000-8000-000000000002', 'a1a1a1a1-0000-4000-8000-000000000001', 'moderator');
+insert into public.memberships (room_id, user_id, role, verified_wallet, verified_at) values
+  ('b2b2b2b2-0000-4000-8000-000000000004', 'a1a1a1a1-0000-4000-8000-000000000001', 'member',
+   '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', now());

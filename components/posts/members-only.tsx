@@ -1,14 +1,14 @@
-import { Card } from "@/components/ui/card";
-
 /** What a visitor to a gated room sees instead of its posts. */
 export function MembersOnly({ signedIn }: { signedIn: boolean }) {
   return (
-    <Card>
-      <h2 className="text-lg font-semibold">Posts are for members only</h2>
-      <p className="mt-2 text-muted">
-        This room is gated: only holders of its token who have joined can see and add posts.{" "}
-        {signedIn ? "Join the room with a wallet that holds the token to see them." : "Sign in and join the room with a wallet that holds the token to see them."}
+    <section aria-labelledby="members-only" className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center">
+      <h2 id="members-only" className="text-lg font-semibold">
+        Posts are for members
+      </h2>
+      <p className="text-muted">
+        This room is gated: only members — holders of its token who have joined — can see and add posts.{" "}
+        {signedIn ? "Join with a linked wallet that holds the token to read them." : "Sign in and join with a linked wallet that holds the token to read them."}
       </p>
-    </Card>
+    </section>
   );
 }

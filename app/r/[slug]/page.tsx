@@ -1,27 +1,175 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
+import { Avatar } from "@/components/avatar";
 import { Feed } from "@/components/posts/feed";
+import { GateBadge } from "@/components/rooms/gate-badge";
+import { MembershipForm } from "@/components/rooms/membership-form";
+import { memberCountText } from "@/components/rooms/room-card";
+import { RoomCover } from "@/components/rooms/room-cover";
+import { Alert } from "@/components/ui/alert";
+import { buttonClasses } from "@/components/ui/button";
+import { linkClasses } from "@/components/ui/link";
+import { WalletAddress } from "@/components/wallet-address";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { shortChecksummedAddress } from "@/lib/chain/address";
 import { decodeCursor } from "@/lib/posts/cursor";
-import { getRoomAccess } from "@/lib/posts/room-access";
+import { gateRequirementText } from "@/lib/chain/tokens";
+import { chainName, standardName } from "@/lib/rooms/chain-name";
+import { recheckMembership } from "@/lib/rooms/join";
+import { getRoomBySlug, type RoomDetails, type RoomGate } from "@/lib/rooms/queries";
 import { createClient } from "@/lib/supabase/server";
+import { membershipRecheckAfterMs } from "@/lib/validation/join-room";
 
 type Params = Promise<{ slug: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+const loadRoom = cache(async (slug: string) => {
+  const [supabase, user] = await Promise.all([createClient(), getCurrentUser()]);
+  return { supabase, user, result: await getRoomBySlug(supabase, slug, user?.id ?? null) };
+});
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const access = await getRoomAccess(await createClient(), (await params).slug);
-  return { title: access ? access.room.name : "Room not found" };
+  const { result } = await loadRoom((await params).slug);
+  return { title: result.ok ? result.data.room.name : "Room not found" };
 }
 
-// The room page's posts; the room's header, gate and join controls come with the rooms pages.
+/** "Holders of at least 1 CUEPASS on Local chain", read on chain; without an answer, the gate as stored. */
+async function gateText(gate: RoomGate): Promise<string> {
+  const described = await gateRequirementText({ ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" }).catch(() => null);
+  if (described?.ok) return `Holders of ${described.data.text.replace(/^At least/, "at least")}`;
+  const item = gate.token_id === null ? "" : ` #${gate.token_id}`;
+  return `Holders of ${standardName(gate.standard)} token${item} ${shortChecksummedAddress(gate.contract_address)} on ${chainName(gate.chain_id)}`;
+}
+
+/**
+ * A gated member whose last balance check is over an hour old is checked again now; when no
+ * linked wallet holds enough any more the membership is gone, and the reason is shown.
+ */
+async function recheckIfStale(supabase: Awaited<ReturnType<typeof createClient>>, details: RoomDetails): Promise<{ membership: RoomDetails["membership"]; lapsed: string | null }> {
+  const { membership, room } = details;
+  if (!membership || membership.role !== "member" || room.visibility !== "gated") return { membership, lapsed: null };
+  const checkedAt = membership.verified_at ? Date.parse(membership.verified_at) : 0;
+  if (Date.now() - checkedAt < membershipRecheckAfterMs) return { membership, lapsed: null };
+  const answer = await recheckMembership(supabase, room.id);
+  if (answer.ok && answer.data.status === "lapsed") return { membership: null, lapsed: answer.data.reason };
+  if (answer.ok && answer.data.status === "not_member") return { membership: null, lapsed: null };
+  // Renewed, fresh or exempt; or the chain did not answer, and nothing changed.
+  return { membership, lapsed: null };
+}
+
 export default async function RoomPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
-  const access = await getRoomAccess(await createClient(), (await params).slug);
-  if (!access) notFound();
-  const cursor = decodeCursor((await searchParams).before);
+  const slug = (await params).slug;
+  const before = (await searchParams).before;
+  const { supabase, user, result } = await loadRoom(slug);
+  if (!result.ok) {
+    if (result.error.kind === "not_found") notFound();
+    return (
+      <main id="main" className="mx-auto w-full max-w-3xl px-4 py-10">
+        <Alert tone="error">{result.error.message}</Alert>
+      </main>
+    );
+  }
+  const details = result.data;
+  const { room, owner, gate } = details;
+  const [{ membership, lapsed }, requirement, ownerWallets] = await Promise.all([
+    recheckIfStale(supabase, details),
+    gate ? gateText(gate) : null,
+    owner ? supabase.rpc("profile_wallets", { profile_id: owner.id }).then(({ data }) => data ?? []) : [],
+  ]);
+  const gated = room.visibility === "gated";
+  const canManage = membership?.role === "owner" || membership?.role === "moderator";
+  const canReadContent = !gated || membership !== null;
+  const ownerWallet = ownerWallets.find((wallet) => wallet.ens_name) ?? ownerWallets[0];
+
   return (
-    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
-      <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{access.room.name}</h1>
-      <Feed room={access.room} canRead={access.canRead} isMember={access.role !== null} signedIn={access.userId !== null} cursor={cursor} />
+    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
+      <div className="overflow-hidden rounded-2xl border border-line bg-raised shadow-sm">
+        <RoomCover path={room.cover_path} name={room.name} className="aspect-[4/1] max-sm:aspect-[5/2]" />
+        <div className="flex flex-col gap-4 p-5 sm:p-6">
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <div className="flex min-w-0 flex-col gap-1">
+              <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] sm:text-3xl">{room.name}</h1>
+              <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
+                <span>{memberCountText(room.member_count)}</span>
+                <GateBadge gate={gate} />
+              </p>
+            </div>
+            {canManage ? (
+              <Link href={`/r/${room.slug}/settings`} className={buttonClasses("secondary")}>
+                Settings
+              </Link>
+            ) : null}
+          </div>
+          {room.description ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{room.description}</p> : null}
+          {owner ? (
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
+              <span className="text-muted">Run by</span>
+              <Link href={`/u/${owner.username}`} className="flex min-w-0 items-center gap-2 font-medium hover:text-accent">
+                <Avatar path={owner.avatar_path} name={owner.display_name} size={28} />
+                <span className="truncate">{owner.display_name}</span>
+              </Link>
+              {ownerWallet ? <WalletAddress address={ownerWallet.address} ensName={ownerWallet.ens_name} ensAvatar={ownerWallet.ens_avatar} size={20} /> : null}
+            </div>
+          ) : null}
+        </div>
+      </div>
+
+      {lapsed ? (
+        <Alert tone="error">
+          You are no longer a member of this room. {lapsed}{" "}
+          <Link href="/account#wallets" className={linkClasses}>
+            Check your linked wallets
+          </Link>
+        </Alert>
+      ) : null}
+
+      <section aria-labelledby="membership" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-5 sm:p-6">
+        <h2 id="membership" className="text-lg font-semibold">
+          {gated ? "Who may join" : "Membership"}
+        </h2>
+        {gated ? <p>{requirement}</p> : <p className="text-muted">Open to everyone signed in.</p>}
+        <MembershipStatus roomId={room.id} slug={room.slug} gated={gated} signedIn={user !== null} membership={membership} />
+      </section>
+
+      <Feed room={room} canRead={canReadContent} isMember={membership !== null} signedIn={user !== null} cursor={decodeCursor(before)} />
     </main>
+  );
+}
+
+function MembershipStatus({ roomId, slug, gated, signedIn, membership }: { roomId: string; slug: string; gated: boolean; signedIn: boolean; membership: RoomDetails["membership"] }) {
+  if (!signedIn) {
+    return (
+      <div>
+        <Link href={`/login?next=${encodeURIComponent(`/r/${slug}`)}`} className={buttonClasses("primary")}>
+          Sign in to join
+        </Link>
+      </div>
+    );
+  }
+  if (membership?.role === "owner") return <p className="text-sm text-muted">You own this room.</p>;
+  if (membership) {
+    return (
+      <div className="flex flex-col gap-3">
+        <p className="text-sm">
+          You&apos;re {membership.role === "moderator" ? "a moderator" : "a member"} of this room
+          {membership.verified_wallet ? (
+            <>
+              {" "}
+              through <span className="whitespace-nowrap font-mono">{shortChecksummedAddress(membership.verified_wallet)}</span>
+            </>
+          ) : null}
+          .
+        </p>
+        <MembershipForm roomId={roomId} mode="leave" gated={gated} />
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2">
+      {gated ? <p className="text-sm text-muted">Joining checks the balances of the wallets linked to your account.</p> : null}
+      <MembershipForm roomId={roomId} mode="join" gated={gated} />
+    </div>
   );
 }

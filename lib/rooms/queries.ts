@@ -1,0 +1,152 @@
+import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Database } from "@/types/database";
+
+// Reads of rooms for Server Components. Every read goes through the caller's client, so RLS
+// decides what is visible; these functions only shape the answers.
+
+type Client = SupabaseClient<Database>;
+type Tables = Database["public"]["Tables"];
+
+export type Room = Tables["rooms"]["Row"];
+export type RoomGate = Tables["room_gates"]["Row"];
+export type RoomRole = "owner" | "moderator" | "member";
+
+export interface RoomOwner {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar_path: string | null;
+}
+
+export interface RoomMembership {
+  role: RoomRole;
+  joined_at: string;
+  verified_wallet: string | null;
+  verified_at: string | null;
+}
+
+export interface RoomDetails {
+  room: Room;
+  owner: RoomOwner | null;
+  /** The gate of a gated room; null for a public room. */
+  gate: RoomGate | null;
+  /** The caller's own membership; null when signed out or not a member. */
+  membership: RoomMembership | null;
+  /** The signed-in caller's user id, or null. */
+  viewerId: string | null;
+}
+
+export type QueryError = { kind: "not_found" | "unavailable"; message: string };
+export type QueryResult<T> = { ok: true; data: T } | { ok: false; error: QueryError };
+
+const slugPattern = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
+const unavailable: QueryError = { kind: "unavailable", message: "We couldn't load this room — reload the page in a moment." };
+
+/**
+ * A room by its address, with its gate, its owner's profile and the caller's membership.
+ * `viewerId` saves a round trip when the caller already knows who is signed in (undefined: ask Auth).
+ */
+export async function getRoomBySlug(supabase: Client, slug: string, viewerId?: string | null): Promise<QueryResult<RoomDetails>> {
+  if (!slugPattern.test(slug)) return { ok: false, error: { kind: "not_found", message: "There is no room at this address." } };
+  const userId = viewerId === undefined ? await currentUserId(supabase) : viewerId;
+
+  const { data: room, error } = await supabase.from("rooms").select("*").eq("slug", slug).maybeSingle();
+  if (error) return { ok: false, error: unavailable };
+  if (!room) return { ok: false, error: { kind: "not_found", message: "There is no room at this address." } };
+
+  const [gate, owner, membership] = await Promise.all([
+    room.visibility === "gated" ? supabase.from("room_gates").select("*").eq("room_id", room.id).maybeSingle() : null,
+    supabase.from("profiles").select("id, username, display_name, avatar_path").eq("id", room.owner_id).maybeSingle(),
+    userId
+      ? supabase.from("memberships").select("role, joined_at, verified_wallet, verified_at").eq("room_id", room.id).eq("user_id", userId).maybeSingle()
+      : null,
+  ]);
+  if (gate?.error || owner.error || membership?.error) return { ok: false, error: unavailable };
+
+  return {
+    ok: true,
+    data: {
+      room,
+      owner: owner.data ?? null,
+      gate: gate?.data ?? null,
+      membership: membership?.data ? { ...membership.data, role: membership.data.role as RoomRole } : null,
+      viewerId: userId,
+    },
+  };
+}
+
+async function currentUserId(supabase: Client): Promise<string | null> {
+  const { data } = await supabase.auth.getUser();
+  return data.user?.id ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The directory
+// ---------------------------------------------------------------------------------------------
+
+export const directoryPageSize = 24;
+
+export type DirectoryRoom = Pick<Room, "id" | "slug" | "name" | "description" | "cover_path" | "visibility" | "member_count" | "created_at"> & {
+  gate: Pick<RoomGate, "chain_id" | "contract_address" | "standard" | "token_id" | "min_balance"> | null;
+};
+
+export interface DirectoryPage {
+  rooms: DirectoryRoom[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface DirectoryQuery {
+  /** Part of a room's name, as typed; matched literally, case-insensitively. */
+  search?: string;
+  /** From a previous page's `nextCursor`. */
+  cursor?: string | null;
+  pageSize?: number;
+}
+
+/** Rooms newest first, optionally those whose name contains `search`, one page at a time. */
+export async function listRooms(supabase: Client, { search = "", cursor = null, pageSize = directoryPageSize }: DirectoryQuery = {}): Promise<QueryResult<DirectoryPage>> {
+  let query = supabase
+    .from("rooms")
+    .select("id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)")
+    .order("created_at", { ascending: false })
+    .order("id", { ascending: false })
+    .limit(pageSize + 1);
+
+  const term = search.trim();
+  if (term) query = query.ilike("name", `%${likePattern(term)}%`);
+
+  const after = cursor ? decodeCursor(cursor) : null;
+  if (after) query = query.or(`created_at.lt."${after.createdAt}",and(created_at.eq."${after.createdAt}",id.lt.${after.id})`);
+
+  const { data, error } = await query;
+  if (error) return { ok: false, error: { kind: "unavailable", message: "We couldn't load the rooms — reload the page in a moment." } };
+
+  const rows = data.slice(0, pageSize).map(({ gate, ...room }) => ({ ...room, gate: (Array.isArray(gate) ? gate[0] : gate) ?? null }));
+  const last = rows.at(-1);
+  return { ok: true, data: { rooms: rows, nextCursor: data.length > pageSize && last ? encodeCursor(last.created_at, last.id) : null } };
+}
+
+/**
+ * Typed text as a literal `ilike` pattern: `%`, `_` and `\` are escaped. The REST API reads `*` as
+ * `%` and offers no escape for it, so a typed `*` becomes `_` (any one character, itself included).
+ */
+export function likePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`).replaceAll("*", "_");
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A page boundary as URL-safe text: the last row's (created_at, id). */
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
+}
+
+/** The boundary a cursor names, or null for anything that is not one (a mangled URL starts over). */
+export function decodeCursor(cursor: string): { createdAt: string; id: string } | null {
+  if (!/^[A-Za-z0-9_-]{1,120}$/.test(cursor)) return null;
+  const [createdAt, id, extra] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (extra !== undefined || !id || !uuidPattern.test(id) || Number.isNaN(Date.parse(createdAt))) return null;
+  if (!/^[0-9T:.+\- Z]+$/.test(createdAt)) return null;
+  return { createdAt, id };
+}
