@@ -16,8 +16,9 @@ export function encodeCursor(cursor: FeedCursor): string {
 export function decodeCursor(value: string | string[] | undefined): FeedCursor | null {
   if (typeof value !== "string") return null;
   const [createdAt, id, ...rest] = value.split("~");
-  if (rest.length || !id || !uuid.test(id) || !createdAt || Number.isNaN(Date.parse(createdAt))) return null;
-  return { createdAt: new Date(createdAt).toISOString(), id };
+  // Kept as Postgres wrote it: its microseconds matter (a Date would round them to milliseconds).
+  if (rest.length || !id || !uuid.test(id) || !/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)$/.test(createdAt ?? "") || Number.isNaN(Date.parse(createdAt))) return null;
+  return { createdAt, id };
 }
 
 /** The PostgREST filter for "older than the cursor" in (created_at desc, id desc) order. */
