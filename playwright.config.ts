@@ -1,8 +1,12 @@
 import { defineConfig } from "@playwright/test";
+import { oembedProvidersPort } from "./tests/helpers/oembed-providers";
 
 // End-to-end tests run in Debian's Chromium (no browser downloads on these machines) against the
 // production build (`next build` first; `npm test` does it) and the local stack.
 const port = Number(process.env.E2E_PORT ?? 3100);
+// Local oEmbed providers (tests/helpers/oembed-providers.ts): `npm test` starts the backend's API with
+// OEMBED_ENDPOINT_* pointing here, so the embed function never reaches the real providers.
+const oembedPort = oembedProvidersPort();
 
 export default defineConfig({
   testDir: "e2e",
@@ -22,11 +26,19 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
     },
   },
-  webServer: {
-    command: `node_modules/.bin/next start -p ${port}`,
-    url: `http://localhost:${port}`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "pipe",
-  },
+  webServer: [
+    {
+      command: `node_modules/.bin/node tests/helpers/oembed-providers.ts ${oembedPort}`,
+      url: `http://127.0.0.1:${oembedPort}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `node_modules/.bin/next start -p ${port}`,
+      url: `http://localhost:${port}`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*, chain:compile.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*, chain:compile, oembed:local.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +19,7 @@ import {
 import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-types";
 import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
 import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
+import { oembedProvidersEnv, oembedProvidersPort } from "../tests/helpers/oembed-providers.ts";
 
 const bin = (name: string) => path.join(binDir, name);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -170,9 +171,11 @@ async function e2e(config: StackConfig): Promise<LayerResult | undefined> {
     return { layer: "e2e (Playwright)", passed: 0, failed: 1, ok: false };
   }
   const reportFile = path.join(tmpdir(), `cuepoint-playwright-${process.pid}.json`);
-  // Email links go to site_url: here, the app under test.
+  // Email links go to site_url: here, the app under test. The embed function asks the local oEmbed
+  // providers Playwright starts (playwright.config.ts), never the real ones.
   const siteUrl = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
-  const code = await withApiEnv(config, { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds, STACK_AUTH_SITE_URL: siteUrl }, () =>
+  const apiEnv = { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds, STACK_AUTH_SITE_URL: siteUrl, ...oembedProvidersEnv(`http://127.0.0.1:${oembedProvidersPort()}`) };
+  const code = await withApiEnv(config, apiEnv, () =>
     runInherit(bin("playwright"), ["test", "--reporter=list,json"], {
       cwd: repoRoot,
       env: { ...buildEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile },
@@ -275,6 +278,7 @@ const tasks: Record<string, () => Promise<number>> = {
     }
   },
   "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts")], { cwd: repoRoot }),
+  "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
 };
 

@@ -11,10 +11,12 @@
 //   reset     drops the connection
 // Every request is recorded (`requests`), and so is every request that reaches `elsewhere`.
 //
-// As a program (for `npm run dev` and Playwright): `node tests/helpers/oembed-providers.ts [port]`
-// serves on 127.0.0.1:<port> (default OEMBED_PROVIDERS_PORT or 3190) and prints the variables.
+// As a program (`npm run oembed:local`, and Playwright's config starts it for e2e):
+// `node tests/helpers/oembed-providers.ts [port]` serves on 127.0.0.1:<port> (default
+// OEMBED_PROVIDERS_PORT, else 3190) and prints the variables in supabase/functions/.env form.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { pathToFileURL } from "node:url";
 import type { OembedProviderKey } from "../../lib/media/oembed-providers.ts";
 
 export type ProviderMode = "ok" | "slow" | "huge" | "redirect" | "html" | "missing" | "notjson" | "reset";
@@ -198,6 +200,16 @@ export function realAnswer(provider: OembedProviderKey, link: string): Record<st
   }
 }
 
+/** Where the program serves: OEMBED_PROVIDERS_PORT, else 3190. */
+export function oembedProvidersPort(): number {
+  return Number(process.env.OEMBED_PROVIDERS_PORT ?? 3190);
+}
+
+/** OEMBED_ENDPOINT_<PROVIDER> for every provider, pointing at local servers at `origin`. */
+export function oembedProvidersEnv(origin: string): Record<string, string> {
+  return Object.fromEntries(providerKeys.map((key) => [`OEMBED_ENDPOINT_${key.toUpperCase()}`, `${origin}/${key}/oembed`]));
+}
+
 function listen(server: http.Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -282,7 +294,7 @@ export async function startOembedProviders(options: { port?: number } = {}): Pro
   return {
     origin,
     endpoints,
-    env: Object.fromEntries(providerKeys.map((key) => [`OEMBED_ENDPOINT_${key.toUpperCase()}`, endpoints[key]])),
+    env: oembedProvidersEnv(origin),
     requests,
     elsewhere: { origin: elsewhereOrigin, requests: elsewhereRequests },
     abandoned,
@@ -301,10 +313,9 @@ export async function startOembedProviders(options: { port?: number } = {}): Pro
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.argv[2] ?? process.env.OEMBED_PROVIDERS_PORT ?? 3190);
-  const providers = await startOembedProviders({ port });
-  console.log(`Local oEmbed providers on ${providers.origin}. Give the backend these variables:`);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const providers = await startOembedProviders({ port: Number(process.argv[2] ?? oembedProvidersPort()) });
+  console.log(`# Local oEmbed providers on ${providers.origin}. For the embed function, add to supabase/functions/.env:`);
   for (const [name, value] of Object.entries(providers.env)) console.log(`${name}=${value}`);
   const stop = () => void providers.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
