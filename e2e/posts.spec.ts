@@ -156,16 +156,22 @@ test("uploads: refused before sending when too large or not media; audio and vid
   expect(audio).toMatchObject({ title: "A tone", media_kind: "upload", duration_seconds: 40 });
   expect(await filesIn(room.id, member.id)).toEqual([audio.storage_path]);
 
-  // Cancelled: no post, no file.
-  const restoreAgain = await slowUploads(page, 64 * 1024);
+  // Cancelled while the file is on its way (held here, as a slow connection would): no post, no file.
+  const signedUploads = "**/storage/v1/object/upload/sign/**";
+  let held = false;
+  await page.route(signedUploads, (route) => {
+    if (route.request().method() !== "PUT") return route.continue();
+    held = true; // never answered: the upload is still in flight when the person cancels
+  });
   await fileInput.setInputFiles({ name: "long.wav", mimeType: "audio/wav", buffer: Buffer.from(wavFile(60)) });
   await form.getByLabel("Title").fill("Never mind");
   await form.getByRole("button", { name: "Upload and post" }).click();
   await expect(progress).toBeVisible();
+  await expect.poll(() => held).toBe(true);
   await form.getByRole("button", { name: "Cancel upload" }).click();
   await expect(form.getByRole("alert")).toHaveText("Upload cancelled — nothing was posted.");
   await expect(form.getByLabel("Title")).toHaveValue("Never mind");
-  await restoreAgain();
+  await page.unroute(signedUploads);
   expect((await postsIn(room.id)).map((post) => post.title)).toEqual(["A tone"]);
   await expect.poll(() => filesIn(room.id, member.id)).toEqual([audio.storage_path]);
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { type ComponentType, useEffect, useState } from "react";
+import { type ComponentType, useEffect, useRef, useState } from "react";
 
 type PlayerProps = { src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
 
@@ -11,6 +11,7 @@ type PlayerProps = { src: string; controls?: boolean; light?: string | boolean; 
 export function PostPlayer({ src, audio, poster, title }: { src: string; audio: boolean; poster?: string | null; title: string }) {
   const [Player, setPlayer] = useState<ComponentType<PlayerProps> | null>(null);
   const [failed, setFailed] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let live = true;
     import("react-player").then(
@@ -21,10 +22,11 @@ export function PostPlayer({ src, audio, poster, title }: { src: string; audio: 
       live = false;
     };
   }, []);
-  const frame = audio ? "h-14 w-full" : "aspect-video w-full overflow-hidden rounded-2xl bg-black";
+  useEffect(() => (Player && frame.current ? nameEmbeddedFrames(frame.current, `${title} — player`) : undefined), [Player, title]);
+  const frameClasses = audio ? "h-14 w-full" : "aspect-video w-full overflow-hidden rounded-2xl bg-black";
   if (failed) return <p className="text-danger">The player didn&apos;t load — check your connection and reload the page.</p>;
   return (
-    <div className={frame} data-player-ready={Player ? "true" : "false"}>
+    <div ref={frame} className={frameClasses} data-player-ready={Player ? "true" : "false"}>
       {Player ? (
         <Player src={src} controls width="100%" height="100%" title={title} style={{ width: "100%", height: "100%" }} />
       ) : poster ? (
@@ -33,4 +35,34 @@ export function PostPlayer({ src, audio, poster, title }: { src: string; audio: 
       ) : null}
     </div>
   );
+}
+
+/**
+ * Players for hosted media (YouTube, Vimeo, …) are custom elements that put the provider's iframe in
+ * their shadow root without a title; screen readers need one. Names each such iframe, now and
+ * whenever a player replaces it.
+ */
+function nameEmbeddedFrames(container: HTMLElement, name: string): () => void {
+  const observers: MutationObserver[] = [];
+  const name_ = (root: ParentNode) => {
+    for (const iframe of root.querySelectorAll("iframe")) if (!iframe.title) iframe.title = name;
+  };
+  const watch = () => {
+    name_(container);
+    for (const element of container.querySelectorAll("*")) {
+      const shadow = element.shadowRoot;
+      if (!shadow || observers.some((observer) => (observer as MutationObserver & { root?: ShadowRoot }).root === shadow)) continue;
+      name_(shadow);
+      const observer = Object.assign(new MutationObserver(() => name_(shadow)), { root: shadow });
+      observer.observe(shadow, { childList: true, subtree: true });
+      observers.push(observer);
+    }
+  };
+  const top = new MutationObserver(watch);
+  top.observe(container, { childList: true, subtree: true });
+  watch();
+  return () => {
+    top.disconnect();
+    for (const observer of observers) observer.disconnect();
+  };
 }

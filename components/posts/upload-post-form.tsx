@@ -10,6 +10,8 @@ import { checkMediaFile, mediaMessages, mediaUploadProblem } from "@/lib/media/f
 import { publicConfig } from "@/lib/public-config";
 import { putWithProgress, readDuration, type UploadRequest } from "./upload-request";
 
+const cancelledMessage = "Upload cancelled — nothing was posted.";
+
 type Errors = Partial<Record<"file" | "title" | "body", string>>;
 
 /**
@@ -20,6 +22,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
   const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
   const current = useRef<UploadRequest | null>(null);
+  const cancelled = useRef(false);
   const [file, setFile] = useState<File | null>(null);
   const [title, setTitle] = useState("");
   const [body, setBody] = useState("");
@@ -50,6 +53,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
     if (!file || Object.values(found).some(Boolean)) return;
 
     setProgress(0);
+    cancelled.current = false;
     const durationSeconds = await readDuration(file);
     const started = await startUpload(room.id, { type: file.type, size: file.size }).catch(() => null);
     if (!started?.ok) {
@@ -57,12 +61,16 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
       return started?.field === "file" ? setErrors({ file: started.error }) : setMessage(started?.error ?? mediaMessages.stopped);
     }
     const { path, signedUrl } = started.data;
+    if (cancelled.current) {
+      setProgress(null);
+      return setMessage(cancelledMessage);
+    }
     const request = putWithProgress(signedUrl, { apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" }, file, setProgress);
     current.current = request;
     let problem: string | null = null;
     try {
       const answer = await request.done;
-      if (answer === "cancelled") problem = "Upload cancelled — nothing was posted.";
+      if (answer === "cancelled") problem = cancelledMessage;
       else problem = mediaUploadProblem(answer.status, answer.body);
     } catch {
       problem = mediaMessages.stopped;
@@ -139,7 +147,13 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
           {busy ? "Uploading…" : "Upload and post"}
         </Button>
         {busy ? (
-          <Button variant="secondary" onClick={() => current.current?.cancel()}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              cancelled.current = true;
+              current.current?.cancel();
+            }}
+          >
             Cancel upload
           </Button>
         ) : null}
