@@ -53,7 +53,7 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
           ) : null}
         </div>
 
-        <form role="search" action="/" method="get" className="flex flex-wrap gap-2" aria-label="Rooms">
+        <form role="search" action="/" method="get" className="flex flex-wrap gap-2" aria-label="Search rooms">
           <label htmlFor="room-search" className="sr-only">
             Search rooms by name
           </label>
