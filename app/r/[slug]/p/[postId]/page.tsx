@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { Avatar } from "@/components/avatar";
 import { MembersOnly } from "@/components/posts/members-only";
 import { PostManage } from "@/components/posts/post-manage";
@@ -16,14 +17,19 @@ type Params = Promise<{ slug: string; postId: string }>;
 /** Signed URLs for playback live this long: enough to play a long file, short enough not to share. */
 const playbackSeconds = 30 * 60;
 
-async function load(params: Params) {
-  const { slug, postId } = await params;
+/** The room, the caller's access and the post, once per request (metadata and page share it). */
+const loadPost = cache(async (slug: string, postId: string) => {
   const supabase = await createClient();
   const access = await getRoomAccess(supabase, slug);
   if (!access) return null;
   const post = access.canRead ? await getPost(supabase, access.room.id, postId) : null;
   return { supabase, access, post };
-}
+});
+
+const load = async (params: Params) => {
+  const { slug, postId } = await params;
+  return loadPost(slug, postId);
+};
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const loaded = await load(params);
