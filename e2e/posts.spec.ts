@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { wavFile } from "../tests/helpers/media-files";
 import { checkPage, signInWithPassword, watchConsole } from "./support/pages";
-import { createRoomAs, filesIn, postsIn, service, signedInClient } from "./support/rooms";
+import { createRoomAs, filesIn, postsIn, service, signedInClient } from "./support/post-rooms";
 import { createConfirmedUser } from "./support/users";
 
 // Posts as a member makes them: a link (its details from the local oEmbed stand-in for YouTube),

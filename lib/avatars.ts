@@ -1,10 +1,10 @@
 import { publicConfig } from "@/lib/public-config";
+import { publicObjectUrl } from "@/lib/storage/upload";
 
 /** Public URL of an object in the avatars bucket (public bucket: no signing needed). */
 export function avatarUrl(path: string | null | undefined): string | null {
   if (!path) return null;
-  const encoded = path.split("/").map(encodeURIComponent).join("/");
-  return `${publicConfig.supabaseUrl}/storage/v1/object/public/avatars/${encoded}`;
+  return publicObjectUrl(publicConfig.supabaseUrl, "avatars", path);
 }
 
 export function initials(name: string): string {

@@ -30,7 +30,9 @@ const budgets = {
 };
 
 const signedOutPages = ["/", "/login"];
-const signedInPages = ["/account"];
+// A room's settings page, as its owner sees it (the bench's account owns a room made for it).
+const benchRoomSlug = `bench-room-${Date.now().toString(36)}`;
+const signedInPages = ["/account", `/r/${benchRoomSlug}/settings`];
 const devRoutes = ["/", "/login", "/signup", "/login/reset", "/account", "/account/password", "/u/nobody", "/auth/error"];
 
 // Measured with wallet sign-in on (a local client ID, as the e2e build uses), so /login shows that
@@ -106,14 +108,14 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     const password = "bench-password-123";
     const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
     if (created.error) throw new Error(`Could not create the bench's account: ${created.error.message}`);
-    // A room of theirs with a post, for the room and post pages (the post page loads its player after first paint).
-    const slug = `bench-${Date.now().toString(36)}`;
-    const room = await admin.from("rooms").insert({ slug, name: "Bench room", owner_id: created.data.user.id, visibility: "public" }).select("id").single();
+    // A room of theirs with a post: its settings page, the room page and the post page (which loads
+    // its player after first paint).
+    const room = await admin.from("rooms").insert({ slug: benchRoomSlug, name: "Bench room", owner_id: created.data.user.id }).select("id").single();
     const post = room.data
       ? await admin.from("posts").insert({ room_id: room.data.id, author_id: created.data.user.id, title: "Bench post", media_kind: "embed", media_url: "https://vimeo.com/76979871" }).select("id").single()
       : null;
     if (!post?.data) throw new Error(`Could not create the bench's room and post: ${room.error?.message ?? post?.error?.message}`);
-    pages.push({ route: `/r/${slug}`, label: "/r/[slug]", signedIn: true }, { route: `/r/${slug}/p/${post.data.id}`, label: "/r/[slug]/p/[id]", signedIn: true });
+    pages.push({ route: `/r/${benchRoomSlug}`, label: "/r/[slug]", signedIn: true }, { route: `/r/${benchRoomSlug}/p/${post.data.id}`, label: "/r/[slug]/p/[id]", signedIn: true });
 
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
     for (const figures of pages.filter((p) => !p.signedIn)) {

@@ -368,6 +368,15 @@ export type Database = {
           ens_name: string;
         }[];
       };
+      profiles_wallets: {
+        Args: { profile_ids: string[] };
+        Returns: {
+          address: string;
+          ens_avatar: string;
+          ens_name: string;
+          user_id: string;
+        }[];
+      };
       set_room_gate: {
         Args: { gate: Json; room_id: string };
         Returns: {

@@ -9,20 +9,9 @@ import { Alert } from "@/components/ui/alert";
 import { avatarObjectPath, avatarTypes, avatarUploadProblem, checkAvatarFile } from "@/lib/avatars-upload";
 import { networkMessage } from "@/lib/auth/messages";
 import { publicConfig } from "@/lib/public-config";
+import { uploadWithProgress } from "@/lib/storage/upload";
 
 /** Uploads straight to Storage (with progress), then the server action points the profile at it. */
-function uploadWithProgress(url: string, headers: Record<string, string>, file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", url);
-    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
-    request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    request.onload = () => resolve({ status: request.status, body: request.responseText });
-    request.onerror = () => reject(new Error("network"));
-    request.send(file);
-  });
-}
-
 export function AvatarUploader({ userId, name, currentPath }: { userId: string; name: string; currentPath: string | null }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);

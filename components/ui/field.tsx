@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
 const control =
   "w-full rounded-lg border border-line bg-raised px-3 py-2 text-base text-ink placeholder:text-muted/70 aria-[invalid=true]:border-danger";
@@ -49,6 +49,16 @@ export function TextAreaField({ id, label, error, hint, className = "", ...props
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <textarea id={id} name={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} min-h-24 ${className}`} {...props} />
+    </FieldFrame>
+  );
+}
+
+export function SelectField({ id, label, error, hint, className = "", children, ...props }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <select id={id} name={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${className}`} {...props}>
+        {children}
+      </select>
     </FieldFrame>
   );
 }

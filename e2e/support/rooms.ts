@@ -1,36 +1,43 @@
-// Rooms for e2e tests, made as their owner would make them (the create_room RPC, signed in), and
-// reads of what the backend holds, as the database's service role, to check what a page did.
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { anonKey, serviceRoleKey } from "@cuepoint/stack/keys";
+// Rooms and memberships set up with the service role, for tests whose subject is something else
+// (who may do what in settings is decided by Postgres; arranging who is in the room is not the test).
+import { randomBytes } from "node:crypto";
+import { createClient } from "@supabase/supabase-js";
+import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { apiUrl } from "./users";
 
-const noSession = { persistSession: false, autoRefreshToken: false };
-export const service = createClient(apiUrl, serviceRoleKey, { auth: noSession });
+export const admin = createClient(apiUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
-export async function signedInClient(email: string, password: string): Promise<SupabaseClient> {
-  const client = createClient(apiUrl, anonKey, { auth: noSession });
-  const { error } = await client.auth.signInWithPassword({ email, password });
-  if (error) throw new Error(`could not sign in ${email}: ${error.message}`);
-  return client;
+export function uniqueSlug(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${randomBytes(2).toString("hex")}`;
 }
 
-const gate = { chain_id: 31337, contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707", standard: "erc721", token_id: null, min_balance: "1" };
-
-export async function createRoomAs(owner: SupabaseClient, label: string, gated = false): Promise<{ id: string; slug: string; name: string }> {
-  const slug = `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  const name = `${label[0].toUpperCase()}${label.slice(1).replace(/-/g, " ")} ${slug.slice(-5)}`;
-  const { data, error } = await owner.rpc("create_room", { slug, name, description: "", gate: gated ? gate : null });
+/** A public room owned by `ownerId` (the owner's membership comes from the rooms trigger). */
+export async function createPublicRoom(ownerId: string, label: string, name = "Late Night Listening") {
+  const slug = uniqueSlug(label);
+  const { data, error } = await admin.from("rooms").insert({ slug, name, description: "Deep cuts after midnight.", owner_id: ownerId }).select("id, slug").single();
   if (error || !data) throw new Error(`could not create room ${slug}: ${error?.message}`);
-  const room = data as { id: string };
-  return { id: room.id, slug, name };
+  return data as { id: string; slug: string };
 }
 
-export async function postsIn(roomId: string) {
-  const { data } = await service.from("posts").select("id, title, media_kind, storage_path, duration_seconds, embed").eq("room_id", roomId).order("created_at");
-  return data ?? [];
+export async function addMember(roomId: string, userId: string, role: "member" | "moderator" = "member") {
+  const { error } = await admin.from("memberships").insert({ room_id: roomId, user_id: userId, role });
+  if (error) throw new Error(`could not add member: ${error.message}`);
 }
 
-export async function filesIn(roomId: string, userId: string): Promise<string[]> {
-  const { data } = await service.storage.from("media").list(`${roomId}/${userId}`);
-  return (data ?? []).map((file) => `${roomId}/${userId}/${file.name}`);
+export async function roleOf(roomId: string, userId: string): Promise<string | null> {
+  const { data } = await admin.from("memberships").select("role").eq("room_id", roomId).eq("user_id", userId).maybeSingle();
+  return (data as { role: string } | null)?.role ?? null;
+}
+
+/** A wallet shown next to a member, with an ENS name (no signature: how it got linked is not the test). */
+export async function giveWallet(userId: string, ensName: string | null = null) {
+  const address = `0x${randomBytes(20).toString("hex")}`;
+  const { error } = await admin.from("wallets").insert({ user_id: userId, address, ens_name: ensName });
+  if (error) throw new Error(`could not add wallet: ${error.message}`);
+  return address;
+}
+
+export async function setDisplayName(userId: string, displayName: string) {
+  const { error } = await admin.from("profiles").update({ display_name: displayName }).eq("id", userId);
+  if (error) throw new Error(`could not name ${userId}: ${error.message}`);
 }

@@ -115,6 +115,14 @@ async function readAsStandard(reader: ChainReader, address: `0x${string}`, stand
   return { name: label(tokenName), symbol: label(tokenSymbol), decimals: 0 };
 }
 
+/** Which other standard the contract answers as, if any, so a wrong choice can be named. */
+async function otherStandard(reader: ChainReader, address: `0x${string}`, chosen: GateInput["standard"]): Promise<GateInput["standard"] | null> {
+  for (const standard of (["erc721", "erc1155", "erc20"] as const).filter((other) => other !== chosen)) {
+    if (await readAsStandard(reader, address, standard)) return standard;
+  }
+  return null;
+}
+
 /**
  * Checks a gate's contract on its chain: the chain is supported here, there is code at the
  * address, and the contract answers as the chosen standard (ERC-165 supportsInterface for ERC-721
@@ -141,10 +149,12 @@ export async function describeGateToken(gate: Pick<GateInput, "chainId" | "contr
     if (!facts) {
       // a read that failed because the chain went away is not the contract's fault
       if (!(await chainAnswers())) throw new Unreachable("the chain stopped answering");
-      return {
-        ok: false,
-        error: { field: "standard", code: "wrong_standard", message: `The contract at ${shown} on ${chain.name} doesn't answer as an ${standardNames[gate.standard]} token — check the address and the standard` },
-      };
+      const actual = await otherStandard(ready.data, address, gate.standard);
+      const chosen = standardNames[gate.standard];
+      const message = actual
+        ? `The contract at ${shown} on ${chain.name} is an ${standardNames[actual]} token, not an ${chosen} — choose ${standardNames[actual]}`
+        : `The contract at ${shown} on ${chain.name} doesn't answer as an ${chosen} token — check the address and the standard`;
+      return { ok: false, error: { field: "standard", code: "wrong_standard", message } };
     }
     const title = facts.name ?? shown;
     return { ok: true, data: { ...facts, chainName: chain.name, label: `Token: ${title}${facts.symbol ? ` (${facts.symbol})` : ""} on ${chain.name}` } };

@@ -11,7 +11,7 @@ export type JoinResult<T> = { ok: true; data: T } | { ok: false; error: JoinRoom
 /** Any supabase-js client carrying the person's session (browser or server). */
 type FunctionsCaller = Pick<SupabaseClient, "functions">;
 
-const offline: JoinRoomError = { code: "internal", error: "We couldn't reach Cuepoint's server — check your connection and try again." };
+const offline: JoinRoomError = { code: "offline", error: "We couldn't reach Cuepoint's server — check your connection and try again." };
 
 function isJoinRoomError(value: unknown): value is JoinRoomError {
   return typeof value === "object" && value !== null && typeof (value as JoinRoomError).code === "string" && typeof (value as JoinRoomError).error === "string";

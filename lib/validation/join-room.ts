@@ -63,7 +63,8 @@ export type JoinRoomErrorCode =
   | "chain_unreachable"
   | "chain_unavailable"
   | "gate_broken"
-  | "internal";
+  | "internal"
+  | "offline";
 
 export interface JoinRoomError {
   code: JoinRoomErrorCode;

@@ -72,14 +72,21 @@ describe("a gate that is wrong: an error for the field at fault", () => {
   test("the ERC-20 chosen as an ERC-721", async () => {
     expect(await describeGateToken({ ...local, standard: "erc721" }, { env })).toEqual({
       ok: false,
-      error: { field: "standard", code: "wrong_standard", message: "The contract at 0xDc64…F6C9 on Local chain doesn't answer as an ERC-721 token — check the address and the standard" },
+      error: { field: "standard", code: "wrong_standard", message: "The contract at 0xDc64…F6C9 on Local chain is an ERC-20 token, not an ERC-721 — choose ERC-20" },
+    });
+  });
+
+  test("a contract that is no token at all (the ENS registry)", async () => {
+    expect(await describeGateToken({ chainId: 31337, contractAddress: contracts.ensRegistry.toLowerCase() as `0x${string}`, standard: "erc1155" }, { env })).toEqual({
+      ok: false,
+      error: { field: "standard", code: "wrong_standard", message: "The contract at 0x5FbD…0aa3 on Local chain doesn't answer as an ERC-1155 token — check the address and the standard" },
     });
   });
 
   test("the ERC-721 chosen as an ERC-20, and as an ERC-1155", async () => {
     const pass = { chainId: 31337, contractAddress: contracts.erc721.toLowerCase() as `0x${string}` };
-    expect(await describeGateToken({ ...pass, standard: "erc20" }, { env })).toMatchObject({ ok: false, error: { field: "standard", code: "wrong_standard" } });
-    expect(await describeGateToken({ ...pass, standard: "erc1155" }, { env })).toMatchObject({ ok: false, error: { field: "standard", code: "wrong_standard" } });
+    expect(await describeGateToken({ ...pass, standard: "erc20" }, { env })).toMatchObject({ ok: false, error: { field: "standard", code: "wrong_standard", message: expect.stringContaining("is an ERC-721 token, not an ERC-20") } });
+    expect(await describeGateToken({ ...pass, standard: "erc1155" }, { env })).toMatchObject({ ok: false, error: { field: "standard", code: "wrong_standard", message: expect.stringContaining("is an ERC-721 token, not an ERC-1155") } });
   });
 
   test("a chain this site does not read: the local chain without its RPC configured, or a chain id outside the list", async () => {

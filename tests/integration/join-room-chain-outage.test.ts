@@ -27,17 +27,23 @@ const gate = { chain_id: 31337, contract_address: contracts.erc721.toLowerCase()
 const unreachable = "We couldn't reach Local chain to check your tokens, so nothing changed. Try again in a minute.";
 
 let functions: StandaloneFunctions;
+let silentFunctions: StandaloneFunctions;
+// an RPC that accepts connections and never answers: reads time out
+const held = new Set<net.Socket>();
+const silentRpc = net.createServer((socket) => held.add(socket));
 let owner: Awaited<ReturnType<typeof signedInUser>>;
 let holder: Awaited<ReturnType<typeof signedInUser>>;
 const wallet = randomWallet();
 
 /** supabase-js for the holder, but talking to the endpoint whose chain is down. */
-function duringOutage(user: typeof holder) {
-  return createClient(functions.url, anonKey, { accessToken: async () => (await user.client.auth.getSession()).data.session!.access_token });
+function duringOutage(user: typeof holder, endpoint = functions) {
+  return createClient(endpoint.url, anonKey, { accessToken: async () => (await user.client.auth.getSession()).data.session!.access_token });
 }
 
 beforeAll(async () => {
   functions = await serveFunctions(config, { CHAIN_RPC_31337: `http://127.0.0.1:${await closedPort()}` });
+  await new Promise<void>((resolve) => silentRpc.listen(0, "127.0.0.1", resolve));
+  silentFunctions = await serveFunctions(config, { CHAIN_RPC_31337: `http://127.0.0.1:${(silentRpc.address() as AddressInfo).port}` });
   [owner, holder] = await Promise.all([signedInUser("outage-owner"), signedInUser("outage-holder")]);
   await mintErc721(wallet.address);
   expect((await linkWallet(holder.client, wallet)).status).toBe(201);
@@ -45,6 +51,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await functions?.close();
+  await silentFunctions?.close();
+  for (const socket of held) socket.destroy();
+  silentRpc.close();
   for (const user of [owner, holder]) if (user) await admin.auth.admin.deleteUser(user.id);
   await admin.from("wallets").delete().eq("address", wallet.address.toLowerCase());
 });
@@ -56,6 +65,13 @@ test("joining a gated room while its chain is unreachable: 503 naming the chain,
   expect(await membershipsOf(room.id, holder.id)).toEqual([]);
   // the same person, with the chain up, is let in
   expect(await joinRoom(holder.client, room.id)).toMatchObject({ ok: true, data: { already_member: false } });
+});
+
+test("an RPC that never answers: the join times out with the same answer, no membership", async () => {
+  const room = await createRoom(owner.client, "outage-silent", gate);
+  const answer = await callJoinRoom(duringOutage(holder, silentFunctions), { room_id: room.id });
+  expect(answer).toEqual({ status: 503, body: { code: "chain_unreachable", error: unreachable } });
+  expect(await membershipsOf(room.id, holder.id)).toEqual([]);
 });
 
 test("a re-check while the chain is unreachable keeps the membership and says why nothing was checked", async () => {

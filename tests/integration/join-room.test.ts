@@ -188,6 +188,16 @@ describe("rooms that are not (or no longer) there, and bad requests", () => {
   });
 });
 
+describe("a gate whose contract is no token", () => {
+  test("a balance read the contract cannot answer (the ENS registry as an ERC-721): 502 asking the owner to check the gate, no membership", async () => {
+    const room = await createRoom(owner.client, "broken", { ...erc721Gate, contract_address: contracts.ensRegistry.toLowerCase() });
+    const user = await personWithWallet("broken-gate");
+    const answer = await callJoinRoom(user.client, { room_id: room.id });
+    expect(answer).toEqual({ status: 502, body: { code: "gate_broken", error: joinRoomMessages.gateBroken("Local chain") } });
+    expect(await membershipsOf(room.id, user.id)).toEqual([]);
+  });
+});
+
 describe("public rooms", () => {
   test("anyone signed in joins at once, with no wallet and no chain read", async () => {
     const room = await createRoom(owner.client, "open", null);

@@ -1,16 +1,14 @@
 // Balance and token reads for gates, through thirdweb, with each chain's RPC override. An RPC that
 // does not answer (or answers too slowly) is ChainUnreachable; a chain that answers while the
 // gate's contract does not is GateBroken. Neither is ever mistaken for "holds nothing".
-import { createHash } from "node:crypto";
-import { createThirdwebClient, getContract, readContract, type ThirdwebClient } from "npm:thirdweb@5.121.6";
-import { type Chain, defineChain } from "npm:thirdweb@5.121.6/chains";
+import { getContract, readContract, type ThirdwebClient } from "npm:thirdweb@5.121.6";
 import { eth_blockNumber, getRpcClient } from "npm:thirdweb@5.121.6/rpc";
 import { getAddress } from "npm:thirdweb@5.121.6/utils";
-import { type ChainConfig, type SupportedChain, chainConfig, localChain, publicChains } from "../../../lib/chain/chains.ts";
-import { resolveChainCredentials } from "../../../lib/chain/credentials.ts";
+import { type SupportedChain, localChain, publicChains } from "../../../lib/chain/chains.ts";
 import type { GateStandard, GateTokenFacts } from "../../../lib/rooms/gate-text.ts";
+import { thirdwebChain } from "../_shared/thirdweb.ts";
 
-export const chains: ChainConfig = chainConfig((name) => Deno.env.get(name));
+export { chains, thirdwebClient } from "../_shared/thirdweb.ts";
 
 /** A chain's name even when it is not enabled here (for messages about it). */
 export function chainName(id: number): string {
@@ -31,24 +29,12 @@ export class GateBroken extends Error {
   }
 }
 
-/** The seed's rule, with the function's secrets (THIRDWEB_SECRET_KEY, THIRDWEB_CLIENT_ID). */
-export function thirdwebClient(): { ok: true; client: ThirdwebClient } | { ok: false; error: string } {
-  const credentials = resolveChainCredentials(
-    { clientId: Deno.env.get("THIRDWEB_CLIENT_ID"), secretKey: Deno.env.get("THIRDWEB_SECRET_KEY") },
-    (secretKey) => createHash("sha256").update(secretKey).digest("hex").slice(0, 32),
-  );
-  if (!credentials.ok) return credentials;
-  return { ok: true, client: createThirdwebClient({ clientId: credentials.clientId, secretKey: credentials.secretKey }) };
-}
-
-function thirdwebChain(chain: SupportedChain): Chain {
-  return chain.rpc ? defineChain({ id: chain.id, name: chain.name, rpc: chain.rpc }) : defineChain(chain.id);
-}
+class TimedOut extends Error {}
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${readTimeoutMs} ms`)), readTimeoutMs);
+    timer = setTimeout(() => reject(new TimedOut(`no answer within ${readTimeoutMs} ms`)), readTimeoutMs);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -73,6 +59,8 @@ export class GateReader {
 
   /** A failed read: the chain is gone (ChainUnreachable) or the contract would not answer (GateBroken). */
   async #failure(cause: unknown): Promise<Error> {
+    // a read that got no answer in time: the chain is as good as gone, don't wait on it again
+    if (cause instanceof TimedOut) return new ChainUnreachable(this.chain, cause);
     const answers = await withTimeout(eth_blockNumber(this.#rpc)).then(() => true, () => false);
     return answers ? new GateBroken(this.chain, cause) : new ChainUnreachable(this.chain, cause);
   }

@@ -1,35 +1,19 @@
 // Chain reads for linking, through thirdweb: signature checks (EOA, and EIP-1271 / ERC-6492 smart
 // accounts on the message's chain) and ENS name + avatar. An RPC that does not answer is reported
 // as ChainUnreachable, never mistaken for "no name" or "bad signature".
-import { createHash } from "node:crypto";
-import { createThirdwebClient, type ThirdwebClient } from "npm:thirdweb@5.121.6";
+import type { ThirdwebClient } from "npm:thirdweb@5.121.6";
 import { verifyContractWalletSignature, verifyEOASignature } from "npm:thirdweb@5.121.6/auth";
-import { type Chain, defineChain } from "npm:thirdweb@5.121.6/chains";
 import { resolveAvatar, resolveName } from "npm:thirdweb@5.121.6/extensions/ens";
 import { eth_getCode, getRpcClient } from "npm:thirdweb@5.121.6/rpc";
-import { type ChainConfig, type SupportedChain, chainConfig } from "../../../lib/chain/chains.ts";
-import { resolveChainCredentials } from "../../../lib/chain/credentials.ts";
+import type { SupportedChain } from "../../../lib/chain/chains.ts";
+import { chains, thirdwebChain } from "../_shared/thirdweb.ts";
+
+export { chains, thirdwebClient } from "../_shared/thirdweb.ts";
 
 export class ChainUnreachable extends Error {
   constructor(readonly chain: SupportedChain, cause: unknown) {
     super(`${chain.name} did not answer: ${(cause as Error)?.message ?? cause}`);
   }
-}
-
-export const chains: ChainConfig = chainConfig((name) => Deno.env.get(name));
-
-/** The seed's rule, with the function's secrets (THIRDWEB_SECRET_KEY, THIRDWEB_CLIENT_ID). */
-export function thirdwebClient(): { ok: true; client: ThirdwebClient } | { ok: false; error: string } {
-  const credentials = resolveChainCredentials(
-    { clientId: Deno.env.get("THIRDWEB_CLIENT_ID"), secretKey: Deno.env.get("THIRDWEB_SECRET_KEY") },
-    (secretKey) => createHash("sha256").update(secretKey).digest("hex").slice(0, 32),
-  );
-  if (!credentials.ok) return credentials;
-  return { ok: true, client: createThirdwebClient({ clientId: credentials.clientId, secretKey: credentials.secretKey }) };
-}
-
-function thirdwebChain(chain: SupportedChain): Chain {
-  return chain.rpc ? defineChain({ id: chain.id, name: chain.name, rpc: chain.rpc }) : defineChain(chain.id);
 }
 
 async function reach<T>(chain: SupportedChain, read: () => Promise<T>): Promise<T> {

@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { CoverUploader } from "@/components/rooms/settings/cover-uploader";
+import { GateSection } from "@/components/rooms/settings/gate-section";
+import { DeleteRoomForm } from "@/components/rooms/settings/delete-room-form";
+import { MembersList } from "@/components/rooms/settings/members-list";
+import { RoomFieldsForm } from "@/components/rooms/settings/room-fields-form";
+import { Alert } from "@/components/ui/alert";
+import { buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { linkClasses } from "@/components/ui/link";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { loadRoomMembers } from "@/lib/rooms/members";
+import { getRoomBySlug } from "@/lib/rooms/queries";
+import { createClient } from "@/lib/supabase/server";
+
+type Params = Promise<{ slug: string }>;
+type Search = Promise<{ moved?: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const supabase = await createClient();
+  const found = await getRoomBySlug(supabase, (await params).slug);
+  return { title: found.ok ? `Settings · ${found.data.room.name}` : "Room not found" };
+}
+
+export default async function RoomSettingsPage({ params, searchParams }: { params: Params; searchParams: Search }) {
+  const { slug } = await params;
+  const user = await getCurrentUser();
+  if (!user) redirect(`/login?next=${encodeURIComponent(`/r/${slug}/settings`)}`);
+  const supabase = await createClient();
+  const found = await getRoomBySlug(supabase, slug, user.id);
+  if (!found.ok && found.error.kind === "not_found") notFound();
+  if (!found.ok) {
+    return (
+      <main id="main" className="mx-auto flex w-full max-w-md flex-col gap-4 px-4 py-16">
+        <h1 className="text-2xl font-semibold tracking-tight">Room settings</h1>
+        <Alert tone="error">{found.error.message}</Alert>
+      </main>
+    );
+  }
+  const { room, gate } = found.data;
+  const role = found.data.membership?.role ?? null;
+
+  if (role !== "owner" && role !== "moderator") {
+    return (
+      <main id="main" className="mx-auto flex w-full max-w-md flex-col gap-4 px-4 py-16 sm:py-24">
+        <h1 className="text-2xl font-semibold tracking-tight">Only the owner and moderators can change this room</h1>
+        <p className="text-muted">
+          The settings of {room.name} are for its owner and moderators. Ask the owner if you think you should be one.
+        </p>
+        <div>
+          <Link href={`/r/${room.slug}`} className={buttonClasses("primary")}>
+            Back to the room
+          </Link>
+        </div>
+      </main>
+    );
+  }
+
+  const members = await loadRoomMembers(supabase, room.id);
+  const moved = (await searchParams).moved === "1";
+  const isOwner = role === "owner";
+  return (
+    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
+      <div className="flex flex-col gap-1">
+        <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
+          Back to {room.name}
+        </Link>
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">Room settings</h1>
+        <p className="text-muted">
+          {isOwner ? "You own this room." : "You moderate this room."} Its address is <span className="font-mono">/r/{room.slug}</span>.
+        </p>
+      </div>
+      {moved ? <Alert tone="success">Room saved. Its address is now /r/{room.slug}.</Alert> : null}
+      <Card>
+        <CoverUploader roomId={room.id} roomName={room.name} currentPath={room.cover_path} />
+      </Card>
+      <Card>
+        <RoomFieldsForm roomId={room.id} initial={{ name: room.name, description: room.description, ...(isOwner ? { slug: room.slug } : {}) }} canEditSlug={isOwner} />
+      </Card>
+      <Card>
+        <GateSection roomId={room.id} gate={gate} isOwner={isOwner} />
+      </Card>
+      <Card>
+        {members.ok ? (
+          <MembersList roomId={room.id} viewer={{ id: user.id, role }} members={members.members} total={room.member_count} />
+        ) : (
+          <Alert tone="error">{members.error}</Alert>
+        )}
+      </Card>
+      {isOwner ? (
+        <Card className="border-danger/40">
+          <DeleteRoomForm roomId={room.id} slug={room.slug} />
+        </Card>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,114 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { removeRoomCover, setRoomCover } from "@/app/r/[slug]/settings/actions";
+import { RoomCover } from "@/components/rooms/room-cover";
+import { loadSupabase } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { networkMessage } from "@/lib/auth/messages";
+import { publicConfig } from "@/lib/public-config";
+import { checkCoverFile, coverBucket, coverObjectPath, coverTypes, coverUploadProblem } from "@/lib/rooms/covers";
+import { uploadWithProgress } from "@/lib/storage/upload";
+
+/** Uploads the cover straight to Storage (with progress), then the server action points the room at it. */
+export function CoverUploader({ roomId, roomName, currentPath }: { roomId: string; roomName: string; currentPath: string | null }) {
+  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function upload(file: File) {
+    setError(null);
+    setNotice(null);
+    const invalid = checkCoverFile(file);
+    if (invalid) return setError(invalid);
+    const supabase = await loadSupabase().catch(() => null);
+    if (!supabase) return setError(networkMessage);
+    const { data } = await supabase.auth.getSession();
+    if (!data.session) return setError("Your session has ended — sign in again.");
+    const path = coverObjectPath(roomId, file.type);
+    setProgress(0);
+    try {
+      const result = await uploadWithProgress(
+        `${publicConfig.supabaseUrl}/storage/v1/object/${coverBucket}/${path}`,
+        { Authorization: `Bearer ${data.session.access_token}`, apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" },
+        file,
+        setProgress,
+      );
+      const problem = coverUploadProblem(result.status, result.body);
+      if (problem) return setError(problem);
+      const saved = await setRoomCover(roomId, path);
+      if (!saved.ok) return setError(saved.error);
+      setNotice("New cover saved.");
+      router.refresh();
+    } catch {
+      setError("The upload stopped — check your connection and try again.");
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  async function remove() {
+    setError(null);
+    setNotice(null);
+    setBusy(true);
+    try {
+      const removed = await removeRoomCover(roomId);
+      if (!removed.ok) return setError(removed.error);
+      setNotice("Cover removed.");
+      router.refresh();
+    } catch {
+      setError(networkMessage);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <h2 className="text-lg font-semibold">Cover</h2>
+      <RoomCover path={currentPath} name={roomName} className="aspect-[4/1] rounded-xl border border-line max-sm:aspect-[5/2]" />
+      <div className="flex flex-col gap-2">
+        <label htmlFor="cover" className="text-sm font-medium">
+          Cover picture
+        </label>
+        <input
+          ref={input}
+          id="cover"
+          type="file"
+          accept={coverTypes.join(",")}
+          aria-describedby="cover-hint"
+          className="w-full min-w-0 text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
+          disabled={progress !== null || busy}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) void upload(file);
+          }}
+        />
+        <p id="cover-hint" className="text-sm text-muted">
+          PNG, JPEG or WebP, up to 5 MB. A wide picture looks best.
+        </p>
+      </div>
+      {progress !== null ? (
+        <div className="flex items-center gap-3">
+          <progress className="h-2 w-full accent-accent" max={1} value={progress} aria-label="Upload progress" />
+          <span className="w-12 text-right text-sm tabular-nums text-muted">{Math.round(progress * 100)}%</span>
+        </div>
+      ) : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {notice ? <Alert tone="success">{notice}</Alert> : null}
+      {currentPath ? (
+        <div>
+          <Button variant="secondary" onClick={() => void remove()} disabled={progress !== null || busy}>
+            {busy ? "Removing…" : "Remove cover"}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
