@@ -191,6 +191,19 @@ test("uploads: refused before sending when too large or not media; audio and vid
   await expectPlays(page);
   await checkPage(page, "post-video");
 
+  // The author edits the title and text; a title over 120 characters is refused and stays typed.
+  await page.getByRole("button", { name: "Edit post" }).click();
+  const edit = page.getByRole("form", { name: "Edit post" });
+  await edit.getByLabel("Title").fill("c".repeat(121));
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.locator("#title-error")).toHaveText("Titles are up to 120 characters");
+  await expect(edit.getByLabel("Title")).toHaveValue("c".repeat(121));
+  await edit.getByLabel("Title").fill("Colours, edited");
+  await edit.getByLabel("Text").fill("Fifteen frames of colour.");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Colours, edited");
+  await expect(page.getByText("Fifteen frames of colour.")).toBeVisible();
+
   await page.goto(`/r/${room.slug}`);
   await feed.getByRole("link", { name: "A tone" }).click();
   await expect(page.locator("main audio")).toBeAttached();
@@ -202,7 +215,7 @@ test("uploads: refused before sending when too large or not media; audio and vid
   await page.getByRole("button", { name: "Yes, delete it" }).click();
   await page.waitForURL(`/r/${room.slug}`);
   await expect(feed.getByRole("link", { name: "A tone" })).toHaveCount(0);
-  expect((await postsIn(room.id)).map((post) => post.title)).toEqual(["Colours"]);
+  expect((await postsIn(room.id)).map((post) => post.title)).toEqual(["Colours, edited"]);
   const remaining = await filesIn(room.id, member.id);
   expect(remaining).toHaveLength(1);
   expect(remaining).not.toContain(audio.storage_path);
