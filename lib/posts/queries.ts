@@ -21,7 +21,8 @@ function shape(row: Record<string, unknown>): Post {
 /** One page of a room's feed, newest first, and the cursor of the next page if there is one. */
 export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: string, cursor: FeedCursor | null) {
   let query = supabase.from("posts").select(postColumns).eq("room_id", roomId);
-  if (cursor) query = query.or(olderThan(cursor));
+  // created_at ≤ the cursor's bounds the index scan; the `or` then settles ties by id.
+  if (cursor) query = query.lte("created_at", cursor.createdAt).or(olderThan(cursor));
   const { data, error } = await query.order("created_at", { ascending: false }).order("id", { ascending: false }).limit(feedPageSize + 1);
   if (error) return { ok: false as const, error: "We couldn't load the posts — reload the page in a moment." };
   const rows = (data as unknown as Record<string, unknown>[]).map(shape);
