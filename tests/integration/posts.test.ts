@@ -3,6 +3,7 @@
 // posts and files are invisible to non-members, and files that never became a post are cleaned up.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { removeOrphanUploads } from "../../lib/posts/orphans";
+import { getFeedPage } from "../../lib/posts/queries";
 import { mediaObjectPath } from "../../lib/media/files";
 import { adminQuery, anonClient, serviceClient } from "../helpers/stack";
 import { addMember, createRoom, deleteUsers, signedInUser, type TestUser } from "../helpers/post-fixtures";
@@ -187,5 +188,39 @@ describe("files that never became a post", () => {
   test("only the service role may list them", async () => {
     const { error } = await member.client.rpc("media_orphan_uploads", { grace: "0 seconds" });
     expect(error).not.toBeNull();
+  });
+});
+
+describe("the feed", () => {
+  test("pages newest first by (created_at, id), ties included, with nothing repeated or skipped", async () => {
+    const room = await createRoom(owner.id, "public");
+    // 25 posts, five of them (10–14) sharing one timestamp to the microsecond, where page 1 ends
+    await adminQuery(
+      `insert into public.posts (room_id, author_id, title, media_kind, media_url, created_at)
+       select $1, $2, 'Post ' || i, 'embed', 'https://vimeo.com/' || i,
+              case when i between 10 and 14 then timestamptz '2026-11-01 12:00:03.623456+00' else timestamptz '2026-11-01 12:00:00+00' + make_interval(secs => i) end
+       from generate_series(1, 25) i`,
+      [room.id, owner.id],
+    );
+    const first = await getFeedPage(member.client as never, room.id, null);
+    if (!first.ok) throw new Error(first.error);
+    expect(first.data.posts).toHaveLength(20);
+    expect(first.data.posts[0].title).toBe("Post 25");
+    expect(first.data.posts[0].author?.display_name).toBeTruthy();
+    expect(first.data.next).not.toBeNull();
+    const second = await getFeedPage(member.client as never, room.id, first.data.next);
+    if (!second.ok) throw new Error(second.error);
+    expect(second.data.next).toBeNull();
+    const titles = [...first.data.posts, ...second.data.posts].map((post) => post.title);
+    expect(new Set(titles).size).toBe(25);
+    expect(first.data.posts.map((post) => post.title).filter((title) => /^Post 1[0-4]$/.test(title)).length).toBeGreaterThan(0);
+    expect(second.data.posts.map((post) => post.title).filter((title) => /^Post 1[0-4]$/.test(title)).length).toBeGreaterThan(0);
+    const order = [...first.data.posts, ...second.data.posts];
+    for (let i = 1; i < order.length; i++) {
+      const [newer, older] = [order[i - 1], order[i]];
+      const sameTime = newer.created_at === older.created_at;
+      expect(sameTime ? newer.id > older.id : Date.parse(newer.created_at) >= Date.parse(older.created_at)).toBe(true);
+    }
+    await adminQuery("delete from public.rooms where id = $1", [room.id]);
   });
 });
