@@ -5,9 +5,10 @@ export function MembersOnly({ signedIn }: { signedIn: boolean }) {
       <h2 id="members-only" className="text-lg font-semibold">
         Posts are for members
       </h2>
-      <p className="text-muted">
-        This room is gated: only members — holders of its token who have joined — can see and add posts.{" "}
-        {signedIn ? "Join with a linked wallet that holds the token to read them." : "Sign in and join with a linked wallet that holds the token to read them."}
+      <p className="text-muted">Posts in this room are for members. Join to read them.</p>
+      <p className="text-sm text-muted">
+        This room is gated: only holders of its token who have joined can see and add posts.{" "}
+        {signedIn ? "Join with a linked wallet that holds the token." : "Sign in, then join with a linked wallet that holds the token."}
       </p>
     </section>
   );
