@@ -32,7 +32,7 @@ export async function Feed({ room, canRead, isMember, signedIn, cursor }: FeedPr
         {!page.ok ? (
           <Alert tone="error">{page.error}</Alert>
         ) : page.data.posts.length === 0 ? (
-          <p className="text-muted">{cursor ? "No older posts." : isMember ? "No posts yet — share the first one." : "No posts yet."}</p>
+          <p className="text-muted">{cursor ? "No older posts." : "No posts yet."}</p>
         ) : (
           <ul className="flex flex-col gap-3">
             {page.data.posts.map((post) => (
