@@ -14,7 +14,7 @@ export default defineConfig({
       { resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } }, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } } },
       { test: { name: "schema", include: ["tests/schema/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 0 } } },
       "stack/vitest.config.ts",
-      { test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 1 } } },
+      { resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } }, test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 1 } } },
     ],
   },
 });

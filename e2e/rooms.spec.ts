@@ -38,6 +38,8 @@ async function signedInPage(browser: Browser, label: string, { privateKey, expec
 const membershipSection = (page: Page) => page.getByRole("main").locator("section", { has: page.getByRole("heading", { name: /Who may join|Membership/ }) });
 
 test("create an open room: address suggested from the name, a taken or malformed address named at the field with nothing lost; it lists in the directory; a second account joins and leaves", async ({ page, browser }) => {
+  // Two accounts and four full page checks (the room page now carries the feed and its composer).
+  test.slow();
   const errors = await watchConsole(page);
   const owner = await createConfirmedUser("room-owner");
   const id = unique();

@@ -1,6 +1,7 @@
 // `npm run bench:web [bytes] [lighthouse] [dev]` (all three when none is named):
 // - bytes: first-load JavaScript of the production build, as Chromium transfers it on a cold load
-//   (compressed bytes of every script response), for signed-out pages and a signed-in one;
+//   (compressed bytes of every script response), for signed-out pages and signed-in ones (/account,
+//   a room, a post: the post page's first load is the scripts its HTML names, before its player);
 // - lighthouse: Lighthouse's performance, accessibility and best-practices scores of those pages;
 // - dev: each route's first compile in `next dev`.
 // It ends with the budgets as pass/fail lines. Ports: BENCH_WEB_PORT (next start, default 3300),
@@ -56,10 +57,38 @@ async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Pr
 
 const scriptBytes = (page: Page, url: string) => scriptBytesDuring(page, () => page.goto(url, { waitUntil: "networkidle" }));
 
+/**
+ * A page that loads more code after its first paint (the post page's player): the scripts its HTML
+ * names (first load), and everything it has fetched once the network is idle.
+ */
+async function firstLoadAndLater(page: Page, url: string): Promise<{ firstLoad: number; total: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  const fromHtml = new Set<string>();
+  const scripts = new Set<string>();
+  let firstLoad = 0;
+  let total = 0;
+  cdp.on("Network.requestWillBeSent", (event) => event.initiator.type === "parser" && fromHtml.add(event.requestId));
+  cdp.on("Network.responseReceived", (event) => event.type === "Script" && scripts.add(event.requestId));
+  cdp.on("Network.loadingFinished", (event) => {
+    if (!scripts.has(event.requestId)) return;
+    total += event.encodedDataLength;
+    if (fromHtml.has(event.requestId)) firstLoad += event.encodedDataLength;
+  });
+  await page.goto(url, { waitUntil: "networkidle" });
+  await cdp.detach();
+  return { firstLoad, total };
+}
+
 interface PageFigures {
   route: string;
   signedIn: boolean;
   kb?: number;
+  /** Pages that load code after first paint: all scripts once the network is idle. */
+  laterKb?: number;
+  /** How the route is named in the report (e.g. /r/[slug]). */
+  label?: string;
   lighthouse?: LighthouseResult;
 }
 
@@ -70,7 +99,11 @@ const budget = (ok: boolean, text: string) => budgetLines.push({ ok, text });
 async function production(measureBytes: boolean, measureLighthouse: boolean): Promise<void> {
   if (spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: appEnv }).status !== 0) process.exit(1);
   const server = await startNext("start", port, appEnv);
-  const pages: PageFigures[] = [...signedOutPages.map((route) => ({ route, signedIn: false })), ...signedInPages.map((route) => ({ route, signedIn: true }))];
+  const label = (route: string) => route.replace(benchRoom, "[slug]");
+  const pages: PageFigures[] = [
+    ...signedOutPages.map((route) => ({ route, label: label(route), signedIn: false })),
+    ...signedInPages.map((route) => ({ route, label: label(route), signedIn: true })),
+  ];
   let walletKb: number | null = null;
   let sessionCookies: Cookie[] = [];
   try {
@@ -80,8 +113,14 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     const password = "bench-password-123";
     const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
     if (created.error) throw new Error(`Could not create the bench's account: ${created.error.message}`);
-    const room = await admin.from("rooms").insert({ slug: benchRoom, name: "Bench room", description: "Where the web bench measures a room page.", owner_id: created.data.user.id });
-    if (room.error) throw new Error(`Could not create the bench's room: ${room.error.message}`);
+    // A room of theirs with a post: the room page, its settings and the post page (which loads its
+    // player after first paint).
+    const room = await admin.from("rooms").insert({ slug: benchRoom, name: "Bench room", description: "Where the web bench measures a room page.", owner_id: created.data.user.id }).select("id").single();
+    const post = room.data
+      ? await admin.from("posts").insert({ room_id: room.data.id, author_id: created.data.user.id, title: "Bench post", media_kind: "embed", media_url: "https://vimeo.com/76979871" }).select("id").single()
+      : null;
+    if (!post?.data) throw new Error(`Could not create the bench's room and post: ${room.error?.message ?? post?.error?.message}`);
+    pages.push({ route: `/r/${benchRoom}/p/${post.data.id}`, label: "/r/[slug]/p/[id]", signedIn: true });
 
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
     for (const figures of pages.filter((p) => !p.signedIn)) {
@@ -109,7 +148,11 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     sessionCookies = await context.cookies();
     for (const figures of pages.filter((p) => p.signedIn)) {
       const cold = await context.newPage();
-      if (measureBytes) figures.kb = (await scriptBytes(cold, `${server.origin}${figures.route}`)) / 1024;
+      if (measureBytes && figures.route.includes("/p/")) {
+        const { firstLoad, total } = await firstLoadAndLater(cold, `${server.origin}${figures.route}`);
+        figures.kb = firstLoad / 1024;
+        figures.laterKb = total / 1024;
+      } else if (measureBytes) figures.kb = (await scriptBytes(cold, `${server.origin}${figures.route}`)) / 1024;
       if (new URL(cold.url()).pathname !== figures.route && measureBytes) throw new Error(`${figures.route} did not open signed in (ended at ${cold.url()})`);
     }
     await browser.close();
@@ -127,12 +170,15 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
 
   if (measureBytes) {
     console.log("\nFirst-load JavaScript (compressed bytes transferred, cold cache):");
-    for (const p of pages) console.log(`  ${p.route.padEnd(24)} ${p.kb!.toFixed(1).padStart(7)} KB   ${p.signedIn ? "signed in" : "signed out"}`);
+    for (const p of pages) {
+      const later = p.laterKb === undefined ? "" : `; ${p.laterKb.toFixed(1)} KB once the player has loaded after first paint`;
+      console.log(`  ${(p.label ?? p.route).padEnd(18)} ${p.kb!.toFixed(1).padStart(7)} KB   ${p.signedIn ? "signed in" : "signed out"}${later}`);
+    }
     if (walletKb === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
     else console.log(`  /login, then "Connect wallet" loads ${walletKb.toFixed(1)} KB more on demand (thirdweb)`);
     for (const p of pages) {
       const limit = p.signedIn ? budgets.signedInKb : budgets.signedOutKb;
-      budget(p.kb! < limit, `first-load JS ${p.route} (${p.signedIn ? "signed in" : "signed out"}) ${p.kb!.toFixed(1)} KB < ${limit} KB`);
+      budget(p.kb! < limit, `first-load JS ${p.label ?? p.route} (${p.signedIn ? "signed in" : "signed out"}) ${p.kb!.toFixed(1)} KB < ${limit} KB`);
     }
   }
   if (measureLighthouse) {
@@ -141,13 +187,13 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     for (const p of pages) {
       const { scores, runs: each, benchmarkIndex } = p.lighthouse!;
       const runList = each.map((run) => lighthouseCategories.map((id) => run[id]).join("/")).join(", ");
-      console.log(`  ${p.route.padEnd(24)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}`);
+      console.log(`  ${(p.label ?? p.route).padEnd(18)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}`);
     }
     const floor = budgets.lighthouseFloor;
     for (const p of pages) {
       const scores = p.lighthouse!.scores;
       const atGoal = lighthouseCategories.every((id) => scores[id] === 100);
-      budget(lighthouseCategories.every((id) => scores[id] >= floor[id]), `Lighthouse ${p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`);
+      budget(lighthouseCategories.every((id) => scores[id] >= floor[id]), `Lighthouse ${p.label ?? p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`);
     }
   }
 }

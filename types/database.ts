@@ -359,6 +359,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
       profile_wallets: {
         Args: { profile_id: string };
         Returns: {

@@ -65,7 +65,9 @@ export function contentSecurityPolicy({ nonce, supabaseUrl, chainRpcUrls = [], d
     // the Supabase URL. Nothing else a page loads or calls is that open.
     "img-src": ["'self'", "data:", "blob:", "https:", ...supabase, ...mediaProviders.images],
     "font-src": ["'self'", "data:"],
-    "media-src": ["'self'", "blob:", ...supabase, ...mediaProviders.media],
+    // A post may link a plain audio or video file on any https host (react-player plays it in an
+    // <audio>/<video> element), so media, like images, may come from any https host.
+    "media-src": ["'self'", "blob:", "https:", ...supabase, ...mediaProviders.media],
     "frame-src": [...mediaProviders.frames],
     "connect-src": ["'self'", ...withWebsocket(supabaseUrl), ...thirdwebHosts, ...chainRpcUrls.flatMap(withWebsocket), ...mediaProviders.connect],
     "worker-src": ["'self'", "blob:"],

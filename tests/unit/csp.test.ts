@@ -65,6 +65,9 @@ describe("Content-Security-Policy", () => {
     expect(policy["img-src"]).toContain("https:");
     expect(policy["img-src"]).not.toContain("http:");
     expect(policy["media-src"]).toContain("https://stream.mux.com");
+    // plain file links from any https host play; http ones do not
+    expect(policy["media-src"]).toContain("https:");
+    expect(policy["media-src"]).not.toContain("http:");
     expect(policy["frame-ancestors"]).toEqual(["'none'"]);
     expect(policy["object-src"]).toEqual(["'none'"]);
     expect(policy["base-uri"]).toEqual(["'self'"]);

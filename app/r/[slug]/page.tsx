@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Avatar } from "@/components/avatar";
+import { Feed } from "@/components/posts/feed";
 import { GateBadge } from "@/components/rooms/gate-badge";
 import { MembershipForm } from "@/components/rooms/membership-form";
 import { memberCountText } from "@/components/rooms/room-card";
@@ -13,6 +14,7 @@ import { linkClasses } from "@/components/ui/link";
 import { WalletAddress } from "@/components/wallet-address";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { shortChecksummedAddress } from "@/lib/chain/address";
+import { decodeCursor } from "@/lib/posts/cursor";
 import { gateRequirementText } from "@/lib/chain/tokens";
 import { chainName, standardName } from "@/lib/rooms/chain-name";
 import { recheckMembership } from "@/lib/rooms/join";
@@ -21,6 +23,7 @@ import { createClient } from "@/lib/supabase/server";
 import { membershipRecheckAfterMs } from "@/lib/validation/join-room";
 
 type Params = Promise<{ slug: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const loadRoom = cache(async (slug: string) => {
   const [supabase, user] = await Promise.all([createClient(), getCurrentUser()]);
@@ -57,8 +60,9 @@ async function recheckIfStale(supabase: Awaited<ReturnType<typeof createClient>>
   return { membership, lapsed: null };
 }
 
-export default async function RoomPage({ params }: { params: Params }) {
+export default async function RoomPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const slug = (await params).slug;
+  const before = (await searchParams).before;
   const { supabase, user, result } = await loadRoom(slug);
   if (!result.ok) {
     if (result.error.kind === "not_found") notFound();
@@ -132,16 +136,7 @@ export default async function RoomPage({ params }: { params: Params }) {
         <MembershipStatus roomId={room.id} slug={room.slug} gated={gated} signedIn={user !== null} membership={membership} />
       </section>
 
-      <section aria-labelledby="posts" className="flex flex-col gap-3">
-        <h2 id="posts" className="text-lg font-semibold">
-          Posts
-        </h2>
-        {canReadContent ? (
-          <p className="rounded-2xl border border-dashed border-line px-5 py-8 text-center text-muted">No posts yet.</p>
-        ) : (
-          <p className="rounded-2xl border border-dashed border-line px-5 py-8 text-center text-muted">Posts in this room are for members. Join to read them.</p>
-        )}
-      </section>
+      <Feed room={room} canRead={canReadContent} isMember={membership !== null} signedIn={user !== null} cursor={decodeCursor(before)} />
     </main>
   );
 }

@@ -1,0 +1,105 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { Avatar } from "@/components/avatar";
+import { MembersOnly } from "@/components/posts/members-only";
+import { PostManage } from "@/components/posts/post-manage";
+import { PostPlayer } from "@/components/posts/post-player";
+import { formatDuration, formatPostDate } from "@/components/posts/format";
+import { linkClasses } from "@/components/ui/link";
+import { mayDeletePost, getRoomAccess } from "@/lib/posts/room-access";
+import { getPost } from "@/lib/posts/queries";
+import { createClient } from "@/lib/supabase/server";
+
+type Params = Promise<{ slug: string; postId: string }>;
+
+/** Signed URLs for playback live this long: enough to play a long file, short enough not to share. */
+const playbackSeconds = 30 * 60;
+
+/** The room, the caller's access and the post, once per request (metadata and page share it). */
+const loadPost = cache(async (slug: string, postId: string) => {
+  const supabase = await createClient();
+  const access = await getRoomAccess(supabase, slug);
+  if (!access) return null;
+  const post = access.canRead ? await getPost(supabase, access.room.id, postId) : null;
+  return { supabase, access, post };
+});
+
+const load = async (params: Params) => {
+  const { slug, postId } = await params;
+  return loadPost(slug, postId);
+};
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const loaded = await load(params);
+  if (!loaded) return { title: "Room not found" };
+  if (!loaded.access.canRead) return { title: `Members only · ${loaded.access.room.name}` };
+  return { title: loaded.post ? `${loaded.post.title} · ${loaded.access.room.name}` : "Post not found" };
+}
+
+export default async function PostPage({ params }: { params: Params }) {
+  const loaded = await load(params);
+  if (!loaded) notFound();
+  const { supabase, access, post } = loaded;
+  const roomLink = (
+    <Link href={`/r/${access.room.slug}`} className={`text-sm ${linkClasses}`}>
+      ← {access.room.name}
+    </Link>
+  );
+  if (!access.canRead) {
+    return (
+      <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
+        {roomLink}
+        <h1 className="text-2xl font-semibold tracking-tight">{access.room.name}</h1>
+        <MembersOnly signedIn={access.userId !== null} />
+      </main>
+    );
+  }
+  if (!post) notFound();
+
+  let src = post.media_url;
+  if (post.storage_path) {
+    const { data } = await supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds);
+    src = data?.signedUrl ?? null;
+  }
+  const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
+  const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
+  const isAuthor = access.userId === post.author_id;
+  return (
+    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
+      {roomLink}
+      {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{post.title}</h1>
+        {post.embed ? (
+          <p className="text-sm text-muted">
+            {post.embed.provider_name ?? post.embed.provider}
+            {post.embed.title && post.embed.title !== post.title ? ` · ${post.embed.title}` : ""}
+            {post.embed.author ? ` · by ${post.embed.author}` : ""}
+          </p>
+        ) : post.media_url ? (
+          <p className="text-sm text-muted [overflow-wrap:anywhere]">{post.media_url}</p>
+        ) : (
+          <p className="text-sm text-muted">Uploaded file{duration ? ` · ${duration}` : ""}</p>
+        )}
+        <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
+          <Avatar path={post.author?.avatar_path} name={post.author?.display_name ?? "?"} size={24} />
+          {post.author ? (
+            <Link href={`/u/${post.author.username}`} className={`truncate ${linkClasses}`}>
+              {post.author.display_name}
+            </Link>
+          ) : (
+            <span>Someone</span>
+          )}
+          <span aria-hidden="true">·</span>
+          <time dateTime={post.created_at} className="whitespace-nowrap">
+            {formatPostDate(post.created_at)}
+          </time>
+        </p>
+      </div>
+      {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
+      {mayDeletePost(access, post.author_id) ? <PostManage target={{ id: post.id, slug: access.room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
+    </main>
+  );
+}

@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { linkClasses } from "@/components/ui/link";
+import { Alert } from "@/components/ui/alert";
+import { type FeedCursor, encodeCursor } from "@/lib/posts/cursor";
+import { getFeedPage } from "@/lib/posts/queries";
+import { createClient } from "@/lib/supabase/server";
+import { MembersOnly } from "../members-only";
+import { PostCard } from "../post-card";
+import { PostComposer } from "../post-composer";
+
+export interface FeedProps {
+  room: { id: string; slug: string };
+  /** May the caller read the room's posts (public room, or a member of a gated one)? */
+  canRead: boolean;
+  isMember: boolean;
+  signedIn: boolean;
+  cursor: FeedCursor | null;
+}
+
+/** A room's posts, newest first, 20 a page, with the composer for members. */
+export async function Feed({ room, canRead, isMember, signedIn, cursor }: FeedProps) {
+  if (!canRead) return <MembersOnly signedIn={signedIn} />;
+  const supabase = await createClient();
+  const page = await getFeedPage(supabase, room.id, cursor);
+  return (
+    <div className="flex flex-col gap-6">
+      {isMember ? <PostComposer room={room} /> : null}
+      <section aria-labelledby="feed-heading" className="flex flex-col gap-3">
+        <h2 id="feed-heading" className="text-lg font-semibold">
+          {cursor ? "Older posts" : "Posts"}
+        </h2>
+        {!page.ok ? (
+          <Alert tone="error">{page.error}</Alert>
+        ) : page.data.posts.length === 0 ? (
+          <p className="text-muted">{cursor ? "No older posts." : "No posts yet."}</p>
+        ) : (
+          <ul className="flex flex-col gap-3">
+            {page.data.posts.map((post) => (
+              <PostCard key={post.id} post={post} slug={room.slug} />
+            ))}
+          </ul>
+        )}
+        <nav aria-label="Feed pages" className="flex flex-wrap gap-4 text-sm">
+          {cursor ? (
+            <Link href={`/r/${room.slug}`} className={linkClasses}>
+              Newest posts
+            </Link>
+          ) : null}
+          {page.ok && page.data.next ? (
+            <Link href={`/r/${room.slug}?before=${encodeURIComponent(encodeCursor(page.data.next))}`} className={linkClasses}>
+              Older posts
+            </Link>
+          ) : null}
+        </nav>
+      </section>
+    </div>
+  );
+}

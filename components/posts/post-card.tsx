@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { Avatar } from "@/components/avatar";
+import type { Post } from "@/lib/posts/queries";
+import { formatDuration, formatPostDate } from "./format";
+
+/** A post in the feed: its thumbnail (or a placeholder), title, where it is from, who posted it. */
+export function PostCard({ post, slug }: { post: Post; slug: string }) {
+  const thumbnail = post.embed?.thumbnail_url;
+  const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
+  const source = post.media_kind === "upload" ? "Uploaded file" : (post.embed?.provider_name ?? post.embed?.provider ?? new URL(post.media_url ?? "https://link.invalid").hostname);
+  return (
+    <li className="flex gap-3 rounded-2xl border border-line bg-raised p-3 sm:gap-4 sm:p-4">
+      <div className="relative aspect-video w-28 shrink-0 overflow-hidden rounded-lg bg-accent/10 sm:w-40">
+        {thumbnail ? (
+          // eslint-disable-next-line @next/next/no-img-element -- provider thumbnails from the embed metadata; no optimiser
+          <img src={thumbnail} alt="" className="h-full w-full object-cover" loading="lazy" />
+        ) : (
+          <span aria-hidden="true" className="flex h-full w-full items-center justify-center text-2xl text-accent">
+            {post.media_kind === "upload" ? "♪" : "▶"}
+          </span>
+        )}
+        {duration ? <span className="absolute bottom-1 right-1 rounded bg-black/75 px-1 text-xs text-white tabular-nums">{duration}</span> : null}
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <h3 className="font-semibold [overflow-wrap:anywhere]">
+          <Link href={`/r/${slug}/p/${post.id}`} className="hover:underline">
+            {post.title}
+          </Link>
+        </h3>
+        <p className="truncate text-sm text-muted">
+          {source}
+          {post.embed?.author ? ` · ${post.embed.author}` : ""}
+        </p>
+        <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
+          <Avatar path={post.author?.avatar_path} name={post.author?.display_name ?? "?"} size={20} />
+          <span className="truncate">{post.author?.display_name ?? "Someone"}</span>
+          <span aria-hidden="true">·</span>
+          <time dateTime={post.created_at} className="whitespace-nowrap">
+            {formatPostDate(post.created_at)}
+          </time>
+        </p>
+      </div>
+    </li>
+  );
+}

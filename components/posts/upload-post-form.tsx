@@ -1,0 +1,163 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { createUploadPost, discardUpload, startUpload } from "@/lib/posts/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextAreaField, TextField } from "@/components/ui/field";
+import { checkMediaFile, mediaMessages, mediaUploadProblem } from "@/lib/media/files";
+import { publicConfig } from "@/lib/public-config";
+import { putWithProgress, readDuration, type UploadRequest } from "./upload-request";
+
+const cancelledMessage = "Upload cancelled — nothing was posted.";
+
+type Errors = Partial<Record<"file" | "title" | "body", string>>;
+
+/**
+ * Upload a file: checked here before a byte is sent (type, 50 MB), stored through a signed upload
+ * URL with a progress bar, and posted only once stored. Cancelling or a failure removes what was sent.
+ */
+export function UploadPostForm({ room }: { room: { id: string; slug: string } }) {
+  const router = useRouter();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const current = useRef<UploadRequest | null>(null);
+  const cancelled = useRef(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [title, setTitle] = useState("");
+  const [body, setBody] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+
+  function choose(chosen: File | undefined) {
+    setDone(null);
+    setMessage(null);
+    setFile(chosen ?? null);
+    const problem = chosen ? checkMediaFile(chosen) : null;
+    setErrors((previous) => ({ ...previous, file: problem ?? undefined }));
+    if (chosen && !title) setTitle(chosen.name.replace(/\.[^.]+$/, "").slice(0, 120));
+  }
+
+  async function submit() {
+    setMessage(null);
+    setDone(null);
+    const found: Errors = {};
+    if (!file) found.file = "Choose an audio or video file";
+    else found.file = checkMediaFile(file) ?? undefined;
+    if (!title.trim()) found.title = "Give the post a title";
+    else if (title.trim().length > 120) found.title = "Titles are up to 120 characters";
+    if (body.trim().length > 2000) found.body = "Posts are up to 2000 characters";
+    setErrors(found);
+    if (!file || Object.values(found).some(Boolean)) return;
+
+    setProgress(0);
+    cancelled.current = false;
+    const durationSeconds = await readDuration(file);
+    const started = await startUpload(room.id, { type: file.type, size: file.size }).catch(() => null);
+    if (!started?.ok) {
+      setProgress(null);
+      return started?.field === "file" ? setErrors({ file: started.error }) : setMessage(started?.error ?? mediaMessages.stopped);
+    }
+    const { path, signedUrl } = started.data;
+    if (cancelled.current) {
+      setProgress(null);
+      return setMessage(cancelledMessage);
+    }
+    const request = putWithProgress(signedUrl, { apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" }, file, setProgress);
+    current.current = request;
+    let problem: string | null = null;
+    try {
+      const answer = await request.done;
+      if (answer === "cancelled") problem = cancelledMessage;
+      else problem = mediaUploadProblem(answer.status, answer.body);
+    } catch {
+      problem = mediaMessages.stopped;
+    }
+    current.current = null;
+    if (problem) {
+      await discardUpload(path).catch(() => null);
+      setProgress(null);
+      return setMessage(problem);
+    }
+    const posted = await createUploadPost(room, { title, body, path, durationSeconds }).catch(() => null);
+    setProgress(null);
+    if (!posted?.ok) {
+      await discardUpload(path).catch(() => null);
+      return setMessage(posted?.error ?? mediaMessages.stopped);
+    }
+    setTitle("");
+    setBody("");
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = "";
+    setDone("Posted.");
+    router.refresh();
+  }
+
+  const busy = progress !== null;
+  return (
+    <form
+      noValidate
+      aria-label="Upload a file"
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="media-file" className="text-sm font-medium">
+          Audio or video file
+        </label>
+        <input
+          ref={fileInput}
+          id="media-file"
+          name="file"
+          type="file"
+          accept="audio/*,video/*"
+          disabled={busy}
+          aria-invalid={errors.file ? true : undefined}
+          aria-describedby={errors.file ? "media-file-error" : "media-file-hint"}
+          className="w-full min-w-0 text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
+          onChange={(event) => choose(event.target.files?.[0])}
+        />
+        {errors.file ? (
+          <p id="media-file-error" role="alert" className="text-sm text-danger">
+            {errors.file}
+          </p>
+        ) : (
+          <p id="media-file-hint" className="text-sm text-muted">
+            Audio or video, files up to 50 MB.
+          </p>
+        )}
+      </div>
+      <TextField id="upload-title" label="Title" value={title} onChange={(event) => setTitle(event.target.value)} error={errors.title} disabled={busy} />
+      <TextAreaField id="upload-body" label="Say something about it (optional)" value={body} onChange={(event) => setBody(event.target.value)} error={errors.body} disabled={busy} />
+      {busy ? (
+        <div className="flex items-center gap-3">
+          <progress className="h-2 w-full accent-accent" max={1} value={progress} aria-label="Upload progress" />
+          <span className="w-12 text-right text-sm tabular-nums text-muted">{Math.round(progress * 100)}%</span>
+        </div>
+      ) : null}
+      {message ? <Alert tone="error">{message}</Alert> : null}
+      {done ? <Alert tone="success">{done}</Alert> : null}
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" disabled={busy}>
+          {busy ? "Uploading…" : "Upload and post"}
+        </Button>
+        {busy ? (
+          <Button
+            variant="secondary"
+            onClick={() => {
+              cancelled.current = true;
+              current.current?.cancel();
+            }}
+          >
+            Cancel upload
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+// Rooms for e2e tests, made as their owner would make them (the create_room RPC, signed in), and
+// reads of what the backend holds, as the database's service role, to check what a page did.
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { anonKey, serviceRoleKey } from "@cuepoint/stack/keys";
+import { apiUrl } from "./users";
+
+const noSession = { persistSession: false, autoRefreshToken: false };
+export const service = createClient(apiUrl, serviceRoleKey, { auth: noSession });
+
+export async function signedInClient(email: string, password: string): Promise<SupabaseClient> {
+  const client = createClient(apiUrl, anonKey, { auth: noSession });
+  const { error } = await client.auth.signInWithPassword({ email, password });
+  if (error) throw new Error(`could not sign in ${email}: ${error.message}`);
+  return client;
+}
+
+const gate = { chain_id: 31337, contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707", standard: "erc721", token_id: null, min_balance: "1" };
+
+export async function createRoomAs(owner: SupabaseClient, label: string, gated = false): Promise<{ id: string; slug: string; name: string }> {
+  const slug = `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const name = `${label[0].toUpperCase()}${label.slice(1).replace(/-/g, " ")} ${slug.slice(-5)}`;
+  const { data, error } = await owner.rpc("create_room", { slug, name, description: "", gate: gated ? gate : null });
+  if (error || !data) throw new Error(`could not create room ${slug}: ${error?.message}`);
+  const room = data as { id: string };
+  return { id: room.id, slug, name };
+}
+
+export async function postsIn(roomId: string) {
+  const { data } = await service.from("posts").select("id, title, media_kind, storage_path, duration_seconds, embed").eq("room_id", roomId).order("created_at");
+  return data ?? [];
+}
+
+export async function filesIn(roomId: string, userId: string): Promise<string[]> {
+  const { data } = await service.storage.from("media").list(`${roomId}/${userId}`);
+  return (data ?? []).map((file) => `${roomId}/${userId}/${file.name}`);
+}

@@ -1,0 +1,40 @@
+import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Database } from "@/types/database";
+import { embedMetadataSchema, type EmbedMetadata } from "@/lib/validation/post";
+import { type FeedCursor, olderThan } from "./cursor";
+
+export const feedPageSize = 20;
+
+const postColumns = "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";
+
+type Row = Database["public"]["Tables"]["posts"]["Row"];
+export type Post = Omit<Row, "embed"> & {
+  embed: EmbedMetadata | null;
+  author: { username: string; display_name: string; avatar_path: string | null } | null;
+};
+
+function shape(row: Record<string, unknown>): Post {
+  const embed = embedMetadataSchema.safeParse(row.embed);
+  return { ...(row as unknown as Post), embed: embed.success ? embed.data : null };
+}
+
+/** One page of a room's feed, newest first, and the cursor of the next page if there is one. */
+export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: string, cursor: FeedCursor | null) {
+  let query = supabase.from("posts").select(postColumns).eq("room_id", roomId);
+  // created_at ≤ the cursor's bounds the index scan; the `or` then settles ties by id.
+  if (cursor) query = query.lte("created_at", cursor.createdAt).or(olderThan(cursor));
+  const { data, error } = await query.order("created_at", { ascending: false }).order("id", { ascending: false }).limit(feedPageSize + 1);
+  if (error) return { ok: false as const, error: "We couldn't load the posts — reload the page in a moment." };
+  const rows = (data as unknown as Record<string, unknown>[]).map(shape);
+  const posts = rows.slice(0, feedPageSize);
+  const last = posts.at(-1);
+  const next = rows.length > feedPageSize && last ? { createdAt: last.created_at, id: last.id } : null;
+  return { ok: true as const, data: { posts, next } };
+}
+
+/** A post of a room, as the caller may read it; null when there is none (or they may not). */
+export async function getPost(supabase: SupabaseClient<Database>, roomId: string, postId: string): Promise<Post | null> {
+  if (!/^[0-9a-f-]{36}$/.test(postId)) return null;
+  const { data } = await supabase.from("posts").select(postColumns).eq("room_id", roomId).eq("id", postId).maybeSingle();
+  return data ? shape(data as unknown as Record<string, unknown>) : null;
+}

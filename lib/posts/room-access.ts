@@ -1,0 +1,26 @@
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { getRoomBySlug, type RoomRole } from "@/lib/rooms/queries";
+import type { Database } from "@/types/database";
+
+export interface RoomAccess {
+  room: { id: string; slug: string; name: string; visibility: string };
+  /** The caller's role in the room, or null for a visitor. */
+  role: RoomRole | null;
+  /** Whether the caller may read the room's posts (a public room, or a member of a gated one). */
+  canRead: boolean;
+  userId: string | null;
+}
+
+/** A room by slug with what the caller may do with its posts; null when there is no such room. */
+export async function getRoomAccess(supabase: SupabaseClient<Database>, slug: string): Promise<RoomAccess | null> {
+  const result = await getRoomBySlug(supabase, slug);
+  if (!result.ok) return null;
+  const { room, membership, viewerId } = result.data;
+  const role = membership?.role ?? null;
+  return { room, role, canRead: room.visibility === "public" || role !== null, userId: viewerId };
+}
+
+/** Who may delete a post: its author, and the room's moderators and owner. */
+export function mayDeletePost(access: RoomAccess, authorId: string): boolean {
+  return access.userId === authorId || access.role === "owner" || access.role === "moderator";
+}

@@ -1,0 +1,51 @@
+import { checkPlayableUrl } from "../media/playable.ts";
+import { z } from "./zod.ts";
+
+// One set of schemas for the post forms, their server actions, and anything else that accepts a
+// post. The database enforces the same limits (posts_* constraints on public.posts).
+
+export const postMessages = {
+  titleRequired: "Give the post a title",
+  titleTooLong: "Titles are up to 120 characters",
+  bodyTooLong: "Posts are up to 2000 characters",
+  notMember: "Join the room to post in it",
+  uploadMissing: "The upload has not finished — try again once it has",
+} as const;
+
+export const postTitleSchema = z.string().trim().min(1, postMessages.titleRequired).max(120, postMessages.titleTooLong);
+export const postBodySchema = z.string().trim().max(2000, postMessages.bodyTooLong);
+
+/** The link's rules and react-player's (lib/media/playable.ts); its messages say which failed. */
+export const mediaUrlSchema = z.string().transform((value, context) => {
+  const checked = checkPlayableUrl(value);
+  if (checked.ok) return checked.url;
+  context.addIssue({ code: "custom", message: checked.error });
+  return z.NEVER;
+});
+
+export const linkPostSchema = z.object({ title: postTitleSchema, body: postBodySchema, url: mediaUrlSchema });
+export type LinkPostInput = z.infer<typeof linkPostSchema>;
+
+export const postEditSchema = z.object({ title: postTitleSchema, body: postBodySchema });
+export type PostEditInput = z.infer<typeof postEditSchema>;
+
+export const uploadPostSchema = z.object({
+  title: postTitleSchema,
+  body: postBodySchema,
+  path: z.string().regex(/^[0-9a-f-]{36}\/[0-9a-f-]{36}\/[A-Za-z0-9-]+\.[a-z0-9]{1,5}$/, "That upload isn't one of yours"),
+  durationSeconds: z.number().positive().max(172800).nullable(),
+});
+export type UploadPostInput = z.infer<typeof uploadPostSchema>;
+
+/** The normalised metadata the `embed` function answers with (never raw HTML), as stored on a post. */
+export const embedMetadataSchema = z.object({
+  provider: z.string().max(40),
+  provider_name: z.string().max(80).nullish(),
+  title: z.string().max(300).nullish(),
+  author: z.string().max(200).nullish(),
+  thumbnail_url: z.url({ protocol: /^https$/ }).max(2048).nullish(),
+  duration: z.number().nullish(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
+});
+export type EmbedMetadata = z.infer<typeof embedMetadataSchema>;
