@@ -114,24 +114,20 @@ as $$
   );
 $$;
 
--- The gated rooms the caller belongs to: a policy asks once per statement (`room_id in (select …)`),
--- not once per row as it would with can_read_room_content(room_id). Public rooms are readable by
--- everyone anyway, so leaving them out keeps the set a statement builds small.
-create function private.my_gated_room_ids()
+-- The rooms the caller belongs to: a policy asks once per statement (`room_id in (select …)`),
+-- not once per row as it would with can_read_room_content(room_id).
+create function private.my_room_ids()
 returns setof uuid
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select m.room_id
-  from public.memberships m
-  join public.rooms r on r.id = m.room_id and r.visibility = 'gated'
-  where m.user_id = (select auth.uid());
+  select m.room_id from public.memberships m where m.user_id = (select auth.uid());
 $$;
 
-revoke all on function private.my_gated_room_ids() from public;
-grant execute on function private.my_gated_room_ids() to anon, authenticated, service_role;
+revoke all on function private.my_room_ids() from public;
+grant execute on function private.my_room_ids() to anon, authenticated, service_role;
 revoke all on function private.room_role(uuid) from public;
 revoke all on function private.can_read_room_content(uuid) from public;
 grant execute on function private.room_role(uuid) to anon, authenticated, service_role;
@@ -205,7 +201,7 @@ create policy "Members are listed to those who may read the room"
   to anon, authenticated
   using (
     user_id = (select auth.uid())
-    or room_id in (select private.my_gated_room_ids())
+    or room_id in (select private.my_room_ids())
     or exists (select 1 from public.rooms r where r.id = memberships.room_id and r.visibility = 'public')
   );
 

@@ -121,8 +121,8 @@ select pg_temp.act_as('authenticated', 'a3333333-3333-4333-8333-333333333333');
 select is((select count(*)::int from public.memberships where room_id = 'b2222222-2222-4222-8222-222222222222'), 4, 'a member reads a gated room''s members');
 select is((select private.can_read_room_content('b2222222-2222-4222-8222-222222222222')), true, 'can_read_room_content: a member reads the gated room''s content');
 select is((select private.room_role('b2222222-2222-4222-8222-222222222222')), 'member', 'room_role: member');
-select set_eq($$ select * from private.my_gated_room_ids() $$,
-  $$ values ('b2222222-2222-4222-8222-222222222222'::uuid) $$, 'my_gated_room_ids: exactly the member''s own gated rooms');
+select set_eq($$ select * from private.my_room_ids() $$,
+  $$ values ('b1111111-1111-4111-8111-111111111111'::uuid), ('b2222222-2222-4222-8222-222222222222') $$, 'my_room_ids: exactly the member''s own rooms');
 select is_empty($$ update public.memberships set role = 'owner' where room_id = 'b1111111-1111-4111-8111-111111111111' and user_id = 'a3333333-3333-4333-8333-333333333333' returning role $$,
   'a member cannot make themself owner');
 select is_empty($$ update public.memberships set role = 'moderator' where room_id = 'b1111111-1111-4111-8111-111111111111' and user_id = 'a3333333-3333-4333-8333-333333333333' returning role $$,
@@ -228,7 +228,7 @@ select has_index('public', 'memberships', 'memberships_user_id_idx', 'the policy
 select is((select count(*)::int from information_schema.routine_privileges where routine_schema = 'private' and routine_name in ('room_role', 'can_read_room_content')
   and grantee = 'authenticated'), 2, 'the helpers are callable by policies (authenticated may execute them)');
 select hasnt_function('public', 'room_role', '... but they are not in the API schema');
-select hasnt_function('public', 'my_gated_room_ids', 'the caller''s-rooms helper is not in the API schema either');
+select hasnt_function('public', 'my_room_ids', 'the caller''s-rooms helper is not in the API schema either');
 
 
 select * from finish();

@@ -113,7 +113,7 @@ describe("anon", () => {
   });
 
   test("the policy helpers are not part of the API", async () => {
-    for (const helper of ["room_role", "can_read_room_content", "my_gated_room_ids"]) {
+    for (const helper of ["room_role", "can_read_room_content", "my_room_ids"]) {
       const response = await fetch(`${apiUrl}/rest/v1/rpc/${helper}`, {
         method: "POST",
         headers: { apikey: anonKey, "Content-Type": "application/json" },
