@@ -4,12 +4,10 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { setAvatar } from "@/app/account/actions";
 import { Avatar } from "@/components/avatar";
-import { loadSupabase } from "@/components/supabase-provider";
+import { UploadProgress, uploadToBucket } from "@/components/storage/bucket-upload";
 import { Alert } from "@/components/ui/alert";
 import { avatarObjectPath, avatarTypes, avatarUploadProblem, checkAvatarFile } from "@/lib/avatars-upload";
 import { networkMessage } from "@/lib/auth/messages";
-import { publicConfig } from "@/lib/public-config";
-import { uploadWithProgress } from "@/lib/storage/upload";
 
 /** Uploads straight to Storage (with progress), then the server action points the profile at it. */
 export function AvatarUploader({ userId, name, currentPath }: { userId: string; name: string; currentPath: string | null }) {
@@ -24,27 +22,16 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
     setSaved(false);
     const invalid = checkAvatarFile(file);
     if (invalid) return setError(invalid);
-    const supabase = await loadSupabase().catch(() => null);
-    if (!supabase) return setError(networkMessage);
-    const { data } = await supabase.auth.getSession();
-    if (!data.session) return setError("Your session has ended — sign in again.");
     const path = avatarObjectPath(userId, file.type);
-    setProgress(0);
     try {
-      const result = await uploadWithProgress(
-        `${publicConfig.supabaseUrl}/storage/v1/object/avatars/${path}`,
-        { Authorization: `Bearer ${data.session.access_token}`, apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" },
-        file,
-        setProgress,
-      );
-      const problem = avatarUploadProblem(result.status, result.body);
+      const problem = await uploadToBucket("avatars", path, file, setProgress, avatarUploadProblem);
       if (problem) return setError(problem);
       const saved = await setAvatar(path);
       if (!saved.ok) return setError(saved.error);
       setSaved(true);
       router.refresh();
     } catch {
-      setError("The upload stopped — check your connection and try again.");
+      setError(networkMessage);
     } finally {
       setProgress(null);
       if (input.current) input.current.value = "";
@@ -77,12 +64,7 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
           </p>
         </div>
       </div>
-      {progress !== null ? (
-        <div className="flex items-center gap-3">
-          <progress className="h-2 w-full accent-accent" max={1} value={progress} aria-label="Upload progress" />
-          <span className="w-12 text-right text-sm tabular-nums text-muted">{Math.round(progress * 100)}%</span>
-        </div>
-      ) : null}
+      {progress !== null ? <UploadProgress fraction={progress} /> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       {saved ? <Alert tone="success">New picture saved.</Alert> : null}
     </div>

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { createUploadPost, discardUpload, startUpload } from "@/lib/posts/actions";
+import { UploadProgress } from "@/components/storage/bucket-upload";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
@@ -134,12 +135,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
       </div>
       <TextField id="upload-title" label="Title" value={title} onChange={(event) => setTitle(event.target.value)} error={errors.title} disabled={busy} />
       <TextAreaField id="upload-body" label="Say something about it (optional)" value={body} onChange={(event) => setBody(event.target.value)} error={errors.body} disabled={busy} />
-      {busy ? (
-        <div className="flex items-center gap-3">
-          <progress className="h-2 w-full accent-accent" max={1} value={progress} aria-label="Upload progress" />
-          <span className="w-12 text-right text-sm tabular-nums text-muted">{Math.round(progress * 100)}%</span>
-        </div>
-      ) : null}
+      {busy ? <UploadProgress fraction={progress} /> : null}
       {message ? <Alert tone="error">{message}</Alert> : null}
       {done ? <Alert tone="success">{done}</Alert> : null}
       <div className="flex flex-wrap gap-3">

@@ -4,13 +4,11 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { removeRoomCover, setRoomCover } from "@/app/r/[slug]/settings/actions";
 import { RoomCover } from "@/components/rooms/room-cover";
-import { loadSupabase } from "@/components/supabase-provider";
+import { UploadProgress, uploadToBucket } from "@/components/storage/bucket-upload";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { networkMessage } from "@/lib/auth/messages";
-import { publicConfig } from "@/lib/public-config";
 import { checkCoverFile, coverBucket, coverObjectPath, coverTypes, coverUploadProblem } from "@/lib/rooms/covers";
-import { uploadWithProgress } from "@/lib/storage/upload";
 
 /** Uploads the cover straight to Storage (with progress), then the server action points the room at it. */
 export function CoverUploader({ roomId, roomName, currentPath }: { roomId: string; roomName: string; currentPath: string | null }) {
@@ -26,27 +24,16 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
     setNotice(null);
     const invalid = checkCoverFile(file);
     if (invalid) return setError(invalid);
-    const supabase = await loadSupabase().catch(() => null);
-    if (!supabase) return setError(networkMessage);
-    const { data } = await supabase.auth.getSession();
-    if (!data.session) return setError("Your session has ended — sign in again.");
     const path = coverObjectPath(roomId, file.type);
-    setProgress(0);
     try {
-      const result = await uploadWithProgress(
-        `${publicConfig.supabaseUrl}/storage/v1/object/${coverBucket}/${path}`,
-        { Authorization: `Bearer ${data.session.access_token}`, apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" },
-        file,
-        setProgress,
-      );
-      const problem = coverUploadProblem(result.status, result.body);
+      const problem = await uploadToBucket(coverBucket, path, file, setProgress, coverUploadProblem);
       if (problem) return setError(problem);
       const saved = await setRoomCover(roomId, path);
       if (!saved.ok) return setError(saved.error);
       setNotice("New cover saved.");
       router.refresh();
     } catch {
-      setError("The upload stopped — check your connection and try again.");
+      setError(networkMessage);
     } finally {
       setProgress(null);
       if (input.current) input.current.value = "";
@@ -94,12 +81,7 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
           PNG, JPEG or WebP, up to 5 MB. A wide picture looks best.
         </p>
       </div>
-      {progress !== null ? (
-        <div className="flex items-center gap-3">
-          <progress className="h-2 w-full accent-accent" max={1} value={progress} aria-label="Upload progress" />
-          <span className="w-12 text-right text-sm tabular-nums text-muted">{Math.round(progress * 100)}%</span>
-        </div>
-      ) : null}
+      {progress !== null ? <UploadProgress fraction={progress} /> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {currentPath ? (
