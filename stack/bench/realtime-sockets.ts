@@ -15,6 +15,12 @@ export interface Subscriber {
   ref: number;
   replies: Map<string, (reply: JoinReply) => void>;
   onBroadcast?: (payload: { event: string; payload: Record<string, unknown> }) => void;
+  /**
+   * When set, a broadcast frame is handed over as its text, unparsed: a thousand receivers share
+   * this process's one thread, and parsing every copy of a large payload there would be counted as
+   * delivery time (each real client parses only its own).
+   */
+  onBroadcastText?: (frame: string) => void;
   onChange?: (data: { record: Record<string, unknown> }) => void;
   onSystem?: (payload: { extension: string; status: string; message: string }) => void;
 }
@@ -68,7 +74,9 @@ export async function connect(config: StackConfig, user: string): Promise<Subscr
   const ws = new WebSocket(realtimeUrl(config));
   const subscriber: Subscriber = { user, ws, ref: 0, replies: new Map() };
   ws.on("message", (data) => {
-    const [, ref, , event, payload] = JSON.parse(String(data)) as [string | null, string | null, string, string, Record<string, unknown>];
+    const text = String(data);
+    if (subscriber.onBroadcastText && text.lastIndexOf(',"broadcast",{', 200) !== -1) return subscriber.onBroadcastText(text);
+    const [, ref, , event, payload] = JSON.parse(text) as [string | null, string | null, string, string, Record<string, unknown>];
     if (event === "phx_reply" && ref) subscriber.replies.get(ref)?.(payload as unknown as JoinReply);
     else if (event === "broadcast") subscriber.onBroadcast?.(payload as { event: string; payload: Record<string, unknown> });
     else if (event === "postgres_changes") subscriber.onChange?.((payload as { data: { record: Record<string, unknown> } }).data);
