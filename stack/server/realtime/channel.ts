@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { Claims } from "../jwt.ts";
-import type { BroadcastFeed, BroadcastReceiver } from "./broadcast/feed.ts";
+import type { BroadcastFeed, BroadcastReceiver, EncodedBroadcast } from "./broadcast/feed.ts";
 import { type ReadPolicies, type WritePolicies, readPolicies, writePolicies } from "./authorization.ts";
 import type { ChangeBinding, ChangeParams, ChangesFeed, ChangeSubscriber } from "./changes/types.ts";
 import { type UserBroadcast, broadcastPayload, encodeUserBroadcast } from "./frames.ts";
@@ -25,6 +25,8 @@ export interface ChannelTransport {
   readonly apikeyJwt: string;
   push(topic: string, event: string, payload: unknown, joinRef?: string | null, ref?: string | null): void;
   pushRaw(frame: string | Buffer): void;
+  /** A text frame already encoded as UTF-8 (shared by many sockets: never modified). */
+  pushText(frame: Buffer): void;
   /** The channel ended on the server's side: the socket forgets it. */
   closed(channel: Channel): void;
 }
@@ -290,14 +292,14 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
     if (this.canReceiveBroadcast()) this.transport.push(this.topic, "broadcast", payload, this.joinRef);
   }
 
-  /** A broadcast from the database, its payload already JSON (one encoding for every receiver). */
-  receiveBroadcastJson(json: string): void {
+  /** A broadcast from the database: its frame bytes are shared with every socket whose frame starts like this one's. */
+  receiveDatabaseBroadcast(message: EncodedBroadcast): void {
     if (!this.canReceiveBroadcast()) return;
     this.broadcastFrameStart ??=
       this.transport.vsn === "2.0.0"
         ? `[${JSON.stringify(this.joinRef)},null,${JSON.stringify(this.topic)},"broadcast",`
         : `{"join_ref":${JSON.stringify(this.joinRef)},"ref":null,"topic":${JSON.stringify(this.topic)},"event":"broadcast","payload":`;
-    this.transport.pushRaw(`${this.broadcastFrameStart}${json}${this.transport.vsn === "2.0.0" ? "]" : "}"}`);
+    this.transport.pushText(message.frame(this.broadcastFrameStart, this.transport.vsn === "2.0.0" ? "]" : "}"));
   }
 
   receiveUserBroadcast(broadcast: UserBroadcast): void {

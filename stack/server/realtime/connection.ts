@@ -43,6 +43,10 @@ export class Connection implements ChannelTransport {
     if (this.open && this.ws.readyState === this.ws.OPEN) this.ws.send(frame);
   }
 
+  pushText(frame: Buffer): void {
+    if (this.open && this.ws.readyState === this.ws.OPEN) this.ws.send(frame, { binary: false });
+  }
+
   closed(channel: Channel): void {
     if (this.channels.get(channel.topic) === channel) this.channels.delete(channel.topic);
   }

@@ -5,10 +5,36 @@ import type { PgOutputMessage, TupleValue } from "../changes/pgoutput.ts";
 import { type ReplicationStream, startReplication } from "../changes/replication.ts";
 import { type TopicHub, tenantTopicOf } from "../hub.ts";
 
-/** A channel that takes broadcasts as ready-made JSON (`{type, event, payload, meta}`). */
+/** A channel that takes broadcasts from the database, encoded once for all its receivers. */
 export interface BroadcastReceiver {
   readonly tenantTopic: string;
-  receiveBroadcastJson(json: string): void;
+  receiveDatabaseBroadcast(message: EncodedBroadcast): void;
+}
+
+/**
+ * One message from the database as every receiver gets it: its JSON (`{type, event, payload, meta}`)
+ * and the UTF-8 bytes of each distinct frame around it. Receivers whose frames start alike (same
+ * join ref and topic — realtime-js clients mostly do) share one buffer, so a message to a thousand
+ * sockets is encoded a handful of times, not a thousand.
+ */
+export class EncodedBroadcast {
+  readonly json: string;
+  private readonly frames = new Map<string, Buffer>();
+
+  constructor(json: string) {
+    this.json = json;
+  }
+
+  /** The text frame `${start}${json}${end}`, encoded once per distinct `start` and `end`. */
+  frame(start: string, end: string): Buffer {
+    const key = start + end;
+    let bytes = this.frames.get(key);
+    if (!bytes) {
+      bytes = Buffer.from(`${start}${this.json}${end}`);
+      this.frames.set(key, bytes);
+    }
+    return bytes;
+  }
 }
 
 export interface BroadcastFeed {
@@ -66,8 +92,8 @@ export function createBroadcastFeed(config: StackConfig, hub: TopicHub<Broadcast
     if (delivered.has(message.id)) return;
     delivered.add(message.id);
     if (delivered.size > rememberedIds) delivered.delete(delivered.values().next().value as string);
-    const json = broadcastJson(message);
-    for (const member of hub.members(tenantTopicOf(message.topic, message.private))) member.receiveBroadcastJson(json);
+    const encoded = new EncodedBroadcast(broadcastJson(message));
+    for (const member of hub.members(tenantTopicOf(message.topic, message.private))) member.receiveDatabaseBroadcast(encoded);
   }
 
   function onMessage(message: PgOutputMessage): void {

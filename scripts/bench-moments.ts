@@ -1,0 +1,221 @@
+// `npm run bench:moments`: a post's moments and its room's live channel at scale, in one run.
+//  1. A post with 10,000 moments (and their reactions) in a gated room, read as a member through
+//     /rest/v1 with the post page's query — the first page of 100, the next page by cursor and a
+//     page in the middle — p50/p99, with the service role (no RLS) interleaved for comparison.
+//  2. The room's private channel, `room:{room id}`, joined by 100 and then 1,000 sockets as 1,000
+//     distinct members: commit of a moment insert (its trigger broadcasts it) → delivery to every
+//     socket, p50/p99, and the database's CPU per message at 100 and at 1,000 subscribers.
+//  3. For comparison, the same 1,000 members through postgres_changes on public.moments under RLS
+//     (every change checked against every subscriber).
+// Figures only: it never fails on wall-clock. Seeds once and reuses the room afterwards.
+// `npm run bench:moments -- pages` or `-- channel` runs one part.
+import { randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
+import pg from "pg";
+import { dbUrl, loadConfig } from "@cuepoint/stack";
+import { anonKey, serviceRoleKey } from "@cuepoint/stack/keys";
+import {
+  type Delivery,
+  type Subscriber,
+  connect,
+  databaseCpuMeter,
+  joinPrivate,
+  measureDeliveries,
+  percentile,
+  reportDelivery,
+  subscribeChanges,
+  userToken,
+} from "@cuepoint/stack/realtime-bench";
+
+const config = loadConfig();
+const api = `http://127.0.0.1:${config.apiPort}`;
+const roomSlug = "bench-moments-10k";
+const momentCount = 10_000;
+const memberCount = Number(process.env.BENCH_MOMENTS_SUBSCRIBERS ?? 1000);
+const few = Math.min(100, memberCount);
+const runs = Number(process.env.BENCH_MOMENTS_RUNS ?? 400);
+const messages = Number(process.env.BENCH_MOMENTS_MESSAGES ?? 200);
+const changes = Number(process.env.BENCH_MOMENTS_CHANGES ?? 30);
+// The post page's query (its columns, order and page size).
+const select = "id,post_id,author_id,at_seconds,body,created_at,updated_at,reactions(emoji,user_id)";
+const emoji = ["🔥", "❤️", "😂", "😮", "👏"];
+
+interface Fixture {
+  roomId: string;
+  postId: string;
+  livePostId: string;
+  ownerId: string;
+  members: string[];
+}
+
+async function seed(db: pg.Client): Promise<Fixture> {
+  const existing = (await db.query<{ id: string; owner_id: string }>("select id, owner_id from public.rooms where slug = $1", [roomSlug])).rows[0];
+  if (existing) {
+    const posts = (await db.query<{ id: string; title: string; n: string }>("select p.id, p.title, (select count(*) from public.moments m where m.post_id = p.id) as n from public.posts p where p.room_id = $1", [existing.id])).rows;
+    const members = (await db.query<{ user_id: string }>("select user_id from public.memberships where room_id = $1 and role = 'member' order by user_id", [existing.id])).rows.map((r) => r.user_id);
+    const paged = posts.find((p) => p.title === "10,000 moments");
+    const live = posts.find((p) => p.title === "Live");
+    if (paged && live && Number(paged.n) === momentCount && members.length >= memberCount) {
+      return { roomId: existing.id, postId: paged.id, livePostId: live.id, ownerId: existing.owner_id, members: members.slice(0, memberCount) };
+    }
+    await db.query("delete from public.rooms where id = $1", [existing.id]);
+  }
+  const started = performance.now();
+  const ownerId = randomUUID();
+  const members = Array.from({ length: memberCount }, () => randomUUID()).sort();
+  await db.query(
+    `insert into auth.users (id, aud, role, email, created_at, updated_at)
+     select id, 'authenticated', 'authenticated', 'bench-moments-' || left(id::text, 13) || '@bench.cuepoint.test', now(), now() from unnest($1::uuid[]) id`,
+    [[ownerId, ...members]],
+  );
+  const roomId = randomUUID();
+  await db.query(
+    `with room as (insert into public.rooms (id, slug, name, owner_id, visibility) values ($1, $2, 'Bench: 10k moments', $3, 'gated') returning id)
+     insert into public.room_gates (room_id, chain_id, contract_address, standard) select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721' from room`,
+    [roomId, roomSlug, ownerId],
+  );
+  await db.query("insert into public.memberships (room_id, user_id, role) select $1, unnest($2::uuid[]), 'member'", [roomId, members]);
+  const post = async (title: string) =>
+    (await db.query<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871', 3600) returning id", [roomId, members[0], title])).rows[0].id;
+  const postId = await post("10,000 moments");
+  const livePostId = await post("Live");
+  // Seeded rows skip the triggers (no 25,000 broadcasts nobody listens to): the copied columns are
+  // written here as the triggers would.
+  await db.query("begin");
+  await db.query("set local session_replication_role = replica");
+  await db.query(
+    `insert into public.moments (post_id, room_id, author_id, at_seconds, body, created_at)
+     select $1, $2, ($3::uuid[])[1 + i % 50], case when i % 20 = 0 then null else round((i * 0.36)::numeric, 3) end,
+            'Moment ' || i || ': a few words about this part of the track', now() - make_interval(secs => $4 - i)
+     from generate_series(1, $4::int) i`,
+    [postId, roomId, members, momentCount],
+  );
+  await db.query(
+    `insert into public.reactions (moment_id, post_id, room_id, user_id, emoji)
+     select m.id, m.post_id, m.room_id, ($2::uuid[])[1 + ((k * 7 + m.rn) % 200)::int], ($3::text[])[1 + k]
+     from (select id, post_id, room_id, row_number() over (order by id) as rn from public.moments where post_id = $1) m,
+          generate_series(0, 2) k
+     where k < m.rn % 4`,
+    [postId, members, emoji],
+  );
+  await db.query("commit");
+  await db.query("analyze public.moments; analyze public.reactions");
+  const reactions = (await db.query<{ n: string }>("select count(*) as n from public.reactions where post_id = $1", [postId])).rows[0].n;
+  console.log(`Seeded ${momentCount.toLocaleString("en")} moments (${Number(reactions).toLocaleString("en")} reactions) and ${memberCount.toLocaleString("en")} members in a gated room in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { roomId, postId, livePostId, ownerId, members };
+}
+
+/** Member and service-role requests interleaved, so both see the same machine load. */
+async function timeRequests(url: string, expected: number, callers: Record<"member" | "service", Record<string, string>>) {
+  const once = async (headers: Record<string, string>) => {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    const body = (await response.json()) as unknown[];
+    if (!response.ok || !Array.isArray(body)) throw new Error(`${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    if (body.length !== expected) throw new Error(`expected ${expected} rows, got ${body.length}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 30; i++) for (const headers of Object.values(callers)) await once(headers);
+  const times = { member: [] as number[], service: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    times.member.push(await once(callers.member));
+    times.service.push(await once(callers.service));
+  }
+  return Object.fromEntries(Object.entries(times).map(([who, list]) => [who, { p50: percentile(list, 50), p99: percentile(list, 99) }])) as Record<"member" | "service", { p50: number; p99: number }>;
+}
+
+async function benchPages(db: pg.Client, fixture: Fixture): Promise<void> {
+  const asMember = { apikey: anonKey, Authorization: `Bearer ${userToken(fixture.members[1])}` };
+  const asService = { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` };
+  const base = `${api}/rest/v1/moments?select=${select}&post_id=eq.${fixture.postId}&order=at_seconds.asc.nullslast,id.asc&limit=100`;
+  const after = async (offset: number) => {
+    const row = (await db.query<{ at_seconds: string; id: string }>("select at_seconds, id from public.moments where post_id = $1 order by at_seconds asc nulls last, id asc offset $2 limit 1", [fixture.postId, offset])).rows[0];
+    // (at, id) > cursor, with `at >= cursor` as its own condition so the scan starts at the cursor;
+    // once the timed moments run out, the general ones (at null) follow by id.
+    return `${base}&at_seconds=gte.${row.at_seconds}&or=(at_seconds.gt.${row.at_seconds},id.gt.${row.id})`;
+  };
+  const pages = { "first page": base, "next page (cursor after moment 100)": await after(99), "page after moment 5,000 (cursor)": await after(4999) };
+  console.log(`\nA post's moments, 100 a page, from a post with ${momentCount.toLocaleString("en")} moments in a gated room: GET /rest/v1/moments (reactions embedded), ${runs} sequential requests each, member and service role interleaved:`);
+  for (const [name, url] of Object.entries(pages)) {
+    const { member, service } = await timeRequests(url, 100, { member: asMember, service: asService });
+    console.log(`  ${name}:`);
+    console.log(`    member (RLS)      p50 ${member.p50.toFixed(2)} ms   p99 ${member.p99.toFixed(2)} ms   (goal p99 < 25 ms: ${member.p99 < 25 ? "met" : "NOT met"})`);
+    console.log(`    service role      p50 ${service.p50.toFixed(2)} ms   p99 ${service.p99.toFixed(2)} ms`);
+  }
+}
+
+async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
+  const topic = `room:${fixture.roomId}`;
+  const cpuSeconds = databaseCpuMeter();
+  const subscribers: Subscriber[] = [];
+  const insertMoment = (body: string) =>
+    db.query("insert into public.moments (post_id, author_id, at_seconds, body) values ($1, $2, 1, $3)", [fixture.livePostId, fixture.ownerId, body]);
+  const measure = (receivers: Subscriber[], count: number): Promise<Delivery> =>
+    measureDeliveries(
+      receivers,
+      count,
+      // the marker is read from the frame's text (see onBroadcastText); a test checks the payload itself
+      (s, arrived) =>
+        (s.onBroadcastText = (frame) => {
+          const marker = /^[^{]*{"type":"broadcast","event":"moments".*"body": ?"live-(\d+)"/.exec(frame);
+          if (marker) arrived(Number(marker[1]));
+        }),
+      (s) => (s.onBroadcastText = undefined),
+      // autocommit: the moment (and its broadcast, written by its trigger) is committed when this returns
+      (n) => insertMoment(`live-${n}`),
+      cpuSeconds,
+    );
+  try {
+    const began = performance.now();
+    for (const user of fixture.members) subscribers.push(await connect(config, user));
+    await joinPrivate(subscribers.slice(0, few), topic);
+    await measure(subscribers.slice(0, few), 20); // warm up
+    const small = await measure(subscribers.slice(0, few), messages);
+    await joinPrivate(subscribers.slice(few), topic);
+    console.log(`\n(${memberCount} sockets connected and joined to the room's private channel as ${memberCount} members in ${((performance.now() - began) / 1000).toFixed(1)} s)`);
+    await measure(subscribers, 20);
+    const large = await measure(subscribers, messages);
+    reportDelivery(`A moment inserted → its broadcast on ${topic.slice(0, 13)}… (${messages} moments), ${few} subscribers:`, small);
+    reportDelivery(`A moment inserted → its broadcast, ${memberCount} subscribers as ${memberCount} members on the room's private channel:`, large, 50);
+    const growth = (large.cpuMsPerMessage / small.cpuMsPerMessage - 1) * 100;
+    console.log(`  database CPU per message, ${memberCount} vs ${few} subscribers: ${growth >= 0 ? "+" : ""}${growth.toFixed(0)}%   (goal within ±20%: ${Math.abs(growth) <= 20 ? "met" : "NOT met"})`);
+
+    await db.query("alter publication supabase_realtime add table public.moments");
+    try {
+      await subscribeChanges(subscribers, (s) => `bench-moments-changes-${s.user}`, { event: "INSERT", schema: "public", table: "moments", filter: `post_id=eq.${fixture.livePostId}` });
+      const compared = await measureDeliveries(
+        subscribers,
+        changes,
+        (s, arrived) =>
+          (s.onChange = ({ record }) => {
+            const body = String(record.body);
+            if (body.startsWith("changes-")) arrived(Number(body.slice(8)));
+          }),
+        (s) => (s.onChange = undefined),
+        (n) => insertMoment(`changes-${n}`),
+        cpuSeconds,
+        15_000,
+      );
+      reportDelivery(`postgres_changes on public.moments under RLS, the same ${memberCount} members subscribed (${changes} inserts, each checked against every subscriber):`, compared);
+    } finally {
+      await db.query("alter publication supabase_realtime drop table public.moments");
+    }
+    console.log(`  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+  } finally {
+    for (const s of subscribers) s.ws.close();
+    await db.query("delete from public.moments where post_id = $1", [fixture.livePostId]);
+    await db.query("delete from realtime.messages where topic = $1", [topic]);
+  }
+}
+
+const db = new pg.Client({ connectionString: dbUrl(config) });
+await db.connect();
+try {
+  const fixture = await seed(db);
+  const parts = process.argv.slice(2);
+  if (!parts.length || parts.includes("pages")) await benchPages(db, fixture);
+  if (!parts.length || parts.includes("channel")) await benchChannel(db, fixture);
+} finally {
+  await db.end();
+}
+process.exit(0);
