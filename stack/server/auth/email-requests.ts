@@ -6,6 +6,7 @@ import { createEmailChange, createLink } from "./links.ts";
 import { type Challenge, createFlowState, parseChallenge } from "./pkce.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, limit, ok, redirectTo, validateEmail } from "./service.ts";
+import { smsOtp } from "./phone.ts";
 import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTransaction } from "./users.ts";
 
 /**
@@ -16,7 +17,7 @@ import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTran
 export async function otp(svc: AuthService, call: Call): Promise<void> {
   const { settings } = svc;
   const params = await readParams(call.req);
-  limit(call, svc.limits.signInSignUps);
+  limit(svc, call, svc.limits.signInSignUps);
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
   const data = objectField(params, "data") ?? {};
@@ -24,7 +25,7 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
   const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
   if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided");
   if (!emailInput) {
-    if (phone) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (phone) return await smsOtp(svc, call, params);
     throw unprocessable("validation_failed", "One of email or phone must be set");
   }
   if (!settings.email.enabled) throw unprocessable("email_provider_disabled", "Email logins are disabled");
@@ -62,7 +63,7 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
 /** POST /recover: a recovery link; an unknown address gets the same empty answer (no enumeration). */
 export async function recover(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(call, svc.limits.signInSignUps);
+  limit(svc, call, svc.limits.signInSignUps);
   const emailInput = stringField(params, "email");
   if (!emailInput) throw unprocessable("validation_failed", "Password recovery requires an email");
   const email = validateEmail(emailInput);
@@ -84,7 +85,7 @@ export async function recover(svc: AuthService, call: Call): Promise<void> {
  */
 export async function resend(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(call, svc.limits.signInSignUps);
+  limit(svc, call, svc.limits.signInSignUps);
   const type = stringField(params, "type");
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");

@@ -1,10 +1,11 @@
-import { AuthError, OAuthError, badRequest } from "./errors.ts";
+import { AuthError, badRequest } from "./errors.ts";
 import { passwordMatches } from "./crypto.ts";
 import { consumeAuthCode } from "./pkce.ts";
 import { readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, limit, ok } from "./service.ts";
 import { type AuthMethod, issueSession, refreshSession } from "./sessions.ts";
 import { findUserByEmail, isBanned, withTransaction } from "./users.ts";
+import { idTokenGrant } from "./id-token.ts";
 import { web3Grant } from "./web3.ts";
 
 /** A password that no longer meets config.toml's rules still signs in; GoTrue says so in `weak_password`. */
@@ -22,7 +23,7 @@ const invalidCredentials = () => badRequest("invalid_credentials", "Invalid logi
 
 async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(call, svc.limits.signInSignUps);
+  limit(svc, call, svc.limits.signInSignUps);
   const email = stringField(params, "email");
   const phone = stringField(params, "phone");
   const password = stringField(params, "password");
@@ -42,7 +43,7 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
 
 async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(call, svc.limits.tokenRefresh);
+  limit(svc, call, svc.limits.tokenRefresh);
   const token = stringField(params, "refresh_token");
   if (!token) throw badRequest("validation_failed", "refresh_token required");
   // A reuse error revokes the token family, so the transaction must commit even when it throws.
@@ -69,7 +70,7 @@ const flowAmr: Record<string, AuthMethod> = {
 
 async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(call, svc.limits.signInSignUps);
+  limit(svc, call, svc.limits.signInSignUps);
   const authCode = stringField(params, "auth_code");
   const verifier = stringField(params, "code_verifier");
   const session = await withTransaction(svc.pool, async (db) => {
@@ -91,7 +92,9 @@ export async function token(svc: AuthService, call: Call): Promise<void> {
       return await pkceGrant(svc, call);
     case "web3":
       return await web3Grant(svc, call);
+    case "id_token":
+      return await idTokenGrant(svc, call);
     default:
-      throw new OAuthError("unsupported_grant_type", "");
+      throw badRequest("invalid_credentials", "unsupported_grant_type");
   }
 }
