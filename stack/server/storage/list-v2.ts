@@ -101,7 +101,7 @@ async function page(request: StorageRequest, bucketId: string, options: Options)
   const dated = options.column && options.column !== "name" && !options.delimiter ? options.column : undefined;
   const values: unknown[] = [bucketId, `${escapeLike(prefix)}%`, prefix.length, options.limit + 1];
   const keyExpr = options.delimiter
-    ? `case when strpos(substr(name, $3 + 1), '/') > 0 then left(name, $3 + strpos(substr(name, $3 + 1), '/')) else name end`
+    ? `case when strpos(substr(name, $3::int + 1), '/') > 0 then left(name, $3::int + strpos(substr(name, $3::int + 1), '/')) else name end`
     : "name";
   const conditions: string[] = [];
   const operator = order === "asc" ? ">" : "<";
@@ -118,7 +118,7 @@ async function page(request: StorageRequest, bucketId: string, options: Options)
   const sql = `
     with entries as (
       select ${keyExpr} as key, id, name, metadata, updated_at, created_at, last_accessed_at
-      from storage.objects where bucket_id = $1 and name like $2
+      from storage.objects where bucket_id = $1 and name like $2 and length(name) >= $3::int
     ), grouped as (
       select distinct on (key collate "C") key, key <> name as folder, id, name, metadata, updated_at, created_at, last_accessed_at
       from entries order by key collate "C", name collate "C"
