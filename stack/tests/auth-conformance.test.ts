@@ -227,6 +227,30 @@ describe("phone sign-in with [auth.sms.test_otp]", () => {
     });
   });
 
+  test("signUp and signInWithPassword by phone: off is phone_provider_disabled; on, autoconfirmed or by code", async () => {
+    expect((await client().auth.signUp({ phone: "+15555550160", password: "long-enough-1" })).error).toMatchObject({ status: 400, code: "phone_provider_disabled", message: "Phone signups are disabled" });
+    expect((await client().auth.signInWithPassword({ phone: "+15555550160", password: "long-enough-1" })).error).toMatchObject({ status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled" });
+
+    await sql("delete from auth.users where phone in ('15555550160', $1)", [testNumber]);
+    const auto = await authServerWith(sms());
+    const signedUp = await auto.supabase().auth.signUp({ phone: "+15555550160", password: "long-enough-1" });
+    expect(signedUp.error).toBeNull();
+    expect(signedUp.data.session?.user).toMatchObject({ phone: "15555550160", phone_confirmed_at: expect.any(String) });
+    expect((await auto.supabase().auth.signUp({ phone: "+15555550160", password: "long-enough-1" })).error).toMatchObject({ status: 422, code: "user_already_exists" });
+    expect((await auto.supabase().auth.signInWithPassword({ phone: "+15555550160", password: "long-enough-1" })).error).toBeNull();
+    expect((await auto.supabase().auth.signInWithPassword({ phone: "+15555550160", password: "wrong-password" })).error).toMatchObject({ status: 400, code: "invalid_credentials" });
+
+    const confirming = await authServerWith(sms({ enable_confirmations: true }));
+    const pending = await confirming.supabase().auth.signUp({ phone: `+${testNumber}`, password: "long-enough-1" });
+    expect(pending.error).toBeNull();
+    expect(pending.data.session).toBeNull();
+    expect(pending.data.user).toMatchObject({ phone: testNumber });
+    expect((await confirming.supabase().auth.signInWithPassword({ phone: `+${testNumber}`, password: "long-enough-1" })).error).toMatchObject({ status: 400, code: "phone_not_confirmed", message: "Phone not confirmed" });
+    expect((await confirming.supabase().auth.verifyOtp({ phone: `+${testNumber}`, token: "424242", type: "sms" })).error).toBeNull();
+    expect((await confirming.supabase().auth.signInWithPassword({ phone: `+${testNumber}`, password: "long-enough-1" })).error).toBeNull();
+    await sql("delete from auth.users where phone in ('15555550160', $1)", [testNumber]);
+  });
+
   test("phone_change with SMS confirmations on: the code goes to the new number, verifyOtp moves it onto the user", async () => {
     const server = await authServerWith(sms({ enable_confirmations: true }));
     await sql("update auth.users set phone = null where phone = '15555550143'");

@@ -4,7 +4,8 @@ import { hashPassword, randomUUID, tokenHash } from "./crypto.ts";
 import { AuthError, badRequest, forbidden, tooManyRequests, unprocessable } from "./errors.ts";
 import { type Params, booleanField, objectField, stringField } from "./request.ts";
 import { type AuthService, type Call, ok } from "./service.ts";
-import { type Db, type UserRow, addProvider, findUserById, insertIdentity, insertUser, withTransaction } from "./users.ts";
+import { issueSession } from "./sessions.ts";
+import { type Db, type UserRow, addProvider, findUserById, insertIdentity, insertUser, userJson, withTransaction } from "./users.ts";
 
 /**
  * The phone provider. The stack sends no SMS: only [auth.sms.test_otp] numbers receive codes (their
@@ -160,4 +161,33 @@ export async function requestPhoneChange(svc: AuthService, db: Db, user: UserRow
   // With SMS confirmations off (GoTrue's sms autoconfirm) the number changes at once.
   if (!svc.settings.sms.enableConfirmations) return await applyPhoneChange(db, user, phone);
   await sendPhoneOtp(svc, db, user, phone, "phone_change");
+}
+
+/**
+ * POST /signup with a phone and password (GoTrue's phone provider): with SMS confirmations off the
+ * user is confirmed and signed in at once; with them on, the answer is the user and a code goes out.
+ */
+export async function phoneSignup(svc: AuthService, call: Call, phoneInput: string, password: string, data: Record<string, unknown>): Promise<void> {
+  if (!svc.settings.sms.enabled) throw badRequest("phone_provider_disabled", "Phone signups are disabled");
+  const phone = validatePhone(phoneInput);
+  const autoconfirm = !svc.settings.sms.enableConfirmations;
+  const encryptedPassword = await hashPassword(password);
+  const body = await withTransaction(svc.pool, async (db) => {
+    await db.query("select pg_advisory_xact_lock(hashtext($1))", [`signup:phone:${phone}`]);
+    const existing = await findUserByPhone(db, phone);
+    if (existing?.phone_confirmed_at) throw unprocessable("user_already_exists", "User already registered");
+    const user = existing ?? (await signUpPhone(db, phone, data, autoconfirm));
+    await db.query("update auth.users set encrypted_password = $2 where id = $1", [user.id, encryptedPassword]);
+    await audit(db, call.req, user, autoconfirm ? "user_signedup" : "user_confirmation_requested", { provider: "phone" });
+    if (autoconfirm) return await issueSession(db, svc.settings, user.id, "password", call.req);
+    await sendPhoneOtp(svc, db, user, phone, "confirmation");
+    return userJson((await findUserById(db, user.id))!);
+  });
+  ok(call, body);
+}
+
+/** The user a phone + password sign-in names (GoTrue's password grant for the phone provider). */
+export async function findPhoneLogin(svc: AuthService, db: Db, phoneInput: string): Promise<UserRow | undefined> {
+  if (!svc.settings.sms.enabled) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
+  return await findUserByPhone(db, phoneInput.replace(/^\+/, "").replaceAll(" ", ""));
 }

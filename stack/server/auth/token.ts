@@ -6,6 +6,7 @@ import { type AuthService, type Call, checkPasswordStrength, limit, ok } from ".
 import { type AuthMethod, issueSession, refreshSession } from "./sessions.ts";
 import { findUserByEmail, isBanned, withTransaction } from "./users.ts";
 import { idTokenGrant } from "./id-token.ts";
+import { findPhoneLogin } from "./phone.ts";
 import { web3Grant } from "./web3.ts";
 
 /** A password that no longer meets config.toml's rules still signs in; GoTrue says so in `weak_password`. */
@@ -29,8 +30,13 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   const password = stringField(params, "password");
   if (email && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on login.");
   if (!email) {
-    if (phone) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
-    throw invalidCredentials();
+    if (!phone) throw invalidCredentials();
+    const user = await findPhoneLogin(svc, svc.pool, phone);
+    if (!user || !(await passwordMatches(password, user.encrypted_password))) throw invalidCredentials();
+    if (isBanned(user)) throw badRequest("user_banned", "User is banned");
+    if (!user.phone_confirmed_at) throw badRequest("phone_not_confirmed", "Phone not confirmed");
+    const session = await issueSession(svc.pool, svc.settings, user.id, "password", call.req);
+    return ok(call, { ...session, ...weakPasswordNotice(svc, password) });
   }
   if (!svc.settings.email.enabled) throw badRequest("email_provider_disabled", "Email logins are disabled");
   const user = await findUserByEmail(svc.pool, email);
