@@ -17,7 +17,7 @@ import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTran
 export async function otp(svc: AuthService, call: Call): Promise<void> {
   const { settings } = svc;
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.signInSignUps);
+  limit(call, svc.limits.signInSignUps);
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
   const data = objectField(params, "data") ?? {};
@@ -63,7 +63,7 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
 /** POST /recover: a recovery link; an unknown address gets the same empty answer (no enumeration). */
 export async function recover(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.signInSignUps);
+  limit(call, svc.limits.signInSignUps);
   const emailInput = stringField(params, "email");
   if (!emailInput) throw unprocessable("validation_failed", "Password recovery requires an email");
   const email = validateEmail(emailInput);
@@ -85,7 +85,7 @@ export async function recover(svc: AuthService, call: Call): Promise<void> {
  */
 export async function resend(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.signInSignUps);
+  limit(call, svc.limits.signInSignUps);
   const type = stringField(params, "type");
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");

@@ -68,11 +68,11 @@ export async function createAuthRoute(ctx: ServerContext, emails: Inbox = shared
     settings,
     mailer: new Mailer(settings, emails),
     limits: {
-      signInSignUps: new WindowLimiter(settings.rateLimit.signInSignUps, fiveMinutes),
-      tokenRefresh: new WindowLimiter(settings.rateLimit.tokenRefresh, fiveMinutes),
-      tokenVerifications: new WindowLimiter(settings.rateLimit.tokenVerifications, fiveMinutes),
-      web3: new WindowLimiter(settings.rateLimit.web3, fiveMinutes),
-      anonymousUsers: new WindowLimiter(settings.rateLimit.anonymousUsers, 3600),
+      signInSignUps: new WindowLimiter(settings.rateLimit.signInSignUps, fiveMinutes, settings.rateLimitHeader),
+      tokenRefresh: new WindowLimiter(settings.rateLimit.tokenRefresh, fiveMinutes, settings.rateLimitHeader),
+      tokenVerifications: new WindowLimiter(settings.rateLimit.tokenVerifications, fiveMinutes, settings.rateLimitHeader),
+      web3: new WindowLimiter(settings.rateLimit.web3, fiveMinutes, settings.rateLimitHeader),
+      anonymousUsers: new WindowLimiter(settings.rateLimit.anonymousUsers, 3600, settings.rateLimitHeader),
     },
   };
   return {

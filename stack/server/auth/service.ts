@@ -40,11 +40,11 @@ export function redirectTo(svc: AuthService, call: Call): string {
 }
 
 /**
- * GoTrue's per-IP request limits, keyed by the first value of the configured rate-limit header.
+ * GoTrue's per-IP request limits, keyed by the first value of the limiter's rate-limit header.
  * Without one (as `supabase start` runs GoTrue), or when the request lacks it, nothing is limited.
  */
-export function limit(svc: AuthService, call: Call, limiter: WindowLimiter): void {
-  const key = rateLimitKey(call.req, svc.settings.rateLimitHeader);
+export function limit(call: Call, limiter: WindowLimiter): void {
+  const key = rateLimitKey(call.req, limiter.keyHeader);
   if (key && !limiter.take(key)) throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
 }
 

@@ -24,7 +24,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
   // Neither an email nor a phone: GoTrue's route takes it as an anonymous sign-in.
   if (!emailInput && !phone) return await signupAnonymously(svc, call, data);
   if (!settings.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
-  limit(svc, call, svc.limits.signInSignUps);
+  limit(call, svc.limits.signInSignUps);
   // GoTrue's order: password, its strength, email-or-phone, PKCE parameters, then the provider.
   if (!password) throw badRequest("validation_failed", "Signup requires a valid password");
   checkPasswordStrength(settings, password);
@@ -85,7 +85,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
 /** POST /signup with neither email nor phone: an anonymous user and session, when config.toml allows it. */
 async function signupAnonymously(svc: AuthService, call: Call, data: Record<string, unknown>): Promise<void> {
   if (!svc.settings.enableAnonymousSignIns) throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
-  limit(svc, call, svc.limits.anonymousUsers);
+  limit(call, svc.limits.anonymousUsers);
   if (!svc.settings.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
   const session = await withTransaction(svc.pool, async (db) => {
     const user = await insertUser(db, { email: null, encryptedPassword: "", userMetadata: data, appMetadata: {}, emailConfirmed: false, anonymous: true });

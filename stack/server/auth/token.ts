@@ -24,7 +24,7 @@ const invalidCredentials = () => badRequest("invalid_credentials", "Invalid logi
 
 async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.signInSignUps);
+  limit(call, svc.limits.signInSignUps);
   const email = stringField(params, "email");
   const phone = stringField(params, "phone");
   const password = stringField(params, "password");
@@ -49,7 +49,7 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
 
 async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.tokenRefresh);
+  limit(call, svc.limits.tokenRefresh);
   const token = stringField(params, "refresh_token");
   if (!token) throw badRequest("validation_failed", "refresh_token required");
   // A reuse error revokes the token family, so the transaction must commit even when it throws.
@@ -76,7 +76,7 @@ const flowAmr: Record<string, AuthMethod> = {
 
 async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.signInSignUps);
+  limit(call, svc.limits.signInSignUps);
   const authCode = stringField(params, "auth_code");
   const verifier = stringField(params, "code_verifier");
   const session = await withTransaction(svc.pool, async (db) => {

@@ -66,7 +66,7 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
   const target = URL.canParse(asked) ? asked : svc.settings.siteUrl;
   const pkce = token.startsWith("pkce_");
   try {
-    limit(svc, call, svc.limits.tokenVerifications);
+    limit(call, svc.limits.tokenVerifications);
     const type = parseVerifyType(call.url.searchParams.get("type") ?? "");
     if (!token) throw invalidOtp();
     const location = await withTransaction(svc.pool, async (db) => {
@@ -93,7 +93,7 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
 /** POST /verify with {type, token_hash} or {type, email, token}: the session, as JSON. */
 export async function verifyPost(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.tokenVerifications);
+  limit(call, svc.limits.tokenVerifications);
   const type = parsePostVerifyType(stringField(params, "type"));
   const tokenHash = stringField(params, "token_hash");
   const email = stringField(params, "email");

@@ -89,7 +89,7 @@ async function userForAddress(db: Db, message: SiweMessage): Promise<string> {
 export async function web3Grant(svc: AuthService, call: Call): Promise<void> {
   if (!svc.settings.web3Ethereum) throw unprocessable("web3_provider_disabled", "Web3 provider is disabled");
   const params = await readParams(call.req);
-  limit(svc, call, svc.limits.web3);
+  limit(call, svc.limits.web3);
   const chain = stringField(params, "chain");
   const text = stringField(params, "message");
   const signature = stringField(params, "signature");
