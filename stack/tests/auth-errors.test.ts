@@ -1,14 +1,9 @@
 // Supabase Auth's errors: status, `error_code` and body shape (both the legacy shape and the
 // 2024-01-01 API version auth-js asks for), and the behaviours config.toml switches, on private
 // in-process Auth servers built from the project's config with one setting changed.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
-import { afterAll, describe, expect, test } from "vitest";
-import { createAuthRoute } from "../server/auth/index.ts";
-import { createServerContext } from "../server/context.ts";
-import { createGateway } from "../server/gateway.ts";
-import { Inbox } from "../server/inbox/store.ts";
+import { describe, expect, test } from "vitest";
+import { authServerWith } from "./auth-fixture.ts";
 import { config } from "./helpers/stack.ts";
 import { anonKey, authFetch, createConfirmedUser, serviceRoleKey, uniqueEmail } from "./auth-helpers.ts";
 
@@ -78,8 +73,9 @@ describe("error bodies", () => {
     expect(await asAdmin("/admin/generate_link", post({ type: "teleport", email: "x@y.test" }))).toMatchObject({ status: 400, body: { code: "validation_failed" } });
   });
 
-  test("an unsupported grant type is an OAuth error", async () => {
-    expect(await authFetch("/token?grant_type=magic", post({}))).toMatchObject({ status: 400, body: { error: "unsupported_grant_type" } });
+  test("an unsupported grant type is GoTrue's invalid_credentials with the message unsupported_grant_type", async () => {
+    expect(await authFetch("/token?grant_type=magic", post({}))).toMatchObject({ status: 400, body: { code: 400, error_code: "invalid_credentials", msg: "unsupported_grant_type" } });
+    expect(await authFetch("/token", post({}))).toMatchObject({ status: 400, body: { error_code: "invalid_credentials", msg: "unsupported_grant_type" } });
   });
 
   test("supabase-js surfaces code, status and message", async () => {
@@ -88,36 +84,6 @@ describe("error bodies", () => {
     const { error } = await supabase.auth.signInWithPassword({ email: user.email, password: "wrong-password" });
     expect(error).toMatchObject({ name: "AuthApiError", status: 400, code: "invalid_credentials", message: "Invalid login credentials" });
   });
-});
-
-/** A private Auth server on the stack's database with config.toml's [auth] changed as given. */
-async function authServerWith(auth: Record<string, unknown>) {
-  const raw = structuredClone(config.raw) as Record<string, Record<string, unknown>>;
-  const merge = (target: Record<string, unknown>, patch: Record<string, unknown>) => {
-    for (const [key, value] of Object.entries(patch)) {
-      if (value && typeof value === "object" && !Array.isArray(value)) merge((target[key] ??= {}) as Record<string, unknown>, value as Record<string, unknown>);
-      else target[key] = value;
-    }
-  };
-  merge(raw.auth, auth);
-  const ctx = createServerContext({ ...config, raw });
-  const inbox = new Inbox();
-  const route = await createAuthRoute(ctx, inbox);
-  const server = http.createServer(createGateway([route]));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  servers.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await ctx.adminPool.end();
-    await ctx.authenticatorPool.end();
-  });
-  return { url, inbox, supabase: () => createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } }) };
-}
-
-const servers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((close) => close()));
 });
 
 describe("config.toml switches", () => {
@@ -137,18 +103,34 @@ describe("config.toml switches", () => {
     expect((await supabase().auth.signUp({ email, password: "long-enough-1" })).error).toMatchObject({ status: 422, code: "user_already_exists", message: "User already registered" });
   });
 
-  test("rate_limit.email_sent: the next email is over_email_send_rate_limit", async () => {
-    const { supabase, inbox } = await authServerWith({ rate_limit: { email_sent: 2 } });
+  test("rate_limit.email_sent applies with a custom SMTP server ([auth.email.smtp]), as the CLI passes it to GoTrue", async () => {
+    const { supabase, inbox } = await authServerWith({ rate_limit: { email_sent: 2 }, email: { smtp: { enabled: true } } });
     for (let i = 0; i < 2; i++) expect((await supabase().auth.signUp({ email: uniqueEmail("ratelimited"), password: "long-enough-1" })).error).toBeNull();
     const third = await supabase().auth.signUp({ email: uniqueEmail("ratelimited"), password: "long-enough-1" });
     expect(third.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit", message: "email rate limit exceeded" });
     expect(inbox.all()).toHaveLength(2);
   });
 
-  test("rate_limit.sign_in_sign_ups: over_request_rate_limit per IP", async () => {
-    const { supabase } = await authServerWith({ rate_limit: { sign_in_sign_ups: 2 } });
-    for (let i = 0; i < 2; i++) expect((await supabase().auth.signInWithPassword({ email: "ada@cuepoint.test", password: "wrong-password" })).error?.code).toBe("invalid_credentials");
-    expect((await supabase().auth.signInWithPassword({ email: "ada@cuepoint.test", password: "cuepoint-demo" })).error).toMatchObject({ status: 429, code: "over_request_rate_limit" });
+  test("rate_limit.email_sent does not limit the local inbox (the CLI sets 360000 an hour without custom SMTP)", async () => {
+    const { supabase, inbox } = await authServerWith({ rate_limit: { email_sent: 1 } });
+    for (let i = 0; i < 3; i++) expect((await supabase().auth.signUp({ email: uniqueEmail("inboxed"), password: "long-enough-1" })).error).toBeNull();
+    expect(inbox.all()).toHaveLength(3);
+  });
+
+  test("rate_limit.sign_in_sign_ups and token_verifications: not applied per IP, as under supabase start", async () => {
+    const { supabase } = await authServerWith({ rate_limit: { sign_in_sign_ups: 2, token_verifications: 1 } });
+    for (let i = 0; i < 4; i++) expect((await supabase().auth.signInWithPassword({ email: "ada@cuepoint.test", password: "wrong-password" })).error?.code).toBe("invalid_credentials");
+    for (let i = 0; i < 3; i++) expect((await supabase().auth.verifyOtp({ type: "magiclink", token_hash: "0".repeat(56) })).error?.code).toBe("otp_expired");
+  });
+
+  test("with a rate-limit header configured, over_request_rate_limit per value of that header", async () => {
+    const { supabase } = await authServerWith({ rate_limit: { sign_in_sign_ups: 2 } }, { STACK_AUTH_RATE_LIMIT_HEADER: "X-Client-Ip" });
+    const from = (ip: string) => supabase({ "X-Client-Ip": ip });
+    for (let i = 0; i < 2; i++) expect((await from("10.0.0.1").auth.signInWithPassword({ email: "ada@cuepoint.test", password: "wrong-password" })).error?.code).toBe("invalid_credentials");
+    expect((await from("10.0.0.1").auth.signInWithPassword({ email: "ada@cuepoint.test", password: "cuepoint-demo" })).error).toMatchObject({ status: 429, code: "over_request_rate_limit", message: "Request rate limit reached" });
+    // Another value, or a request without the header, is not held back.
+    expect((await from("10.0.0.2").auth.signInWithPassword({ email: "ada@cuepoint.test", password: "wrong-password" })).error?.code).toBe("invalid_credentials");
+    expect((await supabase().auth.signInWithPassword({ email: "ada@cuepoint.test", password: "wrong-password" })).error?.code).toBe("invalid_credentials");
   });
 
   test("email.max_frequency: a second email of a kind too soon is refused", async () => {

@@ -546,7 +546,8 @@ describe("settings, health, JWKS", () => {
   test("GET /settings reflects config.toml", async () => {
     const { status, body } = await authFetch("/settings");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ disable_signup: false, mailer_autoconfirm: false, phone_autoconfirm: false, external: { email: true, phone: false, web3_ethereum: true, github: false } });
+    // phone_autoconfirm is GoTrue's SMS_AUTOCONFIRM, which the CLI sets to !auth.sms.enable_confirmations.
+    expect(body).toMatchObject({ disable_signup: false, mailer_autoconfirm: false, phone_autoconfirm: true, external: { email: true, phone: false, web3_ethereum: true, github: false } });
   });
 
   test("GET /health and the open JWKS", async () => {

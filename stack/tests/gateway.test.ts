@@ -14,22 +14,33 @@ async function get(path: string, headers: Record<string, string> = {}) {
 }
 
 describe("apikey", () => {
-  test("missing, wrong, forged or wrong-secret keys: 401 with Kong's messages", async () => {
-    expect(await get("/auth/v1/settings")).toMatchObject({ status: 401, body: { message: "No API key found in request" } });
-    expect(await get("/auth/v1/settings", { apikey: "not-a-key" })).toMatchObject({ status: 401, body: { message: "Invalid authentication credentials" } });
+  test("outside /auth/v1, missing, wrong, forged or wrong-secret keys: 401 with Kong's messages", async () => {
+    expect(await get("/rest/v1/")).toMatchObject({ status: 401, body: { message: "No API key found in request" } });
+    expect(await get("/rest/v1/", { apikey: "not-a-key" })).toMatchObject({ status: 401, body: { message: "Invalid authentication credentials" } });
     const forged = signHs256({ iss: "supabase-demo", role: "service_role", exp: now() + 3600 }, "another-secret-that-is-at-least-32-characters");
-    expect(await get("/auth/v1/settings", { apikey: forged })).toMatchObject({ status: 401, body: { message: "Invalid authentication credentials" } });
+    expect(await get("/rest/v1/", { apikey: forged })).toMatchObject({ status: 401, body: { message: "Invalid authentication credentials" } });
     // A correctly signed JWT is still not one of the project's keys.
     const homemade = signHs256({ iss: "supabase-demo", role: "anon", exp: now() + 3600 });
-    expect(await get("/auth/v1/settings", { apikey: homemade })).toMatchObject({ status: 401, body: { message: "Invalid authentication credentials" } });
-    expect(await get("/auth/v1/settings", { apikey: "__proto__" })).toMatchObject({ status: 401 });
-    expect(await get("/auth/v1/settings", { apikey: "constructor" })).toMatchObject({ status: 401 });
+    expect(await get("/rest/v1/", { apikey: homemade })).toMatchObject({ status: 401, body: { message: "Invalid authentication credentials" } });
+    expect(await get("/rest/v1/", { apikey: "__proto__" })).toMatchObject({ status: 401 });
+    expect(await get("/rest/v1/", { apikey: "constructor" })).toMatchObject({ status: 401 });
+  });
+
+  test("/auth/v1 takes no key check (supabase start's Kong has no key-auth there): a forged key gains nothing", async () => {
+    expect((await get("/auth/v1/settings")).status).toBe(200);
+    const forged = signHs256({ iss: "supabase-demo", role: "service_role", exp: now() + 3600 }, "another-secret-that-is-at-least-32-characters");
+    expect((await get("/auth/v1/settings", { apikey: forged })).status).toBe(200);
+    // Not swapped for a JWT, so GoTrue still sees no bearer token for the admin API.
+    expect(await get("/auth/v1/admin/users", { apikey: forged })).toMatchObject({ status: 401, body: { msg: "This endpoint requires a valid Bearer token" } });
+    expect(await get("/auth/v1/admin/users", { apikey: forged, Authorization: `Bearer ${forged}` })).toMatchObject({ status: 403, body: { error_code: "bad_jwt" } });
   });
 
   test("the legacy JWT keys and the sb_ keys are accepted, in the header or the query", async () => {
     for (const key of [anonKey, serviceRoleKey, publishableKey, secretKey]) {
       expect((await get("/auth/v1/settings", { apikey: key })).status).toBe(200);
+      expect((await get("/rest/v1/", { apikey: key })).status).toBe(200);
     }
+    expect((await get(`/rest/v1/?apikey=${publishableKey}`)).status).toBe(200);
     expect((await get(`/auth/v1/settings?apikey=${publishableKey}`)).status).toBe(200);
     // An sb_secret key as the bearer acts as the service role.
     expect((await get("/auth/v1/admin/users?per_page=1", { apikey: secretKey, Authorization: `Bearer ${secretKey}` })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { badRequest, notFound, unprocessable } from "./errors.ts";
+import { featureDisabled } from "./disabled.ts";
 import { hashPassword } from "./crypto.ts";
 import { type LinkContext, createEmailChange, createLink } from "./links.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
@@ -66,10 +67,30 @@ async function createUser(svc: AuthService, call: Call): Promise<void> {
   ok(call, userJson(user));
 }
 
+/** Go's strconv.ParseUint(value, 10, 64), with its error text. */
+function parseUint(value: string): number {
+  const quoted = JSON.stringify(value);
+  if (!/^[0-9]+$/.test(value)) throw new Error(`strconv.ParseUint: parsing ${quoted}: invalid syntax`);
+  if (BigInt(value) > 18_446_744_073_709_551_615n) throw new Error(`strconv.ParseUint: parsing ${quoted}: value out of range`);
+  return Number(value);
+}
+
+/** GoTrue's paginate: `page` and `per_page` must be unsigned integers, else 400 "Bad Pagination Parameters". */
+function paginate(url: URL): { page: number; perPage: number } {
+  try {
+    const page = url.searchParams.get("page");
+    const perPage = url.searchParams.get("per_page");
+    return { page: page ? parseUint(page) : 1, perPage: perPage ? parseUint(perPage) : 50 };
+  } catch (error) {
+    throw badRequest("validation_failed", `Bad Pagination Parameters: ${(error as Error).message}`);
+  }
+}
+
 /** GET /admin/users?page=&per_page= with X-Total-Count and Link headers, as auth-js paginates. */
 async function listUsers(svc: AuthService, call: Call): Promise<void> {
-  const page = Math.max(1, Number.parseInt(call.url.searchParams.get("page") ?? "1", 10) || 1);
-  const perPage = Math.min(1000, Math.max(1, Number.parseInt(call.url.searchParams.get("per_page") ?? "50", 10) || 50));
+  const { page: pageParam, perPage: perPageParam } = paginate(call.url);
+  const page = Math.max(1, pageParam);
+  const perPage = Math.min(1000, Math.max(1, perPageParam));
   const { rows: countRows } = await svc.pool.query<{ total: string }>("select count(*) as total from auth.users where deleted_at is null");
   const total = Number(countRows[0].total);
   const { rows } = await svc.pool.query<{ id: string }>("select id from auth.users where deleted_at is null order by created_at desc, id limit $1 offset $2", [perPage, (page - 1) * perPage]);
@@ -236,6 +257,8 @@ export async function admin(svc: AuthService, call: Call, rest: string): Promise
   if (rest === "/generate_link" && method === "POST") return await generateLink(svc, call);
   if (rest === "/users" && method === "POST") return await createUser(svc, call);
   if (rest === "/users" && method === "GET") return await listUsers(svc, call);
+  if (rest === "/oauth" || rest.startsWith("/oauth/")) throw featureDisabled("OAuth server is disabled");
+  if (rest === "/custom-providers" || rest.startsWith("/custom-providers/")) throw featureDisabled("Custom OAuth providers are disabled");
   const match = /^\/users\/([^/]+)$/.exec(rest);
   if (match) {
     const id = decodeURIComponent(match[1]);

@@ -15,6 +15,8 @@ const logTypes = {
   user_recovery_requested: "user",
   user_updated_password: "user",
   user_modified: "user",
+  user_reauthenticate_requested: "user",
+  identity_unlinked: "user",
   user_deleted: "team",
   token_refreshed: "token",
   token_revoked: "token",

@@ -6,6 +6,7 @@ import { createEmailChange, createLink } from "./links.ts";
 import { type Challenge, createFlowState, parseChallenge } from "./pkce.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, limit, ok, redirectTo, validateEmail } from "./service.ts";
+import { smsOtp } from "./phone.ts";
 import { findUserByEmail, insertEmailIdentity, insertUser, isConfirmed, withTransaction } from "./users.ts";
 
 /**
@@ -24,7 +25,7 @@ export async function otp(svc: AuthService, call: Call): Promise<void> {
   const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
   if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided");
   if (!emailInput) {
-    if (phone) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (phone) return await smsOtp(svc, call, params);
     throw unprocessable("validation_failed", "One of email or phone must be set");
   }
   if (!settings.email.enabled) throw unprocessable("email_provider_disabled", "Email logins are disabled");

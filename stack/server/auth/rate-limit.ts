@@ -3,9 +3,12 @@ export class WindowLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
   private readonly limit: number;
   private readonly windowMs: number;
-  constructor(limit: number, windowSeconds: number) {
+  /** For per-request limits: the header whose first value is the key (GoTrue's rate-limit header); "" limits nothing. */
+  readonly keyHeader: string;
+  constructor(limit: number, windowSeconds: number, keyHeader = "") {
     this.limit = limit;
     this.windowMs = windowSeconds * 1000;
+    this.keyHeader = keyHeader;
   }
 
   /** Counts `count` events for `key`; false (and nothing counted) when that would exceed the limit. */

@@ -61,3 +61,11 @@ export function clientIp(req: IncomingMessage): string {
   const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
   return forwarded || req.socket.remoteAddress || "127.0.0.1";
 }
+
+/** The first comma-separated value of the rate-limit header, or undefined (no header configured or sent). */
+export function rateLimitKey(req: IncomingMessage, header: string): string | undefined {
+  if (!header) return undefined;
+  const value = req.headers[header.toLowerCase()];
+  const first = String(Array.isArray(value) ? value.join(", ") : (value ?? "")).split(",")[0]?.trim();
+  return first || undefined;
+}

@@ -5,7 +5,7 @@ import { verifyJwt, type Claims } from "../jwt.ts";
 import { AuthError, badRequest, forbidden, tooManyRequests, unprocessable, weakPassword } from "./errors.ts";
 import type { Mailer } from "./mail.ts";
 import type { WindowLimiter } from "./rate-limit.ts";
-import { clientIp } from "./request.ts";
+import { rateLimitKey } from "./request.ts";
 import { referrer } from "./redirect.ts";
 import type { AuthSettings } from "./settings.ts";
 import { type UserRow, findUserWithSession } from "./users.ts";
@@ -39,8 +39,13 @@ export function redirectTo(svc: AuthService, call: Call): string {
   return referrer(call.req, call.url, svc.settings);
 }
 
+/**
+ * GoTrue's per-IP request limits, keyed by the first value of the limiter's rate-limit header.
+ * Without one (as `supabase start` runs GoTrue), or when the request lacks it, nothing is limited.
+ */
 export function limit(call: Call, limiter: WindowLimiter): void {
-  if (!limiter.take(clientIp(call.req))) throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
+  const key = rateLimitKey(call.req, limiter.keyHeader);
+  if (key && !limiter.take(key)) throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
 }
 
 const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;

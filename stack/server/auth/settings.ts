@@ -4,7 +4,7 @@ import type { StackConfig } from "../../lib/config.ts";
 import { workDir } from "../../lib/paths.ts";
 
 /** The email kinds GoTrue sends, by their config.toml template names. */
-export type EmailKind = "confirmation" | "magic_link" | "recovery" | "email_change" | "invite";
+export type EmailKind = "confirmation" | "magic_link" | "recovery" | "email_change" | "invite" | "reauthentication";
 
 export interface EmailTemplate {
   subject: string;
@@ -23,6 +23,8 @@ export interface AuthSettings {
   refreshTokenReuseInterval: number;
   enableSignup: boolean;
   enableAnonymousSignIns: boolean;
+  /** [auth] enable_manual_linking: GoTrue's /user/identities routes. */
+  enableManualLinking: boolean;
   minimumPasswordLength: number;
   passwordRequirements: string;
   email: {
@@ -35,6 +37,22 @@ export interface AuthSettings {
     otpExpiry: number;
   };
   templates: Record<EmailKind, EmailTemplate>;
+  sms: {
+    /** [auth.sms] enable_signup: GoTrue's phone provider (sign-up and sign-in by phone). */
+    enabled: boolean;
+    enableConfirmations: boolean;
+    maxFrequencySeconds: number;
+    /** The CLI runs GoTrue with GOTRUE_SMS_OTP_EXP=6000 (seconds). */
+    otpExpiry: number;
+    /** [auth.sms.test_otp]: phone number (digits only, as GoTrue stores it) → fixed OTP; nothing is sent. */
+    testOtp: Map<string, string>;
+  };
+  /**
+   * GoTrue applies its per-IP request limits only by a configured rate-limit header (or
+   * Sb-Forwarded-For); `supabase start` configures neither, so locally they never apply.
+   * STACK_AUTH_RATE_LIMIT_HEADER names such a header to turn them on.
+   */
+  rateLimitHeader: string;
   rateLimit: { emailSent: number; tokenRefresh: number; signInSignUps: number; tokenVerifications: number; web3: number; anonymousUsers: number };
   web3Ethereum: boolean;
   sender: { name: string; address: string };
@@ -79,6 +97,10 @@ const defaultTemplates: Record<EmailKind, EmailTemplate> = {
     content:
       '<h2>Confirm Change of Email</h2>\n\n<p>Follow this link to confirm the update of your email from {{ .Email }} to {{ .NewEmail }}:</p>\n<p><a href="{{ .ConfirmationURL }}">Change Email</a></p>',
   },
+  reauthentication: {
+    subject: "Confirm reauthentication",
+    content: "<h2>Confirm reauthentication</h2>\n\n<p>Enter the code: {{ .Token }}</p>",
+  },
   invite: {
     subject: "You have been invited",
     content:
@@ -104,11 +126,24 @@ function jwtExpiryOverride(): number | undefined {
   return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
 }
 
+/** [auth.sms.test_otp] as GoTrue reads GOTRUE_SMS_TEST_OTP: keys are phone numbers, compared without `+`. */
+function testOtps(entries: Table): Map<string, string> {
+  const otps = new Map<string, string>();
+  for (const [phone, otp] of Object.entries(entries)) {
+    if (typeof otp === "string" || typeof otp === "number") otps.set(phone.replace(/\D/g, ""), String(otp));
+  }
+  return otps;
+}
+
 export function authSettings(config: StackConfig): AuthSettings {
   const auth = table(config.raw, "auth");
   const email = table(auth, "email");
   const rate = table(auth, "rate_limit");
   const smtp = table(config.raw, "local_smtp");
+  const sms = table(auth, "sms");
+  // The CLI passes [auth.rate_limit].email_sent to GoTrue only with a custom SMTP server; with the
+  // local inbox it sets 360000 an hour.
+  const customSmtp = bool(table(email, "smtp").enabled, false);
   const apiUrl = `http://127.0.0.1:${config.apiPort}`;
   return {
     // STACK_AUTH_SITE_URL stands in for site_url, so end-to-end tests' email links reach the app on its test port.
@@ -120,6 +155,7 @@ export function authSettings(config: StackConfig): AuthSettings {
     refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
     enableSignup: bool(auth.enable_signup, true),
     enableAnonymousSignIns: bool(auth.enable_anonymous_sign_ins, false),
+    enableManualLinking: bool(auth.enable_manual_linking, false),
     minimumPasswordLength: Math.max(6, num(auth.minimum_password_length, 6)),
     passwordRequirements: str(auth.password_requirements, ""),
     email: {
@@ -137,9 +173,18 @@ export function authSettings(config: StackConfig): AuthSettings {
       recovery: template(email, "recovery"),
       email_change: template(email, "email_change"),
       invite: template(email, "invite"),
+      reauthentication: template(email, "reauthentication"),
     },
+    sms: {
+      enabled: bool(sms.enable_signup, bool(sms.enabled, false)),
+      enableConfirmations: bool(sms.enable_confirmations, false),
+      maxFrequencySeconds: parseDurationSeconds(sms.max_frequency, 5),
+      otpExpiry: 6000,
+      testOtp: testOtps(table(sms, "test_otp")),
+    },
+    rateLimitHeader: process.env.STACK_AUTH_RATE_LIMIT_HEADER ?? "",
     rateLimit: {
-      emailSent: num(rate.email_sent, 2),
+      emailSent: customSmtp ? num(rate.email_sent, 2) : 360_000,
       tokenRefresh: num(rate.token_refresh, 150),
       signInSignUps: num(rate.sign_in_sign_ups, 30),
       tokenVerifications: num(rate.token_verifications, 30),

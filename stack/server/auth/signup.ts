@@ -5,6 +5,7 @@ import { createLink } from "./links.ts";
 import { createFlowState, parseChallenge } from "./pkce.ts";
 import { objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, limit, ok, redirectTo, validateEmail } from "./service.ts";
+import { phoneSignup } from "./phone.ts";
 import { issueSession } from "./sessions.ts";
 import { findUserByEmail, findUserById, insertEmailIdentity, insertUser, isConfirmed, userJson, withTransaction } from "./users.ts";
 
@@ -30,7 +31,7 @@ export async function signup(svc: AuthService, call: Call): Promise<void> {
   if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on signup.");
   const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
   if (!emailInput) {
-    if (phone) throw badRequest("phone_provider_disabled", "Phone signups are disabled");
+    if (phone) return await phoneSignup(svc, call, phone, password, data);
     throw badRequest("validation_failed", "Sign up only available with email provider");
   }
   if (!settings.email.enabled) throw badRequest("email_provider_disabled", "Email signups are disabled");

@@ -1,10 +1,12 @@
-import { AuthError, OAuthError, badRequest } from "./errors.ts";
+import { AuthError, badRequest } from "./errors.ts";
 import { passwordMatches } from "./crypto.ts";
 import { consumeAuthCode } from "./pkce.ts";
 import { readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, limit, ok } from "./service.ts";
 import { type AuthMethod, issueSession, refreshSession } from "./sessions.ts";
 import { findUserByEmail, isBanned, withTransaction } from "./users.ts";
+import { idTokenGrant } from "./id-token.ts";
+import { findPhoneLogin } from "./phone.ts";
 import { web3Grant } from "./web3.ts";
 
 /** A password that no longer meets config.toml's rules still signs in; GoTrue says so in `weak_password`. */
@@ -28,8 +30,13 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   const password = stringField(params, "password");
   if (email && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on login.");
   if (!email) {
-    if (phone) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
-    throw invalidCredentials();
+    if (!phone) throw invalidCredentials();
+    const user = await findPhoneLogin(svc, svc.pool, phone);
+    if (!user || !(await passwordMatches(password, user.encrypted_password))) throw invalidCredentials();
+    if (isBanned(user)) throw badRequest("user_banned", "User is banned");
+    if (!user.phone_confirmed_at) throw badRequest("phone_not_confirmed", "Phone not confirmed");
+    const session = await issueSession(svc.pool, svc.settings, user.id, "password", call.req);
+    return ok(call, { ...session, ...weakPasswordNotice(svc, password) });
   }
   if (!svc.settings.email.enabled) throw badRequest("email_provider_disabled", "Email logins are disabled");
   const user = await findUserByEmail(svc.pool, email);
@@ -91,7 +98,9 @@ export async function token(svc: AuthService, call: Call): Promise<void> {
       return await pkceGrant(svc, call);
     case "web3":
       return await web3Grant(svc, call);
+    case "id_token":
+      return await idTokenGrant(svc, call);
     default:
-      throw new OAuthError("unsupported_grant_type", "");
+      throw badRequest("invalid_credentials", "unsupported_grant_type");
   }
 }

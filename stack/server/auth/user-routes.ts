@@ -6,6 +6,8 @@ import { createFlowState, parseChallenge } from "./pkce.ts";
 import { objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, ok, redirectTo, requireUser, validateEmail } from "./service.ts";
 import { type LogoutScope, logout } from "./sessions.ts";
+import { requestPhoneChange } from "./phone.ts";
+import { consumeNonce, needsReauthentication } from "./reauthenticate.ts";
 import { findUserByEmail, findUserById, mergeMetadata, userJson, withTransaction } from "./users.ts";
 
 /** GET /user: the caller's user. */
@@ -25,7 +27,8 @@ export async function updateUser(svc: AuthService, call: Call): Promise<void> {
   const data = objectField(params, "data");
   const password = params.password === undefined || params.password === null ? undefined : stringField(params, "password");
   const emailInput = stringField(params, "email");
-  if (stringField(params, "phone")) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+  const phone = stringField(params, "phone");
+  const nonce = stringField(params, "nonce");
   if (objectField(params, "app_metadata") && caller.claims.role !== "service_role") {
     throw forbidden("not_admin", "Updating app_metadata requires admin privileges");
   }
@@ -39,6 +42,10 @@ export async function updateUser(svc: AuthService, call: Call): Promise<void> {
     const current = (await findUserById(db, caller.user.id, true))!;
     if (password !== undefined) {
       checkPasswordStrength(settings, password);
+      if (await needsReauthentication(svc, db, caller)) {
+        if (!nonce) throw badRequest("reauthentication_needed", "Password update requires reauthentication");
+        await consumeNonce(svc, db, current, nonce);
+      }
       if (await passwordMatches(password, current.encrypted_password)) {
         throw unprocessable("same_password", "New password should be different from the old password.");
       }
@@ -63,7 +70,8 @@ export async function updateUser(svc: AuthService, call: Call): Promise<void> {
         }
       }
     }
-    if (data || emailInput) await audit(db, call.req, current, "user_modified");
+    if (phone) await requestPhoneChange(svc, db, current, phone);
+    if (data || emailInput || phone) await audit(db, call.req, current, "user_modified");
     return (await findUserById(db, current.id))!;
   });
   ok(call, userJson(user));
@@ -84,12 +92,12 @@ export async function logoutRoute(svc: AuthService, call: Call): Promise<void> {
 /** GET /settings: which providers are on, as supabase-js and dashboards read them. */
 export async function settingsRoute(svc: AuthService, call: Call): Promise<void> {
   const { settings } = svc;
-  const off = ["anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "x", "zoom", "phone", "web3_solana"];
+  const off = ["anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "x", "zoom", "web3_solana"];
   ok(call, {
-    external: { ...Object.fromEntries(off.map((name) => [name, false])), email: settings.email.enabled, web3_ethereum: settings.web3Ethereum },
+    external: { ...Object.fromEntries(off.map((name) => [name, false])), email: settings.email.enabled, phone: settings.sms.enabled, web3_ethereum: settings.web3Ethereum },
     disable_signup: !settings.enableSignup,
     mailer_autoconfirm: !settings.email.enableConfirmations,
-    phone_autoconfirm: false,
+    phone_autoconfirm: !settings.sms.enableConfirmations,
     sms_provider: "twilio",
     saml_enabled: false,
   });
@@ -104,9 +112,13 @@ const oauthProviders = ["apple", "azure", "bitbucket", "discord", "facebook", "f
 
 /** GET /authorize?provider=…: every external provider is off, so GoTrue's "Unsupported provider". */
 export async function authorize(_svc: AuthService, call: Call): Promise<void> {
-  const provider = call.url.searchParams.get("provider") ?? "";
+  throw unsupportedProvider(call.url.searchParams.get("provider") ?? "");
+}
+
+/** GoTrue's answer when an OAuth flow (sign-in or identity linking) names a provider that is off or unknown. */
+export function unsupportedProvider(provider: string) {
   const reason = oauthProviders.includes(provider.toLowerCase()) ? "provider is not enabled" : `Provider ${provider} could not be found`;
-  throw badRequest("validation_failed", `Unsupported provider: ${reason}`);
+  return badRequest("validation_failed", `Unsupported provider: ${reason}`);
 }
 
 /** GET|POST /callback: no OAuth flow can have started, so the state is always missing. */

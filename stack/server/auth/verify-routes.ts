@@ -4,7 +4,8 @@ import { readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, limit, ok, redirect, redirectTo } from "./service.ts";
 import { issueSession } from "./sessions.ts";
 import { withTransaction } from "./users.ts";
-import { invalidOtp, parseVerifyType, verifyToken } from "./verify.ts";
+import { validatePhone, verifyPhone } from "./phone.ts";
+import { invalidOtp, parsePostVerifyType, parseVerifyType, verifyToken } from "./verify.ts";
 
 const singleConfirmationAccepted = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
@@ -93,18 +94,26 @@ export async function verifyGet(svc: AuthService, call: Call): Promise<void> {
 export async function verifyPost(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
   limit(call, svc.limits.tokenVerifications);
-  const type = parseVerifyType(stringField(params, "type"));
+  const type = parsePostVerifyType(stringField(params, "type"));
   const tokenHash = stringField(params, "token_hash");
   const email = stringField(params, "email");
   const otp = stringField(params, "token");
   const phone = stringField(params, "phone");
-  if (email && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
-  if (!tokenHash && (!otp || !email)) {
-    if (phone) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
-    throw badRequest("validation_failed", tokenHash || otp ? "Only an email address or phone number should be provided on verify" : "Verify requires either a token or a token hash");
-  }
-  if (tokenHash && otp) throw badRequest("validation_failed", "Verify requires either a token or a token hash");
+  if ((!otp && !tokenHash) || (otp && tokenHash)) throw badRequest("validation_failed", "Verify requires either a token or a token hash");
+  // An OTP comes with exactly one of an email or a phone; a token hash comes alone.
+  if (otp && Boolean(email) === Boolean(phone)) throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
   if (tokenHash && (email || phone || stringField(params, "redirect_to"))) throw badRequest("validation_failed", "Only the token_hash and type should be provided");
+  const phoneNumber = otp && phone ? validatePhone(phone) : "";
+  if (type === "sms" || type === "phone_change") {
+    // Phone codes are looked up by number: a token hash or an email address finds no one.
+    if (!phoneNumber) throw invalidOtp(Boolean(tokenHash));
+    const session = await withTransaction(svc.pool, async (db) => {
+      const user = await verifyPhone(svc, db, type, phoneNumber, otp);
+      return await issueSession(db, svc.settings, user.id, "otp", call.req);
+    });
+    return ok(call, session);
+  }
+  if (phoneNumber) throw invalidOtp(false);
   const body = await withTransaction(svc.pool, async (db) => {
     const verified = await verifyToken(db, svc.settings, type, tokenHash ? { tokenHash } : { email: email.toLowerCase(), otp });
     if (verified.awaitingOtherAddress) return { msg: singleConfirmationAccepted, code: "200" };

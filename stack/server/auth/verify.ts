@@ -7,11 +7,17 @@ import { type Db, type UserRow, findUserByEmail, findUserById, findUserByToken }
 
 export const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
 export type VerifyType = (typeof verifyTypes)[number];
+export type PhoneVerifyType = "sms" | "phone_change";
 
 export function parseVerifyType(value: string): VerifyType {
   if (!value) throw badRequest("validation_failed", "Verify requires a verification type");
   if (!(verifyTypes as readonly string[]).includes(value)) throw badRequest("validation_failed", "Unsupported verification type");
   return value as VerifyType;
+}
+
+/** POST /verify also takes the phone types, checked by phone and OTP. */
+export function parsePostVerifyType(value: string): VerifyType | PhoneVerifyType {
+  return value === "sms" || value === "phone_change" ? value : parseVerifyType(value);
 }
 
 type TokenColumn = "confirmation_token" | "recovery_token" | "email_change_token_new" | "email_change_token_current";

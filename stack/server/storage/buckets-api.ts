@@ -6,6 +6,9 @@ import { readJson, requireString, sendBody } from "./http.ts";
 import { isUuid, mustBeValidBucketName, mustBeValidMimeTypes, parseApiSize } from "./names.ts";
 import { callerOf, type StorageRequest } from "./request.ts";
 
+/** storage-api's STORAGE_EMPTY_BUCKET_MAX default. */
+const emptyBucketMax = 200_000;
+
 // The bucket API runs as the caller too: storage.buckets' RLS (no policies → only service_role) decides.
 
 /** The bucket settings a create or update body carries; undefined leaves a column as it is. */
@@ -114,18 +117,21 @@ export async function updateBucket(request: StorageRequest, id: string): Promise
 /** POST /bucket/{id}/empty: deletes every object the caller may delete; refuses if some remain visible. */
 export async function emptyBucket(request: StorageRequest, id: string): Promise<void> {
   const caller = callerOf(request);
+  const before = new Date();
   const deleted = await inTransaction(request.server.authenticatorPool, caller, async (tx) => {
     const bucket = await tx.query("select id from storage.buckets where id = $1", [id]);
     if (!bucket.rows[0]) throw errors.noSuchBucket();
-    const { rows } = await tx.query("delete from storage.objects where bucket_id = $1 returning name, version", [id]);
-    const left = await tx.query("select name from storage.objects where bucket_id = $1 limit 100", [id]);
-    if (left.rows.length > 0) {
-      throw errors.accessDenied(`Cannot delete: ${left.rows.map((row: { name: string }) => row.name).join(" ,")}, you may have SELECT but not DELETE permissions`);
-    }
+    const { rows: counted } = await tx.query("select count(*)::int as n from (select 1 from storage.objects where bucket_id = $1 limit $2) o", [id, emptyBucketMax + 1]);
+    if (counted[0].n > emptyBucketMax) throw errors.unableToEmptyBucket("Unable to empty the bucket because it contains too many objects");
+    // Nothing the caller can see: storage-api queues nothing.
+    if (counted[0].n === 0) return [];
+    // The queued job deletes as Storage itself: every object created before the request.
+    await tx.actAs("service");
+    const { rows } = await tx.query("delete from storage.objects where bucket_id = $1 and created_at <= $2 returning name, version", [id, before]);
     return rows as { name: string; version: string | null }[];
   });
   await Promise.all(deleted.map((row) => removeObjectFile(id, row.name, row.version)));
-  sendBody(request.res, 200, { message: "Successfully emptied" });
+  sendBody(request.res, 200, { message: "Empty bucket has been queued. Completion may take up to an hour." });
 }
 
 /** DELETE /bucket/{id}: only an empty bucket. */

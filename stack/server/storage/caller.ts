@@ -4,24 +4,25 @@ import { errors } from "./errors.ts";
 
 const anonymous: Caller = { role: "anon", claims: { role: "anon" }, authenticated: false };
 
-/** The messages jsonwebtoken gives for each failure, which storage-api passes through. */
+/** The messages jose (storage-api's JWT library) gives for each failure, which storage-api passes through. */
 function jwtMessage(result: Exclude<VerifyResult, { ok: true }>): string {
   switch (result.reason) {
     case "expired":
-      return "jwt expired";
+      return '"exp" claim timestamp check failed';
     case "bad_signature":
-      return "invalid signature";
+      return "signature verification failed";
     case "unsupported_alg":
-      return "invalid algorithm";
+      return '"alg" (Algorithm) Header Parameter value not allowed';
     default:
-      return "jwt malformed";
+      return "Invalid Compact JWS";
   }
 }
 
 export type TokenCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; message: string };
 
 export function checkToken(token: string): TokenCheck {
-  if (!token) return { ok: false, message: "jwt must be provided" };
+  // A missing token is the empty string to jose: not three dot-separated parts.
+  if (!token) return { ok: false, message: "Invalid Compact JWS" };
   const result = verifyJwt(token);
   return result.ok ? { ok: true, claims: result.claims } : { ok: false, message: jwtMessage(result) };
 }

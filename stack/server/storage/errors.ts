@@ -33,6 +33,8 @@ export const errors = {
   resourceAlreadyExists: () => new StorageError({ statusCode: 409, code: "ResourceAlreadyExists", error: "Duplicate", message: "The resource already exists" }),
   bucketAlreadyExists: () => new StorageError({ statusCode: 409, code: "BucketAlreadyExists", error: "Duplicate", message: "The resource already exists" }),
   bucketNotEmpty: () => new StorageError({ statusCode: 409, code: "InvalidRequest", message: "The bucket you tried to delete is not empty" }),
+  unableToEmptyBucket: (message: string) => new StorageError({ statusCode: 409, code: "InvalidRequest", message }),
+  featureNotEnabled: (message: string) => new StorageError({ statusCode: 400, code: "FeatureNotEnabled", error: "FeatureNotEnabled", message }),
   accessDenied: (message: string) => new StorageError({ statusCode: 403, code: "AccessDenied", error: "Unauthorized", message }),
   entityTooLarge: (entity = "object") =>
     new StorageError({ statusCode: 413, code: "EntityTooLarge", error: "Payload too large", message: `The ${entity} exceeded the maximum allowed size` }),
@@ -50,6 +52,9 @@ export const errors = {
   validation: (message: string) => new StorageError({ statusCode: 400, code: "InvalidRequest", error: "Bad Request", message }),
   notFoundRoute: (method: string, path: string) =>
     new StorageError({ statusCode: 404, code: "NotFound", error: "Not Found", message: `Route ${method}:${path} not found`, status: 404 }),
+  /** storage-api's not-found handler for its REST routes (the raw URL, query included). */
+  routeNotFound: (method: string, rawUrl: string) =>
+    new StorageError({ statusCode: 404, code: "InvalidRequest", error: "Not Found", message: `Route ${method}:${rawUrl} not found`, status: 404 }),
   internal: (message = "Internal server error") => new StorageError({ statusCode: 500, code: "InternalError", message }),
 };
 

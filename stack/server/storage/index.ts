@@ -8,6 +8,11 @@ import { hasDotSegment, route } from "./routes.ts";
 
 const prefix = "/storage/v1";
 
+function imageTransformationEnabled(raw: Record<string, unknown>): boolean {
+  const storage = raw.storage as { image_transformation?: { enabled?: unknown } } | undefined;
+  return storage?.image_transformation?.enabled === true;
+}
+
 /**
  * The Storage service at /storage/v1, compatible with Supabase Storage's HTTP API as storage-js
  * uses it. Buckets declared in config.toml are created or updated at start; objects' rows live in
@@ -17,6 +22,7 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
   const synced = await syncConfiguredBuckets(ctx.adminPool, ctx.config.raw);
   if (synced.length) console.log(`[storage] buckets from config.toml: ${synced.map((bucket) => bucket.id).join(", ")}`);
   const globalLimit = globalFileSizeLimit(ctx.config.raw);
+  const imageTransformation = imageTransformationEnabled(ctx.config.raw);
   const { rows } = await ctx.adminPool.query<{ key: string }>("select bucket_id || '/' || name || '#' || version as key from storage.objects where version is not null");
   const known = new Set(rows.map((row) => row.key));
   const swept = await sweepOrphans((bucket, name, version) => known.has(`${bucket}/${name}#${version}`));
@@ -36,6 +42,8 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
       }
       try {
         if (hasDotSegment(req.url ?? "")) throw errors.invalidKey((req.url ?? "").split("?")[0].slice(prefix.length + 1));
+        // Without [storage.image_transformation] enabled, storage-api registers no /render routes.
+        if (!imageTransformation && /^\/render(\/|$)/.test(pathname)) throw errors.routeNotFound(method, (req.url ?? "").slice(prefix.length));
         const handler = route(method, pathname);
         if (!handler) throw errors.notFoundRoute(method, `${prefix}${pathname}`);
         await handler({ req, res, server: ctx, bearer: gateway.bearer, url: gateway.url, globalLimit });

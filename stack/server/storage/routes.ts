@@ -2,6 +2,7 @@ import * as buckets from "./buckets-api.ts";
 import { errors } from "./errors.ts";
 import * as read from "./objects-read.ts";
 import * as write from "./objects-write.ts";
+import { listObjectsV2 } from "./list-v2.ts";
 import type { StorageRequest } from "./request.ts";
 
 type Handler = (request: StorageRequest) => Promise<void>;
@@ -25,6 +26,7 @@ function objectRoute(method: string, segments: string[]): Handler | undefined {
   if (method === "POST" && segments.length === 1 && first === "move") return write.moveObject;
   if (method === "POST" && segments.length === 1 && first === "copy") return write.copyObject;
   if (method === "POST" && first === "list" && segments.length === 2) return (r) => read.listObjects(r, decode(second));
+  if (method === "POST" && first === "list-v2" && segments.length === 2) return (r) => listObjectsV2(r, decode(second));
   if (first === "sign") {
     if (method === "POST" && segments.length === 2) return (r) => read.signObjects(r, decode(second));
     const t = target(segments.slice(1));

@@ -114,7 +114,8 @@ export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: st
       contentLength: size,
       httpStatusCode: 200,
     };
-    return { file, metadata, userMetadata };
+    // storage-api stores `{...userMetadata}`: an upload without metadata has `{}`, never null.
+    return { file, metadata, userMetadata: { ...userMetadata } };
   } catch (error) {
     await file.discard();
     throw error;
