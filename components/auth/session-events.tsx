@@ -6,7 +6,7 @@ import { useEffect, useEffectEvent, useRef } from "react";
 import { type BrowserSupabase, loadSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 import { publicConfig } from "@/lib/public-config";
-import { sessionStorageKey, storedSessionExpiry } from "@/lib/supabase/session-key";
+import { sessionStorageKey } from "@/lib/supabase/session-key";
 
 /** The session client refreshes a token that expires within three of its 30 s ticks; load it a little before. */
 const loadBeforeExpiryMs = 120_000;
@@ -36,7 +36,14 @@ function loadWhenDue(onOtherTabEvent: (event: AuthChangeEvent, session: Session 
     void loadSupabase();
   };
   const schedule = async () => {
-    const expiresAt = await storedSessionExpiry(storageKey);
+    let expiresAt: number | null;
+    try {
+      // The cookie reader (with @supabase/ssr's chunk decoding) stays out of signed-out pages' first load.
+      const { storedSessionExpiry } = await import("@/lib/supabase/cookie-storage");
+      expiresAt = await storedSessionExpiry(storageKey);
+    } catch {
+      return; // the chunk did not load (offline): try again when the tab is shown
+    }
     if (done) return;
     clearTimeout(timer);
     if (expiresAt === null) return load();
