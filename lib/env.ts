@@ -1,32 +1,42 @@
-import { z } from "./validation/zod.ts";
-
 // The app's configuration, validated once with messages that say what to do.
 // NEXT_PUBLIC_* must be read as literal `process.env.NAME` so Next.js can inline them in bundles.
+// Plain checks, not zod: every request passes through here (proxy.ts, the root layout), and zod
+// with its locales would otherwise be the largest part of the first route `next dev` compiles.
 
 const fixHint = "run `npm run stack -- start` (it writes .env.local) or set it to your Supabase project's value";
 
-const publicSchema = z.object({
-  supabaseUrl: z.url({ error: `NEXT_PUBLIC_SUPABASE_URL must be a URL: ${fixHint}` }),
-  supabaseKey: z.string({ error: `NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is missing: ${fixHint}` }).min(1, `NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is empty: ${fixHint}`),
-  siteUrl: z.url({ error: "NEXT_PUBLIC_SITE_URL must be a URL such as http://localhost:3000" }),
-  thirdwebClientId: z.string().optional(),
-});
-
-export type PublicEnv = z.infer<typeof publicSchema>;
+export interface PublicEnv {
+  supabaseUrl: string;
+  supabaseKey: string;
+  siteUrl: string;
+  thirdwebClientId?: string;
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+function isHttpUrl(value: string | undefined): value is string {
+  if (!value) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
 export function parsePublicEnv(values: Record<string, string | undefined>): PublicEnv {
-  const parsed = publicSchema.safeParse({
-    supabaseUrl: values.NEXT_PUBLIC_SUPABASE_URL,
-    supabaseKey: values.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY || values.NEXT_PUBLIC_SUPABASE_ANON_KEY,
-    siteUrl: values.NEXT_PUBLIC_SITE_URL || "http://localhost:3000",
-    thirdwebClientId: values.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || undefined,
-  });
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message).join("\n"));
-  return parsed.data;
+  const supabaseUrl = values.NEXT_PUBLIC_SUPABASE_URL;
+  const supabaseKey = values.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY || values.NEXT_PUBLIC_SUPABASE_ANON_KEY;
+  const siteUrl = values.NEXT_PUBLIC_SITE_URL || "http://localhost:3000";
+  const problems: string[] = [];
+  if (!isHttpUrl(supabaseUrl)) problems.push(`NEXT_PUBLIC_SUPABASE_URL must be a URL: ${fixHint}`);
+  if (supabaseKey === undefined) problems.push(`NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is missing: ${fixHint}`);
+  else if (supabaseKey === "") problems.push(`NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is empty: ${fixHint}`);
+  if (!isHttpUrl(siteUrl)) problems.push("NEXT_PUBLIC_SITE_URL must be a URL such as http://localhost:3000");
+  if (problems.length > 0) throw new ConfigError(problems.join("\n"));
+  return { supabaseUrl: supabaseUrl!, supabaseKey: supabaseKey!, siteUrl, thirdwebClientId: values.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || undefined };
 }
 
 let cached: PublicEnv | undefined;

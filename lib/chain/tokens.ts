@@ -3,15 +3,32 @@
 // 1 CUE on Base", amounts in human units with the decimals read on chain). Every failure is a
 // typed error for the form field it belongs to; an RPC that does not answer is never mistaken for
 // "not a contract" or "wrong standard".
-import { getContract, readContract, type ThirdwebClient } from "thirdweb";
-import { type Chain, defineChain } from "thirdweb/chains";
-import { eth_blockNumber, eth_getCode, getRpcClient } from "thirdweb/rpc";
+import type { ThirdwebClient } from "thirdweb";
+import type { Chain } from "thirdweb/chains";
 import { requirementText } from "../rooms/gate-text.ts";
 import { type GateInput, gateRecord, type RoomGateRecord, roomMessages } from "../validation/room.ts";
 import { shortChecksummedAddress } from "./address.ts";
 import { findChain, type SupportedChain } from "./chains.ts";
 import { serverChainConfig } from "./config.ts";
-import { serverThirdwebClient } from "./server.ts";
+
+/**
+ * thirdweb (thousands of modules) loads on the first chain read, not with the pages that import
+ * this module (a room, its settings, a new room): `next dev` then compiles it on first use instead
+ * of with each of those routes.
+ */
+async function loadSdk() {
+  const [core, chains, rpc, server] = await Promise.all([import("thirdweb"), import("thirdweb/chains"), import("thirdweb/rpc"), import("./server.ts")]);
+  return {
+    getContract: core.getContract,
+    readContract: core.readContract,
+    defineChain: chains.defineChain,
+    eth_blockNumber: rpc.eth_blockNumber,
+    eth_getCode: rpc.eth_getCode,
+    getRpcClient: rpc.getRpcClient,
+    serverThirdwebClient: server.serverThirdwebClient,
+  };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 export type GateField = "chainId" | "contractAddress" | "standard" | "tokenId" | "minBalance";
 
@@ -60,7 +77,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function thirdwebChain(chain: SupportedChain): Chain {
+function thirdwebChain({ defineChain }: Sdk, chain: SupportedChain): Chain {
   return chain.rpc ? defineChain({ id: chain.id, name: chain.name, rpc: chain.rpc }) : defineChain(chain.id);
 }
 
@@ -73,18 +90,20 @@ function label(value: unknown): string | null {
 }
 
 interface ChainReader {
+  sdk: Sdk;
   chain: SupportedChain;
   client: ThirdwebClient;
   timeoutMs: number;
 }
 
-function reader(chainId: number, options: TokenReadOptions): TokenResult<ChainReader> {
+async function reader(chainId: number, options: TokenReadOptions): Promise<TokenResult<ChainReader>> {
   const env = options.env;
   const chain = findChain(env ? serverChainConfig(env) : serverChainConfig(), chainId);
   if (!chain) return { ok: false, error: { field: "chainId", code: "unsupported_chain", message: roomMessages.chainUnsupported } };
-  const thirdweb = env ? serverThirdwebClient({ NEXT_PUBLIC_THIRDWEB_CLIENT_ID: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, THIRDWEB_SECRET_KEY: env.THIRDWEB_SECRET_KEY }) : serverThirdwebClient();
+  const sdk = await loadSdk();
+  const thirdweb = env ? sdk.serverThirdwebClient({ NEXT_PUBLIC_THIRDWEB_CLIENT_ID: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, THIRDWEB_SECRET_KEY: env.THIRDWEB_SECRET_KEY }) : sdk.serverThirdwebClient();
   if (!thirdweb.ok) return { ok: false, error: { field: "chainId", code: "chain_unavailable", message: thirdweb.error } };
-  return { ok: true, data: { chain, client: thirdweb.client, timeoutMs: options.timeoutMs ?? defaultTimeoutMs } };
+  return { ok: true, data: { sdk, chain, client: thirdweb.client, timeoutMs: options.timeoutMs ?? defaultTimeoutMs } };
 }
 
 const unreachable = (chain: SupportedChain): GateTokenError => ({
@@ -95,7 +114,8 @@ const unreachable = (chain: SupportedChain): GateTokenError => ({
 
 /** Reads the contract's facts as the chosen standard; null when it does not answer as one. */
 async function readAsStandard(reader: ChainReader, address: `0x${string}`, standard: GateInput["standard"]): Promise<Omit<GateToken, "chainName" | "label"> | null> {
-  const contract = getContract({ client: reader.client, chain: thirdwebChain(reader.chain), address });
+  const { getContract, readContract } = reader.sdk;
+  const contract = getContract({ client: reader.client, chain: thirdwebChain(reader.sdk, reader.chain), address });
   const read = <T>(call: () => Promise<T>) => withTimeout(call(), reader.timeoutMs);
   const optional = <T>(call: () => Promise<T>) => read(call).catch(() => null);
   const name = () => optional(() => readContract({ contract, method: "function name() view returns (string)" }));
@@ -130,12 +150,13 @@ async function otherStandard(reader: ChainReader, address: `0x${string}`, chosen
  * the label to confirm, or an error for the field at fault.
  */
 export async function describeGateToken(gate: Pick<GateInput, "chainId" | "contractAddress" | "standard">, options: TokenReadOptions = {}): Promise<TokenResult<GateToken>> {
-  const ready = reader(gate.chainId, options);
+  const ready = await reader(gate.chainId, options);
   if (!ready.ok) return ready;
-  const { chain, client, timeoutMs } = ready.data;
+  const { sdk, chain, client, timeoutMs } = ready.data;
+  const { eth_blockNumber, eth_getCode, getRpcClient } = sdk;
   const address = gate.contractAddress.toLowerCase() as `0x${string}`;
   const shown = shortChecksummedAddress(address);
-  const rpc = getRpcClient({ client, chain: thirdwebChain(chain) });
+  const rpc = getRpcClient({ client, chain: thirdwebChain(sdk, chain) });
   const chainAnswers = () => withTimeout(eth_blockNumber(rpc), timeoutMs).then(() => true, () => false);
 
   try {

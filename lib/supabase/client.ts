@@ -1,13 +1,9 @@
 import { AuthClient } from "@supabase/supabase-js";
 import { publicConfig } from "../public-config";
 import { sessionCookieStorage } from "./cookie-storage";
+import { sessionStorageKey } from "./session-key";
 
 export type BrowserAuth = InstanceType<typeof AuthClient>;
-
-/** The key supabase-js (and so @supabase/ssr's server client and proxy.ts) derives from the project URL. */
-export function sessionStorageKey(supabaseUrl: string): string {
-  return `sb-${new URL(supabaseUrl).hostname.split(".")[0]}-auth-token`;
-}
 
 /**
  * The browser's one session client: Supabase Auth with the session in cookies (@supabase/ssr's

@@ -6,7 +6,7 @@
 import type { BrowserContext, Cookie } from "@playwright/test";
 import { chromium } from "@playwright/test";
 import lighthouse from "lighthouse";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { portIsFree } from "@cuepoint/stack";
@@ -20,6 +20,9 @@ export interface LighthouseResult {
   /** Lighthouse's measure of this machine's speed during the runs (median); under ~1000 is a slow or busy machine. */
   benchmarkIndex: number;
 }
+
+/** When set, every run's full Lighthouse report (JSON) is written there, to read its audits. */
+const reportsDir = process.env.BENCH_WEB_LIGHTHOUSE_REPORTS;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -50,6 +53,11 @@ export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] 
         if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
         const { categories, runtimeError, environment } = result.lhr;
         if (runtimeError) throw new Error(`Lighthouse could not audit ${page.url}: ${runtimeError.message}`);
+        if (reportsDir) {
+          mkdirSync(reportsDir, { recursive: true });
+          const name = new URL(page.url).pathname.replace(/[^a-z0-9]+/gi, "_") || "_";
+          writeFileSync(path.join(reportsDir, `${name}${page.cookies ? "-signed-in" : ""}-${run + 1}.json`), result.report as string);
+        }
         scores.push(Object.fromEntries(lighthouseCategories.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as LighthouseScores);
         benchmarkIndexes.push(environment.benchmarkIndex);
       }

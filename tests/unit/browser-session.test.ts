@@ -1,7 +1,7 @@
 import { createBrowserClient, createServerClient } from "@supabase/ssr";
 import { createClient } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { sessionStorageKey } from "../../lib/supabase/client";
+import { sessionStorageKey } from "../../lib/supabase/session-key";
 import { sessionCookieStorage } from "../../lib/supabase/cookie-storage";
 
 // The browser keeps its session with the session client (lib/supabase/client.ts) in cookies written
