@@ -3,12 +3,15 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Avatar } from "@/components/avatar";
+import { RoomLive } from "@/components/live/room-live";
 import { MembersOnly } from "@/components/posts/members-only";
 import { PostManage } from "@/components/posts/post-manage";
 import { PostPlayer } from "@/components/posts/post-player";
 import { formatDuration, formatPostDate } from "@/components/posts/format";
 import { linkClasses } from "@/components/ui/link";
+import { getCurrentUser } from "@/lib/auth/current-user";
 import { mayDeletePost, getRoomAccess } from "@/lib/posts/room-access";
+import { presenceSelf } from "@/lib/realtime/presence";
 import { getPost } from "@/lib/posts/queries";
 import { createClient } from "@/lib/supabase/server";
 
@@ -66,6 +69,7 @@ export default async function PostPage({ params }: { params: Params }) {
   const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
   const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
   const isAuthor = access.userId === post.author_id;
+  const profile = access.role ? (await getCurrentUser())?.profile : null;
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
@@ -99,6 +103,7 @@ export default async function PostPage({ params }: { params: Params }) {
         </p>
       </div>
       {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
+      <RoomLive room={{ id: access.room.id, slug: access.room.slug, gated: access.room.visibility === "gated" }} self={profile ? presenceSelf(profile) : null} post={{ post_id: post.id, title: post.title }} />
       {mayDeletePost(access, post.author_id) ? <PostManage target={{ id: post.id, slug: access.room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
     </main>
   );
