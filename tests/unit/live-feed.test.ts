@@ -16,7 +16,7 @@ function post(n: number, over: Partial<Post> = {}): Post {
     author_id: "author-1",
     title: `Post ${n}`,
     body: "",
-    media_kind: "link",
+    media_kind: "embed",
     media_url: "https://example.com/a.mp3",
     storage_path: null,
     embed: null,
