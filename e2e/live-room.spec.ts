@@ -131,6 +131,14 @@ test("two people in a room: posts appear, change and go live, both are here now 
   await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).not.toContainText("Playing");
   await checkPage(a.page, "live-post-here-now");
 
+  // Ada removes Bo from her public room: Bo's page says so at once, Bo leaves "here now", and reads along.
+  const { error: removeError } = await adaClient.from("memberships").delete().eq("room_id", room.id).eq("user_id", bo.id);
+  expect(removeError).toBeNull();
+  await expect(b.page.getByRole("main").getByRole("alert")).toContainText("You're no longer a member of this room — ");
+  await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).toHaveCount(0);
+  await expectLive(b.page);
+  await expect(hereNow(b.page).getByRole("listitem").filter({ hasText: boName })).toHaveCount(0);
+
   expect(await sameDocument(a.page)).toBe(false); // Ada navigated to the post on purpose
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
@@ -159,6 +167,7 @@ test("a member removed from a gated room: the page leaves the channel at once, s
   expect(error).toBeNull();
   await expect(m.page.getByRole("main").getByRole("alert")).toContainText("You're no longer a member of this room — ");
   await expect(hereNow(m.page).getByRole("status")).toHaveText("Not live");
+  await expect(hereNow(m.page).getByRole("listitem")).toHaveCount(0);
   await expect(hereNow(o.page).getByRole("listitem").filter({ hasText: memberName })).toHaveCount(0);
   await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "After you left", media_kind: "embed", media_url: `${fileHost}/b.wav` });
   await expect(cards(o.page, "After you left")).toHaveCount(1);

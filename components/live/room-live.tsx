@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Avatar } from "@/components/avatar";
 import { Alert } from "@/components/ui/alert";
@@ -22,7 +23,13 @@ export interface RoomLiveProps {
 export function RoomLive({ room, self, post }: RoomLiveProps) {
   const isPlaying = usePlaying();
   const playing = post && isPlaying ? post : null;
+  const router = useRouter();
   const { people, status, ended } = useHereNow(room.id, self, playing, { userId: self?.user_id ?? null, gated: room.gated });
+  // A public room stays readable: show the page as it now is for a visitor (Join instead of the composer).
+  // A gated one keeps what it showed, frozen, until the person reloads.
+  useEffect(() => {
+    if (ended && !room.gated) router.refresh();
+  }, [ended, room.gated, router]);
   return (
     <section aria-labelledby="here-now" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -31,8 +38,22 @@ export function RoomLive({ room, self, post }: RoomLiveProps) {
         </h2>
         <LiveIndicator status={status} />
       </div>
-      {ended ? <Alert tone="error">{ended}</Alert> : status === "refused" ? <Alert>{refusedMessage}</Alert> : null}
-      {people.length === 0 ? (
+      {ended ? (
+        <Alert tone="error">
+          {ended}
+          {room.gated ? (
+            <>
+              {" "}
+              <a href={`/r/${room.slug}`} className="font-medium underline underline-offset-2">
+                Reload the room
+              </a>
+            </>
+          ) : null}
+        </Alert>
+      ) : status === "refused" ? (
+        <Alert>{refusedMessage}</Alert>
+      ) : null}
+      {ended && room.gated ? null : people.length === 0 ? (
         <p className="text-sm text-muted">No members here right now.</p>
       ) : (
         <ul className="flex flex-col gap-2" aria-label="Members here now">
