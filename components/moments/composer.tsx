@@ -30,7 +30,7 @@ function checkAt(at: { text: string; seconds: number | null }, duration: number 
  * or types a time of their own; or a general comment, at no time. What was typed stays on any error.
  */
 export function MomentComposer() {
-  const { post, dispatch, pick } = useMoments();
+  const { post, dispatch } = useMoments();
   const store = usePlaybackStore();
   const duration = usePlayback((snapshot) => snapshot.duration);
   const nowText = usePlayback((snapshot) => formatMomentTime(snapshot.time));
@@ -74,7 +74,6 @@ export function MomentComposer() {
       return;
     }
     dispatch({ type: "upsert", moment: answer.data });
-    if (answer.data.at_seconds !== null) pick(answer.data);
     setBody("");
     setAt(null);
     setPosted(true);

@@ -39,20 +39,22 @@ export function MomentTimeline() {
   const [width, setWidth] = useState(0);
   const [open, setOpen] = useState<number | null>(null);
 
+  const timed = useMemo(() => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null), [state.items]);
+  const shown = Boolean(duration && timed.length);
+
   useEffect(() => {
     const element = track.current;
     if (!element) return;
     const observer = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
     observer.observe(element);
     return () => observer.disconnect();
-  }, [duration]);
+  }, [shown]);
 
-  const timed = useMemo(() => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null), [state.items]);
   const byId = useMemo(() => new Map(timed.map((moment) => [moment.id, moment])), [timed]);
   const clusters = useMemo(() => clusterMarkers(timed.map((moment) => ({ id: moment.id, at: moment.at_seconds })), duration ?? 0, width), [timed, duration, width]);
   const openCluster = clusters.find((cluster) => cluster.at === open && cluster.ids.length > 1) ?? null;
 
-  if (!duration || !timed.length) return null;
+  if (!shown) return null;
   return (
     <div className="flex flex-col gap-2">
       <div className="px-3">
