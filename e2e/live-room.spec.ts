@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { wavFile } from "../tests/helpers/media-files";
 import { checkPage, signInWithPassword, watchConsole } from "./support/pages";
@@ -140,6 +141,97 @@ test("two people in a room: posts appear, change and go live, both are here now 
   await expect(hereNow(b.page).getByRole("listitem").filter({ hasText: boName })).toHaveCount(0);
 
   expect(await sameDocument(a.page)).toBe(false); // Ada navigated to the post on purpose
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+  await Promise.all([a.context.close(), b.context.close()]);
+});
+
+const comments = (page: Page) => page.getByRole("list", { name: "Comments" });
+const comment = (page: Page, text: string) => comments(page).getByRole("listitem").filter({ hasText: text });
+const markers = (page: Page) => page.getByRole("group", { name: "Comments on the timeline" });
+const mediaOf = (page: Page) => page.locator("main audio, main video").first();
+const timeOf = (page: Page) => mediaOf(page).evaluate((element: HTMLMediaElement) => element.currentTime);
+
+/** "Comment at …" the time the playing player is at. */
+async function commentNow(page: Page, body: string) {
+  const composer = page.getByRole("form", { name: "Add a comment" });
+  await composer.getByLabel("Your comment").fill(body);
+  await composer.getByRole("button", { name: /^Comment at / }).click();
+  await expect(composer.getByRole("status")).toHaveText("Posted.");
+}
+
+test("moments live between two people on a playing file: a comment and its marker appear, seek, go; a 10 s drop while two more arrive shows each once", async ({ browser }) => {
+  const [ada, bo] = await Promise.all([createConfirmedUser("moment-ada"), createConfirmedUser("moment-bo")]);
+  const adaClient = await signedInClient(ada.email, ada.password);
+  const room = await createRoomAs(adaClient, "live-moments");
+  await addMember(room.id, bo.id);
+  const path = `${room.id}/${ada.id}/${randomUUID()}.wav`;
+  const stored = await adaClient.storage.from("media").upload(path, Buffer.from(wavFile(40)), { contentType: "audio/wav" });
+  expect(stored.error).toBeNull();
+  const { data: post, error } = await adaClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: ada.id, title: "Forty seconds of tone", media_kind: "upload", storage_path: path, duration_seconds: 40 })
+    .select("id")
+    .single();
+  expect(error).toBeNull();
+  const postId = (post as { id: string }).id;
+  const [{ data: adaProfile }, { data: boProfile }] = await Promise.all([
+    service.from("profiles").select("display_name").eq("id", ada.id).single(),
+    service.from("profiles").select("display_name").eq("id", bo.id).single(),
+  ]);
+  const adaName = (adaProfile as { display_name: string }).display_name;
+  const boName = (boProfile as { display_name: string }).display_name;
+
+  const a = await seat(browser, ada, `/r/${room.slug}/p/${postId}`);
+  const b = await seat(browser, bo, `/r/${room.slug}/p/${postId}`);
+  await Promise.all([expectLive(a.page), expectLive(b.page)]);
+
+  // Ada plays the file and comments at the time it is at; Bo sees the comment and its marker, no reload.
+  await play(a.page);
+  await expect.poll(() => timeOf(a.page), { timeout: 10_000 }).toBeGreaterThan(0);
+  await mediaOf(a.page).evaluate((element: HTMLMediaElement) => (element.currentTime = 12.2));
+  await commentNow(a.page, "That swell!");
+  const { data: saved } = await service.from("moments").select("id, at_seconds").eq("post_id", postId).eq("body", "That swell!").single();
+  const at = Number((saved as { at_seconds: number }).at_seconds);
+  expect(at).toBeGreaterThanOrEqual(12);
+  const label = `Comment at 0:${String(Math.floor(at)).padStart(2, "0")} by ${adaName}`;
+  await expect(comment(b.page, "That swell!")).toHaveCount(1);
+  await expect(markers(b.page).getByRole("button", { name: label })).toBeVisible();
+
+  // Both here now, each with what they play.
+  await expect(hereNow(b.page).getByRole("listitem").filter({ hasText: adaName })).toContainText("Playing Forty seconds of tone");
+  await markers(b.page).getByRole("button", { name: label }).click();
+  await expect.poll(() => timeOf(b.page)).toBeGreaterThanOrEqual(at - 0.01);
+  await expect(comment(b.page, "That swell!")).toHaveAttribute("aria-current", "true");
+  await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).toContainText("Playing Forty seconds of tone");
+  await mediaOf(b.page).evaluate((element: HTMLMediaElement) => element.pause());
+  await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).not.toContainText("Playing");
+
+  // Ada deletes it: gone from Bo's list and timeline.
+  const mine = comment(a.page, "That swell!");
+  await mine.getByRole("button", { name: "Delete" }).click();
+  await mine.getByRole("button", { name: "Yes, delete" }).click();
+  await expect(comment(b.page, "That swell!")).toHaveCount(0);
+  await expect(markers(b.page).getByRole("button", { name: label })).toHaveCount(0);
+
+  // Bo is offline for 10 s while Ada comments twice: each shows once when Bo is back.
+  await b.context.setOffline(true);
+  await expect(hereNow(b.page).getByRole("status")).toHaveText("Reconnecting…");
+  await commentNow(a.page, "First while away");
+  await commentNow(a.page, "Second while away");
+  await b.page.waitForTimeout(10_000);
+  await b.context.setOffline(false);
+  await expectLive(b.page);
+  await expect(comment(b.page, "First while away")).toHaveCount(1);
+  await expect(comment(b.page, "Second while away")).toHaveCount(1);
+  await b.page.waitForTimeout(2_000);
+  await expect(comment(b.page, "First while away")).toHaveCount(1);
+  await expect(comment(b.page, "Second while away")).toHaveCount(1);
+  await expect(comments(b.page).getByRole("listitem")).toHaveCount(2);
+  await checkPage(b.page, "live-post-moments");
+
+  expect(await sameDocument(b.page)).toBe(true);
+  expect(await sameDocument(a.page)).toBe(true);
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
   await Promise.all([a.context.close(), b.context.close()]);

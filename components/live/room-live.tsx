@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Avatar } from "@/components/avatar";
 import { Alert } from "@/components/ui/alert";
-import { usePlaying } from "@/lib/realtime/now-playing";
+import { usePlayback } from "@/components/moments/playback";
 import type { NowPlaying } from "@/lib/realtime/presence";
 import type { RoomChannelStatus } from "@/lib/realtime/room-channel";
 import { refusedMessage } from "@/lib/realtime/room-connection";
@@ -15,13 +15,13 @@ export interface RoomLiveProps {
   room: { id: string; slug: string; gated: boolean };
   /** The signed-in member, shared as present; null for visitors (they see who is here, unseen). */
   self: PresenceSelf | null;
-  /** On a post's page: the post, shared as "playing" while its player plays. */
+  /** On a post's page (inside its playback provider): the post, shared as "playing" while its player plays. */
   post?: NowPlaying;
 }
 
 /** "Here now" for a room: who has it open and what each is playing, with the live connection's state. */
 export function RoomLive({ room, self, post }: RoomLiveProps) {
-  const isPlaying = usePlaying();
+  const isPlaying = usePlayback((snapshot) => snapshot.playing);
   const playing = post && isPlaying ? post : null;
   const router = useRouter();
   const { people, status, ended } = useHereNow(room.id, self, playing, { userId: self?.user_id ?? null, gated: room.gated });
