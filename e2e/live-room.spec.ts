@@ -19,10 +19,11 @@ type Person = Awaited<ReturnType<typeof createConfirmedUser>>;
 type Seat = { context: BrowserContext; page: Page; errors: string[] };
 
 /** A person in their own browser context (own cookies, own socket), signed in, on `path`. */
-async function seat(browser: Browser, person: Person, path: string): Promise<Seat> {
+async function seat(browser: Browser, person: Person, path: string, { goesOffline = false } = {}): Promise<Seat> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const errors = await watchConsole(page);
+  // Offline on purpose, a session refresh that falls due then fails (and is tried again once back).
+  const errors = await watchConsole(page, { expectedFailures: goesOffline ? [/\/auth\/v1\/token\?grant_type=refresh_token$/] : [] });
   // A file on the web, answered here: the internet is not reachable from these machines.
   await page.route(`${fileHost}/**`, (route) => route.fulfill({ status: 200, contentType: "audio/wav", body: Buffer.from(wavFile(30)) }));
   await signInWithPassword(page, person.email, person.password);
@@ -64,7 +65,7 @@ test("two people in a room: posts appear, change and go live, both are here now 
   const boName = boProfile!.display_name as string;
 
   const a = await seat(browser, ada, `/r/${room.slug}`);
-  const b = await seat(browser, bo, `/r/${room.slug}`);
+  const b = await seat(browser, bo, `/r/${room.slug}`, { goesOffline: true });
   await Promise.all([expectLive(a.page), expectLive(b.page)]);
 
   // Here now: each sees the other (and themselves, marked).
@@ -183,7 +184,7 @@ test("moments live between two people on a playing file: a comment and its marke
   const boName = (boProfile as { display_name: string }).display_name;
 
   const a = await seat(browser, ada, `/r/${room.slug}/p/${postId}`);
-  const b = await seat(browser, bo, `/r/${room.slug}/p/${postId}`);
+  const b = await seat(browser, bo, `/r/${room.slug}/p/${postId}`, { goesOffline: true });
   await Promise.all([expectLive(a.page), expectLive(b.page)]);
 
   // Ada plays the file and comments at the time it is at; Bo sees the comment and its marker, no reload.
