@@ -43,7 +43,7 @@ const reactionsOn = async (momentId: string) => (await service.from("reactions")
 
 const media = (page: Page) => page.locator("main audio");
 const currentTime = (page: Page) => media(page).evaluate((element: HTMLMediaElement) => element.currentTime);
-const list = (page: Page) => page.getByRole("list", { name: "Comments" });
+const list = (page: Page) => page.getByRole("list", { name: "Comments", exact: true });
 const markers = (page: Page) => page.getByRole("group", { name: "Comments on the timeline" });
 const item = (page: Page, text: string) => list(page).getByRole("listitem").filter({ hasText: text });
 
@@ -72,7 +72,7 @@ test("a member comments at the playing time, seeks from markers, reacts, edits a
   await expect(list(page).getByRole("listitem")).toHaveCount(11);
   await expect(list(page).getByRole("listitem").first()).toContainText("Friend at 2 s");
   await expect(list(page).getByRole("listitem").last()).toContainText("Lovely tone overall");
-  await expect(markers(page).getByRole("button", { name: "2 comments from 0:30 to 0:30" })).toBeVisible();
+  await expect(markers(page).getByRole("button", { name: "2 comments at 0:30" })).toBeVisible();
   await expect(markers(page).getByRole("button", { name: `Comment at 0:20 by ${friend.name}` })).toBeVisible();
 
   // Play, then "Comment at" the time playback is at.
@@ -110,10 +110,10 @@ test("a member comments at the playing time, seeks from markers, reacts, edits a
   await expect(at38).toHaveAttribute("aria-current", "true");
   await expectInListView(at38);
   // A cluster opens the comments it holds.
-  const cluster = markers(page).getByRole("button", { name: "2 comments from 0:30 to 0:30" });
+  const cluster = markers(page).getByRole("button", { name: "2 comments at 0:30" });
   await cluster.click();
   await expect(cluster).toHaveAttribute("aria-expanded", "true");
-  const opened = page.getByRole("list", { name: "2 comments from 0:30 to 0:30" });
+  const opened = page.getByRole("list", { name: "2 comments at 0:30" });
   await expect(opened.getByRole("button")).toHaveCount(2);
   await opened.getByRole("button", { name: /0:30 .*Friend at 30.5 s/ }).click();
   await expect.poll(() => currentTime(page)).toBeGreaterThanOrEqual(30.5);
@@ -148,10 +148,10 @@ test("a member comments at the playing time, seeks from markers, reacts, edits a
   await expect(page.locator("#moment-body-error")).toHaveText("Comments are up to 1000 characters");
   await expect(composer.getByLabel("Your comment")).toHaveValue(tooLong);
   await composer.getByLabel("Your comment").fill("At a time that isn't there");
-  await composer.getByLabel("At").fill("-0:05");
+  await composer.getByRole("textbox", { name: "Time" }).fill("-0:05");
   await composer.getByRole("button", { name: "Comment at -0:05" }).click();
   await expect(page.locator("#moment-at-error")).toHaveText("A moment can't be before the start");
-  await composer.getByLabel("At").fill("5:00");
+  await composer.getByRole("textbox", { name: "Time" }).fill("5:00");
   await composer.getByRole("button", { name: "Comment at 5:00" }).click();
   await expect(page.locator("#moment-at-error")).toHaveText("That time is past the end of the media");
   await expect(composer.getByLabel("Your comment")).toHaveValue("At a time that isn't there");
@@ -221,7 +221,9 @@ test("markers from the keyboard: Tab reaches them, arrows move between them, Ent
 
   // Scrolling the list stops it following playback; "Follow playback" brings the current one back.
   const scroller = list(page).locator("xpath=..");
-  await scroller.evaluate((element) => (element.scrollTop = 0));
+  await scroller.hover();
+  await page.mouse.wheel(0, -5000);
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(0);
   await expect(page.getByRole("button", { name: "Follow playback" })).toBeVisible();
   await media(page).evaluate((element: HTMLMediaElement) => (element.currentTime = 34.2));
   await expect(item(page, "Friend at 34 s")).toHaveAttribute("aria-current", "true");
@@ -232,9 +234,17 @@ test("markers from the keyboard: Tab reaches them, arrows move between them, Ent
   expect(errors).toEqual([]);
 });
 
-test("a visitor reads the comments and is invited to join instead of a comment form", async ({ page }) => {
+test("a visitor reads the comments, live as they change, and is invited to join instead of a comment form", async ({ page }) => {
   const errors = await watchConsole(page);
-  const { room, postId } = await postWithComments();
+  const { room, postId, friend } = await postWithComments();
+  const joined = new Promise<void>((resolve) => {
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", ({ payload }) => {
+        const text = String(payload);
+        if (text.includes("phx_reply") && text.includes(`room:${room.id}`) && text.includes('"status":"ok"')) resolve();
+      }),
+    );
+  });
   await page.goto(`/r/${room.slug}/p/${postId}`);
   await expect(list(page).getByRole("listitem")).toHaveCount(11);
   await expect(page.getByRole("form", { name: "Add a comment" })).toHaveCount(0);
@@ -242,5 +252,18 @@ test("a visitor reads the comments and is invited to join instead of a comment f
   await expect(page.getByRole("link", { name: "Sign in to join" })).toHaveAttribute("href", `/login?next=${encodeURIComponent(`/r/${room.slug}/p/${postId}`)}`);
   await expect(item(page, "Friend at 20 s").getByRole("group", { name: "Reactions" })).toHaveCount(0);
   await checkPage(page, "post-moments-visitor");
+
+  // The room's channel brings a friend's new comment, their reaction and the comment's deletion.
+  await joined;
+  const friendClient = await signedInClient(friend.email, friend.password);
+  const { data: added } = await friendClient.from("moments").insert({ post_id: postId, author_id: friend.id, at_seconds: 16, body: "Live at sixteen" } as never).select("id").single();
+  await expect(item(page, "Live at sixteen")).toHaveCount(1);
+  await expect(list(page).getByRole("listitem").nth(4)).toContainText("Live at sixteen");
+  await expect(markers(page).getByRole("button", { name: `Comment at 0:16 by ${friend.name}` })).toBeVisible();
+  await friendClient.from("reactions").insert({ moment_id: (added as { id: string }).id, user_id: friend.id, emoji: "👏" } as never);
+  await expect(item(page, "Live at sixteen").getByLabel("Reactions")).toHaveText("👏 1");
+  await friendClient.from("moments").delete().eq("id", (added as { id: string }).id);
+  await expect(item(page, "Live at sixteen")).toHaveCount(0);
+  await expect(list(page).getByRole("listitem")).toHaveCount(11);
   expect(errors).toEqual([]);
 });

@@ -101,7 +101,7 @@ export function MomentComposer() {
         </label>
         {general ? null : (
           <div className="flex items-end gap-2">
-            <TextField id="moment-at" label="At" autoComplete="off" className="max-w-28" value={atText} onChange={(event) => setAt({ text: event.target.value, seconds: null })} error={errors.atSeconds} />
+            <TextField id="moment-at" label="Time" autoComplete="off" className="max-w-28" value={atText} onChange={(event) => setAt({ text: event.target.value, seconds: null })} error={errors.atSeconds} />
             {at ? (
               <Button variant="ghost" onClick={() => setAt(null)}>
                 Use playback time

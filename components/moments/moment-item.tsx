@@ -155,7 +155,7 @@ export function MomentItem({ moment, highlighted }: { moment: Moment; highlighte
           <span className="font-medium">Someone</span>
         )}
         {moment.at_seconds !== null ? (
-          <button type="button" onClick={() => pick(moment)} className="rounded-md bg-accent/10 px-1.5 py-0.5 font-mono text-accent hover:bg-accent/20">
+          <button type="button" onClick={() => pick(moment)} className="rounded-md bg-accent px-1.5 py-0.5 font-mono text-accent-ink hover:opacity-90">
             {formatMomentTime(moment.at_seconds)}
           </button>
         ) : (

@@ -34,7 +34,6 @@ function JoinPrompt() {
 export function MomentsSection() {
   const { state, viewer, picked, following, setFollowing, loadMore, loading, loadError } = useMoments();
   const list = useRef<HTMLDivElement>(null);
-  const scrolling = useRef(false);
   const { items, next } = state;
 
   const highlightedId = usePlayback((snapshot) => {
@@ -56,11 +55,13 @@ export function MomentsSection() {
     const top = item.offsetTop;
     const bottom = top + item.offsetHeight;
     if (top >= container.scrollTop && bottom <= container.scrollTop + container.clientHeight) return;
-    const before = container.scrollTop;
-    scrolling.current = true;
     container.scrollTop = Math.max(0, top - container.clientHeight / 3);
-    if (container.scrollTop === before) scrolling.current = false;
   }, []);
+
+  // The person scrolling the list (wheel, touch, scroll keys, the scrollbar) stops the following;
+  // scrolls the page makes itself (following, a resize, a comment removed) do not.
+  const stopFollowing = () => setFollowing(false);
+  const scrollKeys = ["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"];
 
   useEffect(() => {
     if (following && highlightedId) bringIntoView(highlightedId);
@@ -84,9 +85,12 @@ export function MomentsSection() {
       ) : (
         <div
           ref={list}
-          onScroll={() => {
-            if (scrolling.current) scrolling.current = false;
-            else setFollowing(false);
+          onWheel={stopFollowing}
+          onTouchMove={stopFollowing}
+          onPointerDown={(event) => event.target === event.currentTarget && stopFollowing()}
+          onKeyDown={(event) => {
+            const typing = event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement;
+            if (!typing && scrollKeys.includes(event.key)) stopFollowing();
           }}
           className="relative max-h-[32rem] overflow-y-auto rounded-2xl border border-line bg-raised p-1.5 sm:p-2"
         >

@@ -98,8 +98,8 @@ function MomentsState({ post, room, viewer, initial, children }: Props) {
 
   /** After a reconnect: everything the page holds, read again and merged (deleted ones go, new ones come). */
   const resync = useCallback(async () => {
-    const { items, next } = latest.current;
-    const through = next === null ? null : (items.at(-1) ? { at: items.at(-1)!.at_seconds, id: items.at(-1)!.id } : null);
+    // Through the last loaded page (live arrivals past it stay); everything when all is loaded.
+    const through = latest.current.next;
     const fresh = await refetchMoments(await loadSupabaseData(), post.id, through).catch(() => null);
     if (fresh?.ok) dispatch({ type: "merge", moments: fresh.data, through });
   }, [post.id]);

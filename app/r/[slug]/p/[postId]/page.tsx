@@ -66,17 +66,17 @@ export default async function PostPage({ params }: { params: Params }) {
   }
   if (!post) notFound();
 
-  let src = post.media_url;
-  if (post.storage_path) {
-    const { data } = await supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds);
-    src = data?.signedUrl ?? null;
-  }
+  const [signed, firstPage] = await Promise.all([
+    post.storage_path ? supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds) : null,
+    getMomentsPage(supabase, post.id, null),
+  ]);
+  const src = post.storage_path ? (signed?.data?.signedUrl ?? null) : post.media_url;
   const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
   const durationSeconds = post.duration_seconds === null ? null : Number(post.duration_seconds);
   const duration = formatDuration(durationSeconds);
   const isAuthor = access.userId === post.author_id;
+  // Cached per request: the page's header has asked already.
   const profile = access.role ? (await getCurrentUser())?.profile : null;
-  const firstPage = await getMomentsPage(supabase, post.id, null);
   const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
   const viewer = { userId: access.userId, canComment: access.role !== null, canModerate: access.role === "owner" || access.role === "moderator" };
   return (
