@@ -1,17 +1,20 @@
 "use client";
 
-import { type ComponentType, useEffect, useRef, useState } from "react";
+import { type ComponentType, type Ref, useEffect, useRef, useState } from "react";
+import { usePlaybackStore } from "@/components/moments/playback";
 
-type PlayerProps = { src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
+type PlayerProps = { ref?: Ref<HTMLVideoElement>; src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
 
 /**
  * The player, loaded after the page's first paint (react-player and its players are not in the
- * page's first-load JavaScript). Until then, the thumbnail or a placeholder holds the space.
+ * page's first-load JavaScript). Until then, the thumbnail or a placeholder holds the space. Inside
+ * a PlaybackProvider, its media element is attached there (time, duration, seeking for moments).
  */
 export function PostPlayer({ src, audio, poster, title }: { src: string; audio: boolean; poster?: string | null; title: string }) {
   const [Player, setPlayer] = useState<ComponentType<PlayerProps> | null>(null);
   const [failed, setFailed] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
+  const playback = usePlaybackStore();
   useEffect(() => {
     let live = true;
     import("react-player").then(
@@ -28,7 +31,7 @@ export function PostPlayer({ src, audio, poster, title }: { src: string; audio: 
   return (
     <div ref={frame} className={frameClasses} data-player-ready={Player ? "true" : "false"}>
       {Player ? (
-        <Player src={src} controls width="100%" height="100%" title={title} style={{ width: "100%", height: "100%" }} />
+        <Player ref={playback?.attach} src={src} controls width="100%" height="100%" title={title} style={{ width: "100%", height: "100%" }} />
       ) : poster ? (
         // eslint-disable-next-line @next/next/no-img-element -- provider thumbnail while the player loads
         <img src={poster} alt="" className="h-full w-full object-cover" />

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { joinRoomAction, leaveRoomAction, type MembershipFormState } from "@/app/r/[slug]/actions";
 import { Button } from "@/components/ui/button";
+import { noteOwnLeave } from "@/lib/realtime/room-connection";
 import { linkClasses } from "@/components/ui/link";
 
 const idle: MembershipFormState = { status: "idle" };
@@ -16,7 +17,7 @@ export function MembershipForm({ roomId, mode, gated }: { roomId: string; mode: 
   const [state, action, pending] = useActionState(mode === "join" ? joinRoomAction : leaveRoomAction, idle);
   const label = mode === "join" ? (pending ? (gated ? "Checking your wallets…" : "Joining…") : "Join this room") : pending ? "Leaving…" : "Leave room";
   return (
-    <form action={action} className="flex flex-col items-start gap-2">
+    <form action={action} onSubmit={mode === "leave" ? () => noteOwnLeave(roomId) : undefined} className="flex flex-col items-start gap-2">
       <input type="hidden" name="roomId" value={roomId} />
       <Button type="submit" variant={mode === "join" ? "primary" : "secondary"} disabled={pending}>
         {label}

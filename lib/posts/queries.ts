@@ -5,7 +5,8 @@ import { type FeedCursor, olderThan } from "./cursor";
 
 export const feedPageSize = 20;
 
-const postColumns = "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";
+/** The columns a feed card and the post page show (the author's profile joined). */
+export const postColumns = "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";
 
 type Row = Database["public"]["Tables"]["posts"]["Row"];
 export type Post = Omit<Row, "embed"> & {
@@ -13,7 +14,8 @@ export type Post = Omit<Row, "embed"> & {
   author: { username: string; display_name: string; avatar_path: string | null } | null;
 };
 
-function shape(row: Record<string, unknown>): Post {
+/** A row as PostgREST returns it, with its embed metadata checked. */
+export function shapePost(row: Record<string, unknown>): Post {
   const embed = embedMetadataSchema.safeParse(row.embed);
   return { ...(row as unknown as Post), embed: embed.success ? embed.data : null };
 }
@@ -25,7 +27,7 @@ export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: st
   if (cursor) query = query.lte("created_at", cursor.createdAt).or(olderThan(cursor));
   const { data, error } = await query.order("created_at", { ascending: false }).order("id", { ascending: false }).limit(feedPageSize + 1);
   if (error) return { ok: false as const, error: "We couldn't load the posts — reload the page in a moment." };
-  const rows = (data as unknown as Record<string, unknown>[]).map(shape);
+  const rows = (data as unknown as Record<string, unknown>[]).map(shapePost);
   const posts = rows.slice(0, feedPageSize);
   const last = posts.at(-1);
   const next = rows.length > feedPageSize && last ? { createdAt: last.created_at, id: last.id } : null;
@@ -36,5 +38,5 @@ export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: st
 export async function getPost(supabase: SupabaseClient<Database>, roomId: string, postId: string): Promise<Post | null> {
   if (!/^[0-9a-f-]{36}$/.test(postId)) return null;
   const { data } = await supabase.from("posts").select(postColumns).eq("room_id", roomId).eq("id", postId).maybeSingle();
-  return data ? shape(data as unknown as Record<string, unknown>) : null;
+  return data ? shapePost(data as unknown as Record<string, unknown>) : null;
 }

@@ -28,7 +28,11 @@ export type MembershipChange = {
   role: "owner" | "moderator" | "member" | null;
 };
 
-export type RoomChannelStatus = "joining" | "live" | "reconnecting" | "refused" | "closed";
+/**
+ * The channel's state: `refused` when the policies on realtime.messages turned the join down (not a
+ * reader of this room); `ended` when the page's own membership ended and it left the channel.
+ */
+export type RoomChannelStatus = "joining" | "live" | "reconnecting" | "refused" | "closed" | "ended";
 
 export type RoomChannelHandlers = {
   /** A post, moment or reaction changed in the room. */
@@ -47,6 +51,16 @@ export type RoomChannelHandlers = {
 export const roomTopic = (roomId: string) => `room:${roomId}`;
 
 const tables: RoomTable[] = ["posts", "moments", "reactions"];
+
+/** Realtime's reason when the policies refuse a join ("Unauthorized: You do not have permissions to read …"). */
+export function isRefusal(message: string): boolean {
+  return /unauthori[sz]ed|permissions? to read|denied|policy/i.test(message);
+}
+
+/** A membership change that ends `userId`'s membership (deleted, or left with no role). */
+export function endsMembershipOf(change: MembershipChange, userId: string | null): boolean {
+  return userId !== null && change.user_id === userId && (change.operation === "DELETE" || change.role === null);
+}
 
 /** Joins the room's channel on `data`'s Realtime client; returns the channel (leave with `leaveRoomChannel`). */
 export function joinRoomChannel(
@@ -75,7 +89,7 @@ export function joinRoomChannel(
       wasLive = true;
     } else if (status === "CHANNEL_ERROR") {
       const message = error?.message ?? "";
-      handlers.onStatus?.(/unauthori[sz]ed|denied|policy/i.test(message) ? "refused" : "reconnecting", message);
+      handlers.onStatus?.(isRefusal(message) ? "refused" : "reconnecting", message);
     } else if (status === "TIMED_OUT") {
       handlers.onStatus?.("reconnecting");
     } else if (status === "CLOSED") {

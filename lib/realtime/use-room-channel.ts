@@ -1,41 +1,81 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { loadSupabaseData } from "@/components/supabase-provider";
-import { joinRoomChannel, leaveRoomChannel, type RoomChannelHandlers } from "./room-channel";
+import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
+import { type RoomConnection, type RoomConnectionOptions, type RoomSubscriber, roomConnection } from "./room-connection";
+import { type HereNow, type NowPlaying, type PresenceMeta, shapePresence } from "./presence";
 
-/**
- * Keeps the page joined to the room's live channel while it is mounted (`roomId` null: not joined).
- * Handlers may change on every render; the channel is joined once per room.
- */
-export function useRoomChannel(roomId: string | null, handlers: RoomChannelHandlers, presenceKey?: string): void {
-  const latest = useRef(handlers);
+/** Runs `use` with the page's connection to the room once it exists (the data client loads lazily). */
+function useConnection(roomId: string | null, options: RoomConnectionOptions, subscriber: RoomSubscriber, use?: (connection: RoomConnection) => void): void {
+  const latest = useRef({ subscriber, use });
   useEffect(() => {
-    latest.current = handlers;
+    latest.current = { subscriber, use };
   });
-
+  const { userId, gated, presenceKey } = options;
   useEffect(() => {
     if (!roomId) return;
     let cancelled = false;
     let leave = () => {};
     void loadSupabaseData().then((data) => {
       if (cancelled) return;
-      const channel = joinRoomChannel(
-        data,
-        roomId,
-        {
-          onChange: (change) => latest.current.onChange?.(change),
-          onMembership: (change) => latest.current.onMembership?.(change),
-          onStatus: (status, detail) => latest.current.onStatus?.(status, detail),
-          onResync: () => latest.current.onResync?.(),
-        },
-        presenceKey,
-      );
-      leave = () => leaveRoomChannel(data, channel);
+      const connection = roomConnection(data, roomId, { userId, gated, presenceKey });
+      const proxy: Required<RoomSubscriber> = {
+        onChange: (change) => latest.current.subscriber.onChange?.(change),
+        onMembership: (change) => latest.current.subscriber.onMembership?.(change),
+        onStatus: (status, detail) => latest.current.subscriber.onStatus?.(status, detail),
+        onResync: () => latest.current.subscriber.onResync?.(),
+        onPresence: (state) => latest.current.subscriber.onPresence?.(state),
+        onMembershipEnded: (message) => latest.current.subscriber.onMembershipEnded?.(message),
+      };
+      leave = connection.subscribe(proxy);
+      latest.current.use?.(connection);
     });
     return () => {
       cancelled = true;
       leave();
     };
-  }, [roomId, presenceKey]);
+  }, [roomId, userId, gated, presenceKey]);
+}
+
+/**
+ * Keeps the page joined to the room's live channel while it is mounted (`roomId` null: not joined).
+ * Handlers may change on every render; every component of the page listening to the same room
+ * shares one channel. `onResync` runs whenever the channel is live again after a gap: fetch what
+ * changed since the newest change seen, through REST, and merge by id.
+ */
+export function useRoomChannel(roomId: string | null, handlers: RoomChannelHandlers & Pick<RoomSubscriber, "onMembershipEnded">, presenceKey?: string, options: Omit<RoomConnectionOptions, "presenceKey"> = {}): void {
+  useConnection(roomId, { ...options, presenceKey }, handlers);
+}
+
+/** The page's own person, as they appear in "here now" (members only; null shares nothing). */
+export type PresenceSelf = Omit<PresenceMeta, "playing" | "at">;
+
+/**
+ * Who is in the room now (from presence on its channel), and, for a member, sharing their own
+ * presence with what they are playing. Visitors see the list but are not in it.
+ */
+export function useHereNow(roomId: string | null, self: PresenceSelf | null, playing: NowPlaying | null, options: Omit<RoomConnectionOptions, "presenceKey"> = {}) {
+  const [people, setPeople] = useState<HereNow[]>([]);
+  const [status, setStatus] = useState<{ status: RoomChannelStatus; detail?: string }>({ status: "joining" });
+  const [ended, setEnded] = useState<string | null>(null);
+  const [connection, setConnection] = useState<RoomConnection | null>(null);
+  const selfId = self?.user_id ?? null;
+  useConnection(
+    roomId,
+    { ...options, presenceKey: selfId ?? undefined },
+    {
+      onPresence: (state) => setPeople(shapePresence(state, selfId)),
+      onStatus: (next, detail) => setStatus({ status: next, detail }),
+      onMembershipEnded: (message) => setEnded(message),
+    },
+    setConnection,
+  );
+  const meta = self ? JSON.stringify({ ...self, playing }) : null;
+  useEffect(() => {
+    if (!connection) return;
+    connection.setPresence(meta ? { ...(JSON.parse(meta) as Omit<PresenceMeta, "at">), at: Date.now() } : null);
+  }, [connection, meta]);
+  useEffect(() => () => connection?.setPresence(null), [connection]);
+  return { people, status: status.status, detail: status.detail, ended };
 }

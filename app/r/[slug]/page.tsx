@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Avatar } from "@/components/avatar";
+import { RoomLive } from "@/components/live/room-live";
 import { Feed } from "@/components/posts/feed";
 import { GateBadge } from "@/components/rooms/gate-badge";
 import { MembershipForm } from "@/components/rooms/membership-form";
@@ -13,6 +14,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { linkClasses } from "@/components/ui/link";
 import { WalletAddress } from "@/components/wallet-address";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { presenceSelf } from "@/lib/realtime/presence";
 import { shortChecksummedAddress } from "@/lib/chain/address";
 import { decodeCursor } from "@/lib/posts/cursor";
 import { gateRequirementText } from "@/lib/chain/tokens";
@@ -136,7 +138,9 @@ export default async function RoomPage({ params, searchParams }: { params: Param
         <MembershipStatus roomId={room.id} slug={room.slug} gated={gated} signedIn={user !== null} membership={membership} />
       </section>
 
-      <Feed room={room} canRead={canReadContent} isMember={membership !== null} signedIn={user !== null} cursor={decodeCursor(before)} />
+      {canReadContent ? <RoomLive room={{ id: room.id, slug: room.slug, gated }} self={membership && user?.profile ? presenceSelf(user.profile) : null} /> : null}
+
+      <Feed room={{ id: room.id, slug: room.slug, gated }} canRead={canReadContent} isMember={membership !== null} signedIn={user !== null} userId={user?.id ?? null} cursor={decodeCursor(before)} />
     </main>
   );
 }

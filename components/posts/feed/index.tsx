@@ -5,20 +5,22 @@ import { type FeedCursor, encodeCursor } from "@/lib/posts/cursor";
 import { getFeedPage } from "@/lib/posts/queries";
 import { createClient } from "@/lib/supabase/server";
 import { MembersOnly } from "../members-only";
-import { PostCard } from "../post-card";
 import { PostComposer } from "../post-composer";
+import { LiveFeed } from "./live-feed";
 
 export interface FeedProps {
-  room: { id: string; slug: string };
+  room: { id: string; slug: string; gated: boolean };
   /** May the caller read the room's posts (public room, or a member of a gated one)? */
   canRead: boolean;
   isMember: boolean;
   signedIn: boolean;
+  /** The signed-in person (their membership ending stops a gated room's feed updating). */
+  userId: string | null;
   cursor: FeedCursor | null;
 }
 
-/** A room's posts, newest first, 20 a page, with the composer for members. */
-export async function Feed({ room, canRead, isMember, signedIn, cursor }: FeedProps) {
+/** A room's posts, newest first, 20 a page, with the composer for members; live while open. */
+export async function Feed({ room, canRead, isMember, signedIn, userId, cursor }: FeedProps) {
   if (!canRead) return <MembersOnly signedIn={signedIn} />;
   const supabase = await createClient();
   const page = await getFeedPage(supabase, room.id, cursor);
@@ -31,14 +33,15 @@ export async function Feed({ room, canRead, isMember, signedIn, cursor }: FeedPr
         </h2>
         {!page.ok ? (
           <Alert tone="error">{page.error}</Alert>
-        ) : page.data.posts.length === 0 ? (
-          <p className="text-muted">{cursor ? "No older posts." : "No posts yet."}</p>
         ) : (
-          <ul className="flex flex-col gap-3">
-            {page.data.posts.map((post) => (
-              <PostCard key={post.id} post={post} slug={room.slug} />
-            ))}
-          </ul>
+          <LiveFeed
+            room={{ id: room.id, slug: room.slug }}
+            posts={page.data.posts}
+            acceptsNew={!cursor}
+            userId={userId}
+            gated={room.gated}
+            emptyText={cursor ? "No older posts." : "No posts yet."}
+          />
         )}
         <nav aria-label="Feed pages" className="flex flex-wrap gap-4 text-sm">
           {cursor ? (

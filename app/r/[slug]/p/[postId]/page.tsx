@@ -3,12 +3,20 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Avatar } from "@/components/avatar";
+import { RoomLive } from "@/components/live/room-live";
+import { MomentsSection } from "@/components/moments/moment-list";
+import { PostMoments } from "@/components/moments/moments-context";
+import { MomentTimeline } from "@/components/moments/timeline";
 import { MembersOnly } from "@/components/posts/members-only";
 import { PostManage } from "@/components/posts/post-manage";
 import { PostPlayer } from "@/components/posts/post-player";
 import { formatDuration, formatPostDate } from "@/components/posts/format";
+import { Alert } from "@/components/ui/alert";
 import { linkClasses } from "@/components/ui/link";
+import { getCurrentUser } from "@/lib/auth/current-user";
 import { mayDeletePost, getRoomAccess } from "@/lib/posts/room-access";
+import { presenceSelf } from "@/lib/realtime/presence";
+import { getMomentsPage } from "@/lib/moments/queries";
 import { getPost } from "@/lib/posts/queries";
 import { createClient } from "@/lib/supabase/server";
 
@@ -58,48 +66,61 @@ export default async function PostPage({ params }: { params: Params }) {
   }
   if (!post) notFound();
 
-  let src = post.media_url;
-  if (post.storage_path) {
-    const { data } = await supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds);
-    src = data?.signedUrl ?? null;
-  }
+  const [signed, firstPage] = await Promise.all([
+    post.storage_path ? supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds) : null,
+    getMomentsPage(supabase, post.id, null),
+  ]);
+  const src = post.storage_path ? (signed?.data?.signedUrl ?? null) : post.media_url;
   const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
-  const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
+  const durationSeconds = post.duration_seconds === null ? null : Number(post.duration_seconds);
+  const duration = formatDuration(durationSeconds);
   const isAuthor = access.userId === post.author_id;
+  // Cached per request: the page's header has asked already.
+  const profile = access.role ? (await getCurrentUser())?.profile : null;
+  const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
+  const viewer = { userId: access.userId, canComment: access.role !== null, canModerate: access.role === "owner" || access.role === "moderator" };
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
-      {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
-      <div className="flex flex-col gap-2">
-        <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{post.title}</h1>
-        {post.embed ? (
-          <p className="text-sm text-muted">
-            {post.embed.provider_name ?? post.embed.provider}
-            {post.embed.title && post.embed.title !== post.title ? ` · ${post.embed.title}` : ""}
-            {post.embed.author ? ` · by ${post.embed.author}` : ""}
-          </p>
-        ) : post.media_url ? (
-          <p className="text-sm text-muted [overflow-wrap:anywhere]">{post.media_url}</p>
-        ) : (
-          <p className="text-sm text-muted">Uploaded file{duration ? ` · ${duration}` : ""}</p>
-        )}
-        <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
-          <Avatar path={post.author?.avatar_path} name={post.author?.display_name ?? "?"} size={24} />
-          {post.author ? (
-            <Link href={`/u/${post.author.username}`} className={`truncate ${linkClasses}`}>
-              {post.author.display_name}
-            </Link>
+      <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: access.room.id, slug: access.room.slug, name: access.room.name }} viewer={viewer} initial={moments}>
+        <div className="flex flex-col gap-2">
+          {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
+          <MomentTimeline />
+        </div>
+        <div className="flex flex-col gap-2">
+          <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{post.title}</h1>
+          {post.embed ? (
+            <p className="text-sm text-muted">
+              {post.embed.provider_name ?? post.embed.provider}
+              {post.embed.title && post.embed.title !== post.title ? ` · ${post.embed.title}` : ""}
+              {post.embed.author ? ` · by ${post.embed.author}` : ""}
+            </p>
+          ) : post.media_url ? (
+            <p className="text-sm text-muted [overflow-wrap:anywhere]">{post.media_url}</p>
           ) : (
-            <span>Someone</span>
+            <p className="text-sm text-muted">Uploaded file{duration ? ` · ${duration}` : ""}</p>
           )}
-          <span aria-hidden="true">·</span>
-          <time dateTime={post.created_at} className="whitespace-nowrap">
-            {formatPostDate(post.created_at)}
-          </time>
-        </p>
-      </div>
-      {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
-      {mayDeletePost(access, post.author_id) ? <PostManage target={{ id: post.id, slug: access.room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
+          <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
+            <Avatar path={post.author?.avatar_path} name={post.author?.display_name ?? "?"} size={24} />
+            {post.author ? (
+              <Link href={`/u/${post.author.username}`} className={`truncate ${linkClasses}`}>
+                {post.author.display_name}
+              </Link>
+            ) : (
+              <span>Someone</span>
+            )}
+            <span aria-hidden="true">·</span>
+            <time dateTime={post.created_at} className="whitespace-nowrap">
+              {formatPostDate(post.created_at)}
+            </time>
+          </p>
+        </div>
+        {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
+        <RoomLive room={{ id: access.room.id, slug: access.room.slug, gated: access.room.visibility === "gated" }} self={profile ? presenceSelf(profile) : null} post={{ post_id: post.id, title: post.title }} />
+        {mayDeletePost(access, post.author_id) ? <PostManage target={{ id: post.id, slug: access.room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
+        {firstPage.ok ? null : <Alert tone="error">{firstPage.error}</Alert>}
+        <MomentsSection />
+      </PostMoments>
     </main>
   );
 }

@@ -1,0 +1,139 @@
+"use client";
+
+import { createContext, type ReactNode, useCallback, useContext, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { loadSupabaseData } from "@/components/supabase-provider";
+import { getMoment, getMomentsPage, refetchMoments } from "@/lib/moments/queries";
+import { initialMomentsState, type MomentsAction, momentsReducer, type MomentsState } from "@/lib/moments/state";
+import type { Moment, MomentKey } from "@/lib/moments/types";
+import type { RoomRowChange } from "@/lib/realtime/room-channel";
+import { useRoomChannel } from "@/lib/realtime/use-room-channel";
+import { PlaybackProvider, usePlaybackStore } from "./playback";
+
+export interface MomentsViewer {
+  userId: string | null;
+  /** A member: may comment and react. */
+  canComment: boolean;
+  /** Owner or moderator: may delete anyone's comment. */
+  canModerate: boolean;
+}
+
+interface MomentsContextValue {
+  state: MomentsState;
+  dispatch: (action: MomentsAction) => void;
+  post: { id: string; durationSeconds: number | null };
+  room: { id: string; slug: string; name: string };
+  viewer: MomentsViewer;
+  /** The moment a marker or time button picked; highlighted while playback stays at its time. */
+  picked: Moment | null;
+  /** Seek to a moment, play, highlight it and bring it into view. */
+  pick: (moment: Moment) => void;
+  following: boolean;
+  setFollowing: (following: boolean) => void;
+  loadMore: () => Promise<void>;
+  loading: boolean;
+  loadError: string | null;
+}
+
+const MomentsContext = createContext<MomentsContextValue | null>(null);
+
+export function useMoments(): MomentsContextValue {
+  const value = useContext(MomentsContext);
+  if (!value) throw new Error("useMoments needs <PostMoments>");
+  return value;
+}
+
+type Props = {
+  post: { id: string; durationSeconds: number | null };
+  room: { id: string; slug: string; name: string };
+  viewer: MomentsViewer;
+  initial: { moments: Moment[]; next: MomentKey | null };
+  children: ReactNode;
+};
+
+/** The post page's moments and playback, shared by the player, the seek-bar markers and the list; live from the room's channel. */
+export function PostMoments({ post, children, ...rest }: Props) {
+  return (
+    <PlaybackProvider duration={post.durationSeconds}>
+      <MomentsState post={post} {...rest}>
+        {children}
+      </MomentsState>
+    </PlaybackProvider>
+  );
+}
+
+function MomentsState({ post, room, viewer, initial, children }: Props) {
+  const [state, dispatch] = useReducer(momentsReducer, initial, ({ moments, next }) => initialMomentsState(moments, next));
+  const [picked, setPicked] = useState<Moment | null>(null);
+  const [following, setFollowing] = useState(true);
+  const [loading, setLoading] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const playback = usePlaybackStore();
+  const latest = useRef(state);
+  useLayoutEffect(() => {
+    latest.current = state;
+  });
+  const loadingRef = useRef(false);
+
+  const pick = useCallback(
+    (moment: Moment) => {
+      if (moment.at_seconds !== null) playback?.seek(moment.at_seconds, { play: true });
+      setPicked(moment);
+      setFollowing(true);
+    },
+    [playback],
+  );
+
+  const loadMore = useCallback(async () => {
+    const after = latest.current.next;
+    if (!after || loadingRef.current) return;
+    loadingRef.current = true;
+    setLoading(true);
+    setLoadError(null);
+    const page = await getMomentsPage(await loadSupabaseData(), post.id, after).catch(() => null);
+    loadingRef.current = false;
+    setLoading(false);
+    if (!page?.ok) return setLoadError(page?.error ?? "We couldn't load more comments — check your connection.");
+    dispatch({ type: "page", moments: page.data.moments, next: page.data.next });
+  }, [post.id]);
+
+  /** After a reconnect: everything the page holds, read again and merged (deleted ones go, new ones come). */
+  const resync = useCallback(async () => {
+    // Through the last loaded page (live arrivals past it stay); everything when all is loaded.
+    const through = latest.current.next;
+    const fresh = await refetchMoments(await loadSupabaseData(), post.id, through).catch(() => null);
+    if (fresh?.ok) dispatch({ type: "merge", moments: fresh.data, through });
+  }, [post.id]);
+
+  const applyChange = useCallback(
+    async (change: RoomRowChange) => {
+      if (change.table === "moments") {
+        const row = change.record ?? change.old_record;
+        if (!row || row.post_id !== post.id) return;
+        if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
+        const author = latest.current.items.find((moment) => moment.author_id === row.author_id)?.author;
+        if (author || latest.current.items.some((moment) => moment.id === row.id)) {
+          return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
+        }
+        const full = await getMoment(await loadSupabaseData(), row.id).catch(() => null);
+        if (full) dispatch({ type: "upsert", moment: full });
+      } else if (change.table === "reactions") {
+        const row = change.record ?? change.old_record;
+        if (!row || row.post_id !== post.id) return;
+        if (change.operation === "DELETE") return dispatch({ type: "reactionRemove", momentId: row.moment_id, reaction: { id: row.id } });
+        dispatch({ type: "reactionAdd", momentId: row.moment_id, reaction: { id: row.id, emoji: row.emoji, user_id: row.user_id } });
+      }
+    },
+    [post.id],
+  );
+
+  useRoomChannel(room.id, {
+    onChange: (change) => void applyChange(change),
+    onResync: () => void resync(),
+  });
+
+  const value = useMemo(
+    () => ({ state, dispatch, post, room, viewer, picked, pick, following, setFollowing, loadMore, loading, loadError }),
+    [state, post, room, viewer, picked, pick, following, loadMore, loading, loadError],
+  );
+  return <MomentsContext.Provider value={value}>{children}</MomentsContext.Provider>;
+}

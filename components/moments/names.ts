@@ -1,0 +1,12 @@
+import type { Moment } from "@/lib/moments/types";
+import { formatMomentTime } from "@/lib/moments/time";
+
+export const authorName = (moment: Moment) => moment.author?.display_name ?? "Someone";
+
+export function excerpt(body: string, length = 60): string {
+  const line = body.replace(/\s+/g, " ").trim();
+  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+}
+
+/** "Comment at 1:42 by Ada" — a marker's and a picked comment's name. */
+export const momentLabel = (moment: Moment) => `Comment at ${formatMomentTime(moment.at_seconds ?? 0)} by ${authorName(moment)}`;

@@ -1,0 +1,38 @@
+// Postgres' refusals of comments and reactions, in words people read next to the field they typed in.
+import { momentMessages } from "@/lib/validation/moment";
+
+export type MomentField = "body" | "atSeconds" | "emoji";
+export interface WriteProblem {
+  message: string;
+  field?: MomentField;
+}
+
+export const momentActionMessages = {
+  joinToComment: "Join the room to comment",
+  joinToReact: "Join the room to react",
+  sessionEnded: "Your session has ended — sign in again.",
+  postGone: "That post no longer exists",
+  momentGone: "That comment no longer exists",
+  alreadyReacted: "You already reacted with that emoji",
+  onlyAuthorEdits: "Only its author can edit this comment.",
+  onlyAllowedDelete: "Only its author, the room's moderators and its owner can delete this comment.",
+  saveFailed: "We couldn't save your comment — try again in a moment.",
+  reactFailed: "We couldn't save your reaction — try again in a moment.",
+  deleteFailed: "We couldn't delete the comment — try again in a moment.",
+} as const;
+
+type DbError = { code?: string; message: string; details?: string | null };
+
+/** A refused write of a moment or reaction: RLS (42501), a constraint (by name or by the trigger's words), a vanished parent. */
+export function writeProblem(error: DbError, writing: "moment" | "reaction"): WriteProblem {
+  const text = `${error.message} ${error.details ?? ""}`;
+  if (error.code === "42501") return { message: writing === "moment" ? momentActionMessages.joinToComment : momentActionMessages.joinToReact };
+  if (/moments_at_seconds_within_duration|past the end of the media/.test(text)) return { message: momentMessages.atPastEnd, field: "atSeconds" };
+  if (text.includes("moments_at_seconds_range")) return { message: momentMessages.atInvalid, field: "atSeconds" };
+  if (text.includes("moments_body_length")) return { message: `${momentMessages.bodyRequired} (1–1000 characters)`, field: "body" };
+  if (text.includes("reactions_one_per_emoji") || (error.code === "23505" && writing === "reaction")) return { message: momentActionMessages.alreadyReacted, field: "emoji" };
+  if (text.includes("reactions_emoji_in_set")) return { message: momentMessages.emojiNotInSet, field: "emoji" };
+  if (/moments_post_id_fkey|post no longer exists/.test(text)) return { message: momentActionMessages.postGone };
+  if (/reactions_moment_id_fkey|comment no longer exists/.test(text)) return { message: momentActionMessages.momentGone };
+  return { message: writing === "moment" ? momentActionMessages.saveFailed : momentActionMessages.reactFailed };
+}

@@ -1,0 +1,70 @@
+import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Database } from "@/types/database";
+import { compareKeys, keyOf, type Moment, type MomentKey } from "./types";
+
+export const momentsPageSize = 50;
+
+const momentColumns = "id, post_id, author_id, at_seconds, body, created_at, updated_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path), reactions(id, emoji, user_id)";
+
+type Data = SupabaseClient<Database>;
+type Page = { moments: Moment[]; next: MomentKey | null };
+type Result<T> = { ok: true; data: T } | { ok: false; error: string };
+
+const loadFailed = "We couldn't load the comments — try again in a moment.";
+
+const shape = (rows: unknown[]): Moment[] =>
+  (rows as Moment[]).map((row) => ({ ...row, at_seconds: row.at_seconds === null ? null : Number(row.at_seconds), reactions: row.reactions ?? [] }));
+
+/**
+ * One page of a post's moments in list order (`at_seconds asc nulls last, id asc`), after `after`
+ * (the last key of the previous page; null for the first page). Timed moments and general comments
+ * are read as two index range scans on (post_id, at_seconds, id), so a page costs the same at the
+ * 10,000th moment as at the first.
+ */
+export async function getMomentsPage(supabase: Data, postId: string, after: MomentKey | null, limit = momentsPageSize): Promise<Result<Page>> {
+  let timed: Moment[] = [];
+  if (after === null || after.at !== null) {
+    let query = supabase.from("moments").select(momentColumns).eq("post_id", postId).not("at_seconds", "is", null);
+    if (after) query = query.gte("at_seconds", after.at!).or(`at_seconds.gt.${after.at},id.gt.${after.id}`);
+    const { data, error } = await query.order("at_seconds", { ascending: true, nullsFirst: false }).order("id", { ascending: true }).limit(limit + 1);
+    if (error) return { ok: false, error: loadFailed };
+    timed = shape(data);
+    if (timed.length > limit) {
+      const moments = timed.slice(0, limit);
+      return { ok: true, data: { moments, next: keyOf(moments.at(-1)!) } };
+    }
+  }
+  const room = limit - timed.length;
+  let general = supabase.from("moments").select(momentColumns).eq("post_id", postId).is("at_seconds", null);
+  if (after?.at === null) general = general.gt("id", after.id);
+  const { data, error } = await general.order("id", { ascending: true }).limit(room + 1);
+  if (error) return { ok: false, error: loadFailed };
+  const rest = shape(data);
+  const moments = [...timed, ...rest.slice(0, room)];
+  return { ok: true, data: { moments, next: rest.length > room && moments.length ? keyOf(moments.at(-1)!) : null } };
+}
+
+/** One moment with its author and reactions (a moment that arrived on the room's channel). */
+export async function getMoment(supabase: Data, id: string): Promise<Moment | null> {
+  const { data } = await supabase.from("moments").select(momentColumns).eq("id", id).maybeSingle();
+  return data ? shape([data])[0] : null;
+}
+
+/**
+ * Reads a post's moments again from the start through `through` (everything when null), page by
+ * page: what the page shows after a reconnect, to merge over what it holds (`merge` in state.ts).
+ */
+export async function refetchMoments(supabase: Data, postId: string, through: MomentKey | null): Promise<Result<Moment[]>> {
+  const moments: Moment[] = [];
+  let after: MomentKey | null = null;
+  for (;;) {
+    const page = await getMomentsPage(supabase, postId, after);
+    if (!page.ok) return page;
+    for (const moment of page.data.moments) {
+      if (through && compareKeys(keyOf(moment), through) > 0) return { ok: true, data: moments };
+      moments.push(moment);
+    }
+    if (!page.data.next) return { ok: true, data: moments };
+    after = page.data.next;
+  }
+}

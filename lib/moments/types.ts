@@ -1,0 +1,37 @@
+import type { Tables } from "@/types/database";
+
+export interface MomentAuthor {
+  username: string;
+  display_name: string;
+  avatar_path: string | null;
+}
+
+export interface MomentReaction {
+  id: string;
+  emoji: string;
+  user_id: string;
+}
+
+/** A moment as the post page shows it: the row, its author's profile and its reactions. */
+export type Moment = Pick<Tables<"moments">, "id" | "post_id" | "author_id" | "at_seconds" | "body" | "created_at" | "updated_at"> & {
+  author: MomentAuthor | null;
+  reactions: MomentReaction[];
+};
+
+/** A moment's place in the list: by time, general comments (at null) last, then by id. */
+export interface MomentKey {
+  at: number | null;
+  id: string;
+}
+
+export const keyOf = (moment: Pick<Moment, "at_seconds" | "id">): MomentKey => ({ at: moment.at_seconds === null ? null : Number(moment.at_seconds), id: moment.id });
+
+/** Order of the list and its pages: `at_seconds asc nulls last, id asc`. */
+export function compareKeys(a: MomentKey, b: MomentKey): number {
+  if (a.at !== b.at) {
+    if (a.at === null) return 1;
+    if (b.at === null) return -1;
+    return a.at - b.at;
+  }
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

@@ -1,0 +1,253 @@
+import type { RealtimeChannel } from "@supabase/supabase-js";
+import type { BrowserData } from "@/lib/supabase/data-client";
+import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, isRefusal, roomTopic } from "./room-channel";
+import type { PresenceMeta } from "./presence";
+
+/**
+ * One page's connection to a room's live channel, shared by everything on the page that listens to
+ * the room (the feed, the moments list, "here now", the status line): supabase-js keeps one channel
+ * per topic, so two components joining it separately would share, and one leaving would end it for
+ * both. It also does what the channel alone does not:
+ *
+ * - joins with the session's current access token (asked for before joining, not raced);
+ * - after any gap (socket lost and rejoined, the server closing the channel on an expired or
+ *   revoked token, the browser offline and back) it tells every listener to fetch what it missed
+ *   through REST (`onResync`);
+ * - a join the policies refuse stops there (no retry loop) and is reported as `refused`;
+ * - when the page's own membership ends (a `memberships` message for its user, or a refusal after
+ *   having been live), it leaves the channel at once: a gated room stops updating; a public room is
+ *   rejoined to read along, without presence.
+ */
+
+export type RoomSubscriber = RoomChannelHandlers & {
+  /** Who is in the room now, as presence has it (every meta of every key). */
+  onPresence?: (state: Record<string, PresenceMeta[]>) => void;
+  /** The page's own membership ended: why, in words for the person. */
+  onMembershipEnded?: (message: string) => void;
+};
+
+export interface RoomConnectionOptions {
+  /** The signed-in person's id (their membership's end is watched for); null when signed out. */
+  userId?: string | null;
+  /** A gated room's channel is only for members: when membership ends, the page stops listening. */
+  gated?: boolean;
+  /** Presence key: the person's id for members who share their presence. */
+  presenceKey?: string;
+}
+
+/** How long a connection outlives its last listener (moving between a room and its posts keeps it). */
+const lingerMs = 3_000;
+/** Wait before rejoining after the server closed the channel. */
+const reopenMs = 1_000;
+
+const ownLeaves = new Set<string>();
+
+/** The person is leaving the room themselves (the Leave button): the page says "You left", not "removed". */
+export function noteOwnLeave(roomId: string): void {
+  ownLeaves.add(roomId);
+}
+
+export function membershipEndedMessage(gated: boolean, ownLeave: boolean): string {
+  if (ownLeave) return gated ? "You left this room — this page has stopped updating." : "You left this room — you can still read along; join again to post.";
+  return gated
+    ? "You're no longer a member of this room — your membership was removed or has lapsed, so this page has stopped updating."
+    : "You're no longer a member of this room — your membership was removed. You can still read along; join again to post and comment.";
+}
+
+export const refusedMessage = "Only members can follow this room live — join it to see new posts and comments as they happen.";
+
+export class RoomConnection {
+  status: RoomChannelStatus = "joining";
+  detail: string | undefined;
+  endedMessage: string | null = null;
+  private readonly subscribers = new Set<RoomSubscriber>();
+  private channel: RealtimeChannel | null = null;
+  private presence: Record<string, PresenceMeta[]> | null = null;
+  private tracked: PresenceMeta | null = null;
+  private everLive = false;
+  private missed = false;
+  private stopped = false;
+  private generation = 0;
+  private lingerTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onOffline = () => this.wentOffline();
+  private readonly onOnline = () => this.cameOnline();
+
+  constructor(
+    private readonly data: BrowserData,
+    readonly roomId: string,
+    private options: RoomConnectionOptions,
+    private readonly forget: () => void,
+  ) {
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
+    void this.open(options.presenceKey ?? "");
+  }
+
+  /** Adds a listener; it hears the current status (and presence) at once. Returns its removal. */
+  subscribe(subscriber: RoomSubscriber): () => void {
+    clearTimeout(this.lingerTimer);
+    this.subscribers.add(subscriber);
+    subscriber.onStatus?.(this.status, this.detail);
+    if (this.presence) subscriber.onPresence?.(this.presence);
+    if (this.endedMessage) subscriber.onMembershipEnded?.(this.endedMessage);
+    return () => {
+      this.subscribers.delete(subscriber);
+      if (this.subscribers.size === 0) this.lingerTimer = setTimeout(() => this.close(), lingerMs);
+    };
+  }
+
+  /** Later callers may know more (who is signed in, whether the room is gated); the presence key is fixed at join. */
+  configure(options: RoomConnectionOptions): void {
+    this.options = {
+      ...this.options,
+      ...(options.userId !== undefined ? { userId: options.userId } : {}),
+      ...(options.gated !== undefined ? { gated: options.gated } : {}),
+    };
+  }
+
+  /** What this page shares as its presence (null: nothing, or stop sharing). Members only. */
+  setPresence(meta: PresenceMeta | null): void {
+    this.tracked = meta;
+    const channel = this.channel;
+    if (!channel || this.status !== "live" || this.endedMessage) return;
+    void (meta ? channel.track(meta) : channel.untrack());
+  }
+
+  private each(call: (subscriber: RoomSubscriber) => void): void {
+    for (const subscriber of [...this.subscribers]) call(subscriber);
+  }
+
+  private setStatus(status: RoomChannelStatus, detail?: string): void {
+    if (status === this.status && detail === this.detail) return;
+    this.status = status;
+    this.detail = detail;
+    this.each((subscriber) => subscriber.onStatus?.(status, detail));
+  }
+
+  private async open(presenceKey: string): Promise<void> {
+    const generation = ++this.generation;
+    // The join carries the session's token as it is now: ask for it first, so a join never goes out
+    // as anon (which a gated room refuses) while the client is still fetching it.
+    await this.data.realtime.setAuth().catch(() => undefined);
+    if (generation !== this.generation || this.stopped) return;
+    const channel = this.data.channel(roomTopic(this.roomId), {
+      config: { private: true, presence: { key: presenceKey, enabled: true } },
+    });
+    this.channel = channel;
+    for (const table of ["posts", "moments", "reactions"] as const) {
+      channel.on("broadcast", { event: table }, ({ payload }) => this.change(payload as RoomRowChange));
+    }
+    channel.on("broadcast", { event: "memberships" }, ({ payload }) => this.membership(payload as MembershipChange));
+    channel.on("presence", { event: "sync" }, () => {
+      if (channel !== this.channel) return;
+      const state = channel.presenceState<PresenceMeta>() as unknown as Record<string, PresenceMeta[]>;
+      this.presence = state;
+      this.each((subscriber) => subscriber.onPresence?.(state));
+    });
+    channel.subscribe((status, error) => {
+      if (channel !== this.channel) return;
+      if (status === "SUBSCRIBED") return this.joined(channel);
+      if (status === "CHANNEL_ERROR") {
+        const message = error?.message ?? "";
+        if (isRefusal(message)) return this.refused(message);
+        this.missed = true;
+        return this.setStatus("reconnecting", message);
+      }
+      if (status === "TIMED_OUT") {
+        this.missed = true;
+        return this.setStatus("reconnecting");
+      }
+      // CLOSED that this page did not ask for: the server ended the channel (its token expired or
+      // no longer allows reading). Join again with a fresh token; a refusal then says why.
+      this.missed = true;
+      this.setStatus("reconnecting", "The live connection closed");
+      this.channel = null;
+      setTimeout(() => void this.open(presenceKey), reopenMs);
+    });
+  }
+
+  private joined(channel: RealtimeChannel): void {
+    const resync = this.everLive || this.missed;
+    this.everLive = true;
+    this.missed = false;
+    this.setStatus("live");
+    if (this.tracked && !this.endedMessage) void channel.track(this.tracked);
+    if (resync) this.each((subscriber) => subscriber.onResync?.());
+  }
+
+  private change(change: RoomRowChange): void {
+    this.each((subscriber) => subscriber.onChange?.(change));
+  }
+
+  private membership(change: MembershipChange): void {
+    this.each((subscriber) => subscriber.onMembership?.(change));
+    if (endsMembershipOf(change, this.options.userId ?? null)) this.membershipEnded();
+  }
+
+  private refused(message: string): void {
+    void this.leaveChannel();
+    // Live before and refused now: the person's membership of a gated room ended while the page was away.
+    if (this.everLive && this.options.userId && this.options.gated) return this.membershipEnded();
+    this.setStatus("refused", message);
+  }
+
+  private membershipEnded(): void {
+    if (this.endedMessage) return;
+    const gated = this.options.gated ?? false;
+    const message = membershipEndedMessage(gated, ownLeaves.delete(this.roomId));
+    this.endedMessage = message;
+    this.tracked = null;
+    this.each((subscriber) => subscriber.onMembershipEnded?.(message));
+    void this.leaveChannel().then(() => {
+      if (gated || this.stopped) return this.setStatus("ended", message);
+      // A public room is still readable: follow it again, without presence.
+      this.missed = true;
+      void this.open("");
+    });
+    if (gated) this.setStatus("ended", message);
+  }
+
+  private async leaveChannel(): Promise<void> {
+    const channel = this.channel;
+    this.channel = null;
+    this.generation++;
+    // Wait until supabase-js has forgotten the channel: it forgets channels by topic, so a new
+    // channel for the same room made before the old one closed would be forgotten with it.
+    if (channel) await this.data.removeChannel(channel).catch(() => undefined);
+  }
+
+  private wentOffline(): void {
+    if (this.status !== "live") return;
+    this.missed = true;
+    this.setStatus("reconnecting", "Offline");
+  }
+
+  /** Back online: a socket that lived through it may have missed nothing, or not — check, and fetch. */
+  private cameOnline(): void {
+    if (!this.missed || this.stopped || !this.channel) return;
+    void this.data.realtime.sendHeartbeat();
+    if (this.channel.state === "joined") this.joined(this.channel);
+  }
+
+  private close(): void {
+    this.stopped = true;
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
+    this.forget();
+    void this.leaveChannel();
+  }
+}
+
+const connections = new Map<string, RoomConnection>();
+
+/** The page's connection to a room (made on first use; the first caller's options hold). */
+export function roomConnection(data: BrowserData, roomId: string, options: RoomConnectionOptions): RoomConnection {
+  let connection = connections.get(roomId);
+  if (!connection) {
+    connection = new RoomConnection(data, roomId, options, () => connections.delete(roomId));
+    connections.set(roomId, connection);
+  } else {
+    connection.configure(options);
+  }
+  return connection;
+}
