@@ -163,13 +163,19 @@ test("a member comments at the playing time, seeks from markers, reacts, edits a
   await composer.getByLabel("Your comment").fill("The whole thing hums.");
   await composer.getByRole("button", { name: "Comment", exact: true }).click();
   await expect(composer.getByRole("status")).toHaveText("Posted.");
-  await expect(list(page).getByRole("listitem").last()).toContainText("The whole thing hums.");
+  await expect(item(page, "The whole thing hums.")).toContainText("General");
+  // General comments come after every timed one (in id order among themselves).
+  const lastTwo = (await list(page).getByRole("listitem").allTextContents()).slice(-2).join(" ");
+  expect(lastTwo).toContain("The whole thing hums.");
+  expect(lastTwo).toContain("Lovely tone overall");
   expect((await momentsIn(postId)).find((moment) => moment.body === "The whole thing hums.")?.at_seconds).toBeNull();
 
   // Edit own: an empty edit is refused and kept; then saved. Only own comments offer Edit.
   await expect(item(page, "Friend at 20 s").getByRole("button", { name: "Edit" })).toHaveCount(0);
-  await mine.getByRole("button", { name: "Edit" }).click();
-  const edit = mine.getByRole("form", { name: "Edit comment" });
+  // Held by id: while the text is being edited it is not the item's text.
+  const mineById = list(page).locator(`[data-moment-id="${stored!.id}"]`);
+  await mineById.getByRole("button", { name: "Edit" }).click();
+  const edit = mineById.getByRole("form", { name: "Edit comment" });
   await edit.getByLabel("Edit your comment").fill("   ");
   await edit.getByRole("button", { name: "Save" }).click();
   await expect(edit.getByRole("alert")).toHaveText("Write a comment");

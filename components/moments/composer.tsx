@@ -94,16 +94,16 @@ export function MomentComposer() {
         hint={`${body.length}/1000`}
         className="min-h-20"
       />
-      <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
+      <div className="flex flex-col items-start gap-3">
         <label className="flex min-h-10 items-center gap-2 text-sm">
           <input type="checkbox" checked={general} onChange={(event) => setGeneral(event.target.checked)} className="h-4 w-4 accent-accent" />
           General comment (not at a time)
         </label>
         {general ? null : (
-          <div className="flex items-end gap-2">
+          <div className="flex items-start gap-2">
             <TextField id="moment-at" label="Time" autoComplete="off" className="max-w-28" value={atText} onChange={(event) => setAt({ text: event.target.value, seconds: null })} error={errors.atSeconds} />
             {at ? (
-              <Button variant="ghost" onClick={() => setAt(null)}>
+              <Button variant="ghost" className="mt-[1.625rem]" onClick={() => setAt(null)}>
                 Use playback time
               </Button>
             ) : null}

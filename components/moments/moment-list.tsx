@@ -67,6 +67,15 @@ export function MomentsSection() {
     if (following && highlightedId) bringIntoView(highlightedId);
   }, [following, highlightedId, bringIntoView, picked]);
 
+  // A resize (a phone turned, the window narrowed) moves the comments: keep the current one in view.
+  useEffect(() => {
+    const container = list.current;
+    if (!container || !following || !highlightedId) return;
+    const observer = new ResizeObserver(() => bringIntoView(highlightedId));
+    observer.observe(container);
+    return () => observer.disconnect();
+  }, [following, highlightedId, bringIntoView, items.length]);
+
   return (
     <section aria-labelledby="comments-heading" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
