@@ -5,11 +5,14 @@ import { loadConfig } from "../lib/config.ts";
 import { watchPostgres } from "../lib/watchdog.ts";
 import { createServerContext } from "./context.ts";
 import { createGateway, createUpgradeRouter } from "./gateway.ts";
+import { keyring } from "./jwt.ts";
 import { createInboxHandler } from "./inbox/api.ts";
 import { inbox } from "./inbox/store.ts";
 import { serviceRoutes } from "./routes.ts";
 
 const config = loadConfig();
+// A missing or broken signing-keys file stops the start here, with the file and key named.
+keyring();
 const ctx = createServerContext(config);
 const routes = await serviceRoutes(ctx);
 const server = http.createServer(createGateway(routes));

@@ -1,12 +1,13 @@
 import type { ServerContext } from "../context.ts";
-import type { ServiceRoute } from "../gateway.ts";
+import { type ServiceRoute, sendJson } from "../gateway.ts";
+import { publicJwks } from "../jwt.ts";
 import { type Inbox, inbox as sharedInbox } from "../inbox/store.ts";
 import { admin, invite } from "./admin.ts";
 import { otp, recover, resend } from "./email-requests.ts";
 import { AuthError, sendAuthError } from "./errors.ts";
 import { Mailer } from "./mail.ts";
 import { WindowLimiter } from "./rate-limit.ts";
-import { type AuthService, type Call, type Handler, ok } from "./service.ts";
+import type { AuthService, Call, Handler } from "./service.ts";
 import { authSettings } from "./settings.ts";
 import { signup } from "./signup.ts";
 import { token } from "./token.ts";
@@ -31,8 +32,8 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   "/verify": { GET: verifyGet, POST: verifyPost },
   "/user": { GET: getUser, PUT: updateUser },
   "/logout": { POST: logoutRoute },
-  // HS256 projects publish no public keys: auth-js then verifies tokens with GET /user.
-  "/.well-known/jwks.json": { GET: async (_svc, call) => ok(call, { keys: [] }) },
+  // The signing keys' public parts (none on the legacy HS256 secret: auth-js then asks GET /user).
+  "/.well-known/jwks.json": { GET: async (_svc, call) => sendJson(call.res, 200, publicJwks(), { "Cache-Control": "public, max-age=600" }) },
 };
 
 /** The Auth service (GoTrue-compatible) at /auth/v1. `emails` defaults to the inbox the stack serves. */

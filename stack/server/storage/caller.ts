@@ -10,6 +10,8 @@ function jwtMessage(result: Exclude<VerifyResult, { ok: true }>): string {
     case "expired":
       return "jwt expired";
     case "bad_signature":
+    case "unknown_kid":
+    case "key_mismatch":
       return "invalid signature";
     case "unsupported_alg":
       return "invalid algorithm";
