@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject, randomUUID } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject, randomUUID, sign } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { StackConfig } from "./config.ts";
@@ -122,4 +122,12 @@ export function loadSigningKeys(config: Pick<StackConfig, "raw">): SigningKey[] 
   if (!file) return [];
   if (!existsSync(file)) throw new SigningKeyError(file, "not found: `npm run stack -- start` creates it, or run `supabase gen signing-key`");
   return parseSigningKeys(readFileSync(file, "utf8"), file);
+}
+
+/** A JWT signed with `key` as Auth signs access tokens: its alg and kid in the header. */
+export function signWithKey(key: SigningKey, claims: Record<string, unknown>): string {
+  const input = `${Buffer.from(JSON.stringify({ alg: key.alg, kid: key.kid, typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
+  const data = Buffer.from(input);
+  const signature = key.alg === "ES256" ? sign("sha256", data, { key: key.privateKey, dsaEncoding: "ieee-p1363" }) : sign("sha256", data, key.privateKey);
+  return `${input}.${signature.toString("base64url")}`;
 }

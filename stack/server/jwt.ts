@@ -1,7 +1,7 @@
-import { createHmac, sign, timingSafeEqual, verify } from "node:crypto";
+import { createHmac, timingSafeEqual, verify } from "node:crypto";
 import { loadConfig } from "../lib/config.ts";
 import { jwtSecret, signHs256 } from "../lib/keys.ts";
-import { loadSigningKeys, type PublicJwk, type SigningKey } from "../lib/signing-keys.ts";
+import { loadSigningKeys, type PublicJwk, type SigningKey, signWithKey } from "../lib/signing-keys.ts";
 
 /** Claims of a verified access token; `role` decides the Postgres role a request runs as. */
 export type Claims = Record<string, unknown> & { role?: string; sub?: string; exp?: number };
@@ -43,23 +43,12 @@ export function publicJwks(ring = keyring()): { keys: PublicJwk[] } {
 
 const validAlgorithms = new Set(["HS256", "ES256", "RS256"]);
 
-function base64url(input: string | Buffer): string {
-  return Buffer.from(input).toString("base64url");
-}
-
-function signWith(key: SigningKey, input: string): Buffer {
-  return key.alg === "ES256" ? sign("sha256", Buffer.from(input), { key: key.privateKey, dsaEncoding: "ieee-p1363" }) : sign("sha256", Buffer.from(input), key.privateKey);
-}
-
 /**
  * Signs claims as Auth signs access tokens: with the first signing key (its alg, its kid in the
  * header), or HS256 with the legacy secret when the project has no signing keys.
  */
 export function signJwt(claims: Record<string, unknown>, ring = keyring()): string {
-  const key = ring.signing;
-  if (!key) return signHs256(claims, ring.secret);
-  const input = `${base64url(JSON.stringify({ alg: key.alg, kid: key.kid, typ: "JWT" }))}.${base64url(JSON.stringify(claims))}`;
-  return `${input}.${signWith(key, input).toString("base64url")}`;
+  return ring.signing ? signWithKey(ring.signing, claims) : signHs256(claims, ring.secret);
 }
 
 const roleKeyLifetime = 10 * 365 * 24 * 60 * 60;
