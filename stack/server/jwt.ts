@@ -22,10 +22,18 @@ export interface Keyring {
   signing?: SigningKey;
   byKid: Map<string, SigningKey>;
   secret: string;
+  /**
+   * Asymmetric tokens whose signature this keyring already verified, and their claims: an ES256
+   * check costs some 30 HMACs, and clients send the same access token request after request.
+   * Expiry is still checked on every use.
+   */
+  verified: Map<string, Claims>;
 }
 
+const maxVerified = 5000;
+
 export function createKeyring(keys: SigningKey[], secret = jwtSecret): Keyring {
-  return { signing: keys[0], byKid: new Map(keys.map((key) => [key.kid, key])), secret };
+  return { signing: keys[0], byKid: new Map(keys.map((key) => [key.kid, key])), secret, verified: new Map() };
 }
 
 let active: Keyring | undefined;
@@ -101,6 +109,8 @@ function keyMatches(key: SigningKey, input: string, signature: Buffer): boolean 
  * token is refused. `nowSeconds` is injectable for tests.
  */
 export function verifyJwt(token: string, nowSeconds = Math.floor(Date.now() / 1000), ring = keyring()): VerifyResult {
+  const known = ring.verified.get(token);
+  if (known) return typeof known.exp === "number" && known.exp <= nowSeconds ? { ok: false, reason: "expired" } : { ok: true, claims: known };
   const parts = token.split(".");
   if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) return { ok: false, reason: "malformed" };
   const header = decodeSegment(parts[0]);
@@ -114,6 +124,8 @@ export function verifyJwt(token: string, nowSeconds = Math.floor(Date.now() / 10
   if (key) {
     if (key.alg !== alg) return { ok: false, reason: "key_mismatch" };
     if (!keyMatches(key, input, signature)) return { ok: false, reason: "bad_signature" };
+    if (ring.verified.size >= maxVerified) ring.verified.clear();
+    ring.verified.set(token, claims as Claims);
   } else if (alg === "HS256") {
     if (!hmacMatches(ring.secret, input, signature)) return { ok: false, reason: "bad_signature" };
   } else {

@@ -69,6 +69,16 @@ describe("signing and verifying", () => {
     expect(JSON.stringify(jwks)).not.toMatch(/"(d|p|q|dp|dq|qi)":/);
   });
 
+  test("a verified token is remembered, but still refused once it has expired", () => {
+    const fresh = createKeyring(parseSigningKeys(JSON.stringify([first])));
+    const token = signJwt({ sub: "u", role: "authenticated", exp: now + 60 }, fresh);
+    expect(verifyJwt(token, now, fresh)).toMatchObject({ ok: true });
+    expect(fresh.verified.has(token)).toBe(true);
+    expect(verifyJwt(token, now + 60, fresh)).toEqual({ ok: false, reason: "expired" });
+    // a tampered copy is not the remembered token
+    expect(verifyJwt(`${token.slice(0, -4)}AAAA`, now, fresh)).toMatchObject({ ok: false });
+  });
+
   test("without signing keys tokens are HS256 with the legacy secret, and the JWKS is empty", () => {
     const legacy = createKeyring([]);
     const token = signJwt({ role: "anon", exp: now + 60 }, legacy);
