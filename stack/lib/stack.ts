@@ -43,7 +43,10 @@ export interface StartReport {
 export async function startStack(config: StackConfig, log: Log): Promise<StartReport> {
   const began = performance.now();
   const keysCreated = ensureSigningKeys(config);
-  if (keysCreated) log(`Created a JWT signing key (ES256) in ${path.relative(process.cwd(), keysCreated) || keysCreated}: keep it out of git`);
+  if (keysCreated) {
+    const shown = path.relative(process.cwd(), keysCreated);
+    log(`Created a JWT signing key (ES256) in ${shown.startsWith("..") ? keysCreated : shown}: keep it out of git`);
+  }
   await ensureDebianPackages([debianPackages.postgres], log);
   // Anvil has nothing to wait for, so it comes up while Postgres does.
   const chainStart = startChain(config, log);
