@@ -277,6 +277,15 @@ const tasks: Record<string, () => Promise<number>> = {
       await stop();
     }
   },
+  "bench:auth": async () => {
+    const config = loadConfig();
+    const stop = await withStack(config);
+    try {
+      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-auth.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
+    } finally {
+      await stop();
+    }
+  },
   "bench:rooms": async () => {
     const config = loadConfig();
     const stop = await withStack(config);

@@ -1,5 +1,6 @@
 // @cuepoint/stack: start, stop and inspect the local backend from a script or a test setup.
-// Narrower entry points: @cuepoint/stack/keys (local JWT secret and API keys), /paths (where the
+// Narrower entry points: @cuepoint/stack/keys (local JWT secret and API keys), /signing-keys (the
+// project's JWT signing keys: load, create, sign), /paths (where the
 // project and the state live), /db-types (supabase gen types), /system (Debian prerequisites).
 export { loadConfig, parseConfig, type StackConfig } from "./lib/config.ts";
 export { formatEnv, isProjectStack, stackEnv } from "./lib/env.ts";

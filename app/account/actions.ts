@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { type FieldErrors, type ProfileInput, fieldErrors, profileMessages, profileSchema } from "@/lib/validation/profile";
 
@@ -30,13 +31,13 @@ export async function updateProfile(_previous: ProfileFormState, formData: FormD
   if (!parsed.success) return { status: "error", values, errors: fieldErrors(parsed.error) };
 
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return { status: "error", values, errors: {}, message: "Your session has ended — sign in again to save your profile." };
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return { status: "error", values, errors: {}, message: "Your session has ended — sign in again to save your profile." };
 
   const { data, error } = await supabase
     .from("profiles")
     .update({ username: parsed.data.username, display_name: parsed.data.displayName, bio: parsed.data.bio })
-    .eq("id", auth.user.id)
+    .eq("id", userId)
     .select("id");
   if (error) {
     const constraint = Object.keys(constraintMessages).find((name) => error.message.includes(name) || error.details?.includes(name));
@@ -56,13 +57,13 @@ export type AvatarResult = { ok: true } | { ok: false; error: string };
 /** Points the profile at a newly uploaded avatar and removes the one it replaces. */
 export async function setAvatar(path: string): Promise<AvatarResult> {
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return { ok: false, error: "Your session has ended — sign in again." };
-  if (typeof path !== "string" || !path.startsWith(`${auth.user.id}/`) || path.includes("..")) {
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return { ok: false, error: "Your session has ended — sign in again." };
+  if (typeof path !== "string" || !path.startsWith(`${userId}/`) || path.includes("..")) {
     return { ok: false, error: "That upload doesn't belong to your account." };
   }
-  const { data: before } = await supabase.from("profiles").select("avatar_path").eq("id", auth.user.id).single();
-  const { error } = await supabase.from("profiles").update({ avatar_path: path }).eq("id", auth.user.id);
+  const { data: before } = await supabase.from("profiles").select("avatar_path").eq("id", userId).single();
+  const { error } = await supabase.from("profiles").update({ avatar_path: path }).eq("id", userId);
   if (error) {
     await supabase.storage.from("avatars").remove([path]);
     return { ok: false, error: "We couldn't save your new picture — try again." };

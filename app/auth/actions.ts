@@ -10,6 +10,7 @@ import { type AuthFormState, formValue } from "@/lib/auth/form-state";
 import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage } from "@/lib/auth/messages";
 import { safeNextPath } from "@/lib/auth/redirect";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { emailOnlyRules, setPasswordRules, signInRules, signUpRules } from "@/lib/validation/auth";
 
@@ -63,8 +64,8 @@ export async function setPasswordAction(_previous: AuthFormState, formData: Form
   const checked = setPasswordRules({ password: formValue(formData, "password"), confirm: formValue(formData, "confirm") });
   if (!checked.ok) return { status: "error", values: {}, errors: checked.errors };
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return { status: "error", values: {}, errors: {}, formError: authErrorMessage({ code: "session_not_found", message: "", status: 403, name: "AuthApiError" }) };
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return { status: "error", values: {}, errors: {}, formError: authErrorMessage({ code: "session_not_found", message: "", status: 403, name: "AuthApiError" }) };
   const { error } = await supabase.auth.updateUser({ password: checked.data.password });
   if (error) return { status: "error", values: {}, errors: {}, formError: authErrorMessage(error) };
   return { status: "done", values: {}, errors: {} };

@@ -1,5 +1,5 @@
 import { cache } from "react";
-import { web3Address } from "@/lib/auth/web3-identity";
+import { web3AddressFromClaims } from "@/lib/auth/web3-identity";
 import { createClient } from "@/lib/supabase/server";
 import type { Database } from "@/types/database";
 
@@ -14,14 +14,17 @@ export interface CurrentUser {
 }
 
 /**
- * The signed-in user for this request (verified by Supabase Auth), with their profile; null when
- * signed out or when the backend cannot be reached. Cached per request.
+ * The signed-in user for this request, with their profile; null when signed out or when the
+ * backend cannot be reached. Identity comes from the session's access token, verified with
+ * `getClaims()` (locally, against the project's published signing keys), so a render costs one
+ * query (the profile) and no round trip to Auth. Cached per request.
  */
 export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
   const supabase = await createClient();
-  const { data, error } = await supabase.auth.getUser();
-  if (error || !data.user) return null;
-  const { data: profile } = await supabase.from("profiles").select("*").eq("id", data.user.id).maybeSingle();
+  const { data, error } = await supabase.auth.getClaims();
+  const claims = data?.claims;
+  if (error || typeof claims?.sub !== "string" || !claims.sub) return null;
+  const { data: profile } = await supabase.from("profiles").select("*").eq("id", claims.sub).maybeSingle();
   // Wallet (web3) users have an empty email, not a missing one.
-  return { id: data.user.id, email: data.user.email || null, walletAddress: web3Address(data.user), profile: profile ?? null };
+  return { id: claims.sub, email: claims.email || null, walletAddress: web3AddressFromClaims(claims), profile: profile ?? null };
 });

@@ -1,12 +1,18 @@
-import type { User } from "@supabase/supabase-js";
+import type { JwtPayload } from "@supabase/supabase-js";
 
-/** Supabase Auth's web3 identities have the subject `web3:ethereum:0x…` and the address in custom_claims. */
-export function web3Address(user: Pick<User, "identities">): string | null {
-  const identity = user.identities?.find((candidate) => candidate.provider === "web3");
-  if (!identity) return null;
-  const data = identity.identity_data as { sub?: string; custom_claims?: { address?: string } } | undefined;
-  const address = data?.custom_claims?.address ?? data?.sub?.split(":").at(-1);
-  return address && /^0x[0-9a-fA-F]{40}$/.test(address) ? address : null;
+/**
+ * The address a wallet (web3) user signed in with, from their verified access-token claims. Only
+ * for users whose sign-in provider (app_metadata, which users cannot edit) is web3; the address is
+ * the identity data GoTrue copied into user_metadata: `custom_claims.address`, else the subject
+ * `web3:ethereum:0x…`.
+ */
+export function web3AddressFromClaims(claims: Pick<JwtPayload, "app_metadata" | "user_metadata">): string | null {
+  const app = claims.app_metadata as { provider?: unknown; providers?: unknown } | undefined;
+  const viaWeb3 = app?.provider === "web3" || (Array.isArray(app?.providers) && app.providers.includes("web3"));
+  if (!viaWeb3) return null;
+  const data = claims.user_metadata as { sub?: unknown; custom_claims?: { address?: unknown } } | undefined;
+  const address = data?.custom_claims?.address ?? (typeof data?.sub === "string" && data.sub.startsWith("web3:") ? data.sub.split(":").at(-1) : undefined);
+  return typeof address === "string" && /^0x[0-9a-fA-F]{40}$/.test(address) ? address : null;
 }
 
 /** 0x1234…abcd */

@@ -1,5 +1,6 @@
 "use server";
 
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { editMomentSchema, momentMessages, newMomentSchema, reactionSchema } from "@/lib/validation/moment";
 import { momentActionMessages, type MomentField, writeProblem } from "./errors";
@@ -10,8 +11,7 @@ export type MomentActionResult<T> = { ok: true; data: T } | { ok: false; error: 
 
 async function signedInClient() {
   const supabase = await createClient();
-  const { data } = await supabase.auth.getUser();
-  return { supabase, userId: data.user?.id ?? null };
+  return { supabase, userId: await verifiedUserId(supabase) };
 }
 
 function refused<T>(problem: { message: string; field?: MomentField }): MomentActionResult<T> {

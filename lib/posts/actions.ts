@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { after } from "next/server";
 import { createAdminClient } from "@/lib/supabase/admin";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { checkMediaFile, mediaMessages, mediaObjectPath } from "@/lib/media/files";
 import { type FieldErrors, fieldErrors } from "@/lib/validation/profile";
@@ -28,8 +29,7 @@ const saveFailed = "We couldn't save the post — try again in a moment.";
 
 async function signedInClient() {
   const supabase = await createClient();
-  const { data } = await supabase.auth.getUser();
-  return { supabase, userId: data.user?.id ?? null };
+  return { supabase, userId: await verifiedUserId(supabase) };
 }
 
 /** Postgres' refusal of a post, in words: RLS (not a member), or a constraint the form did not catch. */

@@ -1,4 +1,5 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import type { Database } from "@/types/database";
 
 // Reads of rooms for Server Components. Every read goes through the caller's client, so RLS
@@ -76,8 +77,7 @@ export async function getRoomBySlug(supabase: Client, slug: string, viewerId?: s
 }
 
 async function currentUserId(supabase: Client): Promise<string | null> {
-  const { data } = await supabase.auth.getUser();
-  return data.user?.id ?? null;
+  return await verifiedUserId(supabase);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { formatEnv, isProjectStack, stackEnv } from "./env.ts";
 import { applyBaseSchema, applyMigrations, applyRealtimeMigrations, applySeed, migrationsUpToDate } from "./migrate.ts";
 import path from "node:path";
 import { dbDir, envLocalPath, packageDir } from "./paths.ts";
+import { ensureSigningKeys } from "./signing-keys.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { requestClusterStop } from "./cluster-lock.ts";
 import { type ChainStartReport, removeChain, startChain, stopChain } from "./chain.ts";
@@ -41,6 +42,11 @@ export interface StartReport {
  */
 export async function startStack(config: StackConfig, log: Log): Promise<StartReport> {
   const began = performance.now();
+  const keysCreated = ensureSigningKeys(config);
+  if (keysCreated) {
+    const shown = path.relative(process.cwd(), keysCreated);
+    log(`Created a JWT signing key (ES256) in ${shown.startsWith("..") ? keysCreated : shown}: keep it out of git`);
+  }
   await ensureDebianPackages([debianPackages.postgres], log);
   // Anvil has nothing to wait for, so it comes up while Postgres does.
   const chainStart = startChain(config, log);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { anonKey, publishableKey, secretKey, serviceRoleKey } from "../lib/keys.ts";
+import { roleJwt } from "./jwt.ts";
 
 /**
  * The API gateway in front of the stack's services, as Kong fronts them in `supabase start`:
@@ -31,13 +32,34 @@ export interface ServiceRoute {
   close?: () => Promise<void> | void;
 }
 
-// A Map, not an object literal: a presented key such as `__proto__` must not find anything.
-const keyRoles = new Map<string, { role: "anon" | "service_role"; jwt: string }>([
-  [anonKey, { role: "anon", jwt: anonKey }],
-  [publishableKey, { role: "anon", jwt: anonKey }],
-  [serviceRoleKey, { role: "service_role", jwt: serviceRoleKey }],
-  [secretKey, { role: "service_role", jwt: serviceRoleKey }],
-]);
+interface KeyRole {
+  role: "anon" | "service_role";
+  jwt: string;
+}
+
+// A Map, not an object literal: a presented key such as `__proto__` must not find anything. The
+// legacy JWT keys stand for themselves; an opaque `sb_…` key for its role's JWT, which with signing
+// keys is signed by the project's signing key (as `supabase start` generates it), else the legacy key.
+let keyRolesMap: Map<string, KeyRole> | undefined;
+function keyRoles(): Map<string, KeyRole> {
+  if (keyRolesMap) return keyRolesMap;
+  const anon = roleJwt("anon", anonKey);
+  const service = roleJwt("service_role", serviceRoleKey);
+  keyRolesMap = new Map<string, KeyRole>([
+    [anonKey, { role: "anon", jwt: anonKey }],
+    [publishableKey, { role: "anon", jwt: anon }],
+    [anon, { role: "anon", jwt: anon }],
+    [serviceRoleKey, { role: "service_role", jwt: serviceRoleKey }],
+    [secretKey, { role: "service_role", jwt: service }],
+    [service, { role: "service_role", jwt: service }],
+  ]);
+  return keyRolesMap;
+}
+
+/** The JWT a presented API key stands for (a legacy JWT key, an `sb_…` key's role JWT); undefined for any other string. */
+export function apiKeyJwt(presented: string): string | undefined {
+  return keyRoles().get(presented)?.jwt;
+}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
@@ -75,7 +97,7 @@ function bearerOf(header: string | undefined): string | undefined {
 
 function resolveKey(req: IncomingMessage, url: URL) {
   const presented = String(req.headers.apikey ?? url.searchParams.get("apikey") ?? "");
-  return { presented, key: keyRoles.get(presented) };
+  return { presented, key: keyRoles().get(presented) };
 }
 
 /** Routes a WebSocket upgrade to the service that owns the prefix, after the same apikey check. */
@@ -116,7 +138,7 @@ export function createGateway(routes: ServiceRoute[]) {
       return sendJson(res, 401, { message: "Invalid authentication credentials" });
     }
     const callerBearer = bearerOf(req.headers.authorization);
-    const bearer = (callerBearer && keyRoles.get(callerBearer)?.jwt) || (callerBearer ?? key?.jwt);
+    const bearer = (callerBearer && keyRoles().get(callerBearer)?.jwt) || (callerBearer ?? key?.jwt);
     try {
       await route.handler(req, res, { apikeyRole: key?.role, bearer, path: path + url.search, url });
     } catch (error) {

@@ -1,18 +1,29 @@
 // The stack's API server: the gateway on [api].port and the services behind it.
 // Started detached by `npm run stack -- start`; logs to .stack/logs/api.log.
 import http from "node:http";
+import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
+import { logsDir } from "../lib/paths.ts";
 import { watchPostgres } from "../lib/watchdog.ts";
+import { createAccessLog } from "./access-log.ts";
 import { createServerContext } from "./context.ts";
 import { createGateway, createUpgradeRouter } from "./gateway.ts";
+import { keyring } from "./jwt.ts";
 import { createInboxHandler } from "./inbox/api.ts";
 import { inbox } from "./inbox/store.ts";
 import { serviceRoutes } from "./routes.ts";
 
 const config = loadConfig();
+// A missing or broken signing-keys file stops the start here, with the file and key named.
+keyring();
 const ctx = createServerContext(config);
 const routes = await serviceRoutes(ctx);
-const server = http.createServer(createGateway(routes));
+const gateway = createGateway(routes);
+const accessLog = createAccessLog(path.join(logsDir, "access.log"));
+const server = http.createServer((req, res) => {
+  accessLog.log(req, res);
+  void gateway(req, res);
+});
 server.on("upgrade", createUpgradeRouter(routes));
 server.keepAliveTimeout = 65_000;
 
@@ -31,6 +42,7 @@ inboxServer.listen(config.inboxPort, "127.0.0.1", () => console.log(`[inbox] lis
 
 function shutdown() {
   postgresWatch.stop();
+  accessLog.close();
   server.close();
   server.closeAllConnections();
   inboxServer.close();

@@ -10,6 +10,7 @@ import path from "node:path";
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { signHs256 } from "../lib/keys.ts";
+import { loadSigningKeys } from "../lib/signing-keys.ts";
 import { createGateway } from "../server/gateway.ts";
 import { defaultDenoDir, denoBinary, functionSettings, stackFunctionsOptions, supabaseFunctionEnv } from "../server/functions/options.ts";
 import type { FunctionsOptions } from "../server/functions/options.ts";
@@ -234,10 +235,19 @@ describe("verify_jwt", () => {
   });
 
   test("sb_ keys are swapped for their role's JWT, as Supabase's gateway does", async () => {
+    // With signing keys (this project), the role JWTs are signed by the first key, as `supabase start` signs its keys.
+    const kid = loadSigningKeys(config)[0].kid;
+    const roleOf = (authorization: string) => {
+      const [head, body] = authorization.replace(/^Bearer /, "").split(".");
+      return { header: JSON.parse(Buffer.from(head, "base64url").toString()) as unknown, claims: JSON.parse(Buffer.from(body, "base64url").toString()) as unknown };
+    };
     const { data } = await client("sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH").functions.invoke("guarded");
-    expect(data).toEqual({ authorization: `Bearer ${anonKey}` });
+    expect(roleOf((data as { authorization: string }).authorization)).toMatchObject({ header: { alg: "ES256", kid }, claims: { iss: "supabase-demo", role: "anon" } });
     const apikeyOnly = await call("guarded", { headers: { apikey: "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz" } });
-    expect(await apikeyOnly.json()).toEqual({ authorization: `Bearer ${serviceRoleKey}` });
+    expect(roleOf(((await apikeyOnly.json()) as { authorization: string }).authorization)).toMatchObject({ header: { alg: "ES256", kid }, claims: { iss: "supabase-demo", role: "service_role" } });
+    // the legacy JWT keys stand for themselves
+    const legacy = await call("guarded", { headers: { apikey: anonKey, Authorization: `Bearer ${serviceRoleKey}` } });
+    expect(await legacy.json()).toEqual({ authorization: `Bearer ${serviceRoleKey}` });
   });
 
   test("missing, malformed, forged and expired tokens get 401 with the edge runtime's message", async () => {

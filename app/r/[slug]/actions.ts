@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { joinRoom } from "@/lib/rooms/join";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 
 export interface MembershipFormState {
@@ -30,15 +31,15 @@ export async function joinRoomAction(_previous: MembershipFormState, formData: F
   const roomId = roomIdOf(formData);
   if (!roomId) return roomGone;
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return sessionEnded;
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return sessionEnded;
 
   const { data: room, error: readError } = await supabase.from("rooms").select("id, slug, visibility").eq("id", roomId).maybeSingle();
   if (readError) return failed("join this room");
   if (!room) return roomGone;
 
   if (room.visibility === "public") {
-    const { error } = await supabase.from("memberships").insert({ room_id: room.id, user_id: auth.user.id });
+    const { error } = await supabase.from("memberships").insert({ room_id: room.id, user_id: userId });
     // 23505: already a member (another tab, a double click) — the outcome asked for.
     if (error && error.code !== "23505") return failed("join this room");
   } else {
@@ -57,14 +58,14 @@ export async function leaveRoomAction(_previous: MembershipFormState, formData: 
   const roomId = roomIdOf(formData);
   if (!roomId) return roomGone;
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return { status: "error", message: "Your session has ended — sign in again, then leave." };
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return { status: "error", message: "Your session has ended — sign in again, then leave." };
 
   const { data: room } = await supabase.from("rooms").select("slug").eq("id", roomId).maybeSingle();
-  const { data, error } = await supabase.from("memberships").delete().eq("room_id", roomId).eq("user_id", auth.user.id).select("role");
+  const { data, error } = await supabase.from("memberships").delete().eq("room_id", roomId).eq("user_id", userId).select("role");
   if (error) return failed("take you out of this room");
   if (!data.length) {
-    const { data: own } = await supabase.from("memberships").select("role").eq("room_id", roomId).eq("user_id", auth.user.id).maybeSingle();
+    const { data: own } = await supabase.from("memberships").select("role").eq("room_id", roomId).eq("user_id", userId).maybeSingle();
     if (own?.role === "owner") return { status: "error", message: "You own this room, so you can't leave it." };
   }
   if (room) revalidatePath(`/r/${room.slug}`);

@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { prepareGate } from "@/lib/chain/tokens";
 import { slugFromName } from "@/lib/rooms/slug";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { fieldErrors } from "@/lib/validation/profile";
 import { gateInputSchema, roomFieldsSchema, roomMessages } from "@/lib/validation/room";
@@ -74,8 +75,8 @@ export async function createRoomAction(_previous: CreateRoomState, formData: For
   }
 
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return fail({}, "Your session has ended — sign in again to create the room. What you typed is still here.");
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return fail({}, "Your session has ended — sign in again to create the room. What you typed is still here.");
 
   let gateRecord = null;
   let token: CreateRoomState["token"];

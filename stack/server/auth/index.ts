@@ -1,12 +1,13 @@
 import type { ServerContext } from "../context.ts";
-import type { ServiceRoute } from "../gateway.ts";
+import { type ServiceRoute, sendJson } from "../gateway.ts";
+import { publicJwks } from "../jwt.ts";
 import { type Inbox, inbox as sharedInbox } from "../inbox/store.ts";
 import { admin, invite } from "./admin.ts";
 import { otp, recover, resend } from "./email-requests.ts";
 import { AuthError, sendAuthError } from "./errors.ts";
 import { Mailer } from "./mail.ts";
 import { WindowLimiter } from "./rate-limit.ts";
-import { type AuthService, type Call, type Handler, ok, requireUser } from "./service.ts";
+import { type AuthService, type Call, type Handler, requireUser } from "./service.ts";
 import { oauthServerDisabled, passkeysDisabled, samlDisabled } from "./disabled.ts";
 import { linkIdentity, unlinkIdentity } from "./identities.ts";
 import { reauthenticate } from "./reauthenticate.ts";
@@ -34,8 +35,8 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   "/logout": { POST: logoutRoute },
   "/reauthenticate": { GET: reauthenticate },
   "/.well-known/oauth-authorization-server": { GET: oauthServerDisabled },
-  // HS256 projects publish no public keys: auth-js then verifies tokens with GET /user.
-  "/.well-known/jwks.json": { GET: async (_svc, call) => ok(call, { keys: [] }) },
+  // The signing keys' public parts (none on the legacy HS256 secret: auth-js then asks GET /user).
+  "/.well-known/jwks.json": { GET: async (_svc, call) => sendJson(call.res, 200, publicJwks(), { "Cache-Control": "public, max-age=600" }) },
 };
 
 /** Features switched off as a whole: every path below the prefix, for every method. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 import { type GatewayContext, sendJson } from "../gateway.ts";
 import { verifyJwt, type Claims } from "../jwt.ts";
+import { goJwtReason } from "./jwt-errors.ts";
 import { AuthError, badRequest, forbidden, tooManyRequests, unprocessable, weakPassword } from "./errors.ts";
 import type { Mailer } from "./mail.ts";
 import type { WindowLimiter } from "./rate-limit.ts";
@@ -99,17 +100,7 @@ export async function requireUser(svc: AuthService, call: Call): Promise<Caller>
   const sentBearer = /^Bearer\s+\S/i.test(String(call.req.headers.authorization ?? ""));
   if (!token || !sentBearer) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
   const verified = verifyJwt(token);
-  if (!verified.ok) {
-    // golang-jwt's wording, which GoTrue passes through.
-    const reasons = {
-      expired: "token has invalid claims: token is expired",
-      bad_signature: "token signature is invalid: signature is invalid",
-      unsupported_alg: "token is unverifiable: error while executing keyfunc: unexpected signing method",
-      malformed: "token is malformed: could not base64 decode or JSON decode the token",
-    };
-    const reason = reasons[verified.reason];
-    throw forbidden("bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
-  }
+  if (!verified.ok) throw forbidden("bad_jwt", `invalid JWT: unable to parse or verify signature, ${goJwtReason(token, verified.reason)}`);
   const claims = verified.claims;
   if (typeof claims.sub !== "string" || !claims.sub) throw forbidden("bad_jwt", "invalid claim: missing sub claim");
   const sessionId = typeof claims.session_id === "string" && claims.session_id ? claims.session_id : undefined;

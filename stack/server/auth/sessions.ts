@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { signHs256 } from "../../lib/keys.ts";
+import { signJwt } from "../jwt.ts";
 import { audit } from "./audit.ts";
 import { badRequest } from "./errors.ts";
 import { generateRefreshToken, randomUUID } from "./crypto.ts";
@@ -44,7 +44,7 @@ function accessToken(settings: AuthSettings, user: UserRow, sessionId: string, a
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
   };
-  return { token: signHs256(claims), exp };
+  return { token: signJwt(claims), exp };
 }
 
 async function amrOf(db: Db, sessionId: string): Promise<AmrEntry[]> {

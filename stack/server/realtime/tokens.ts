@@ -20,6 +20,8 @@ export function checkAccessToken(token: string, nowSeconds = Math.floor(Date.now
         return { ok: false, code: "InvalidJWTToken", message: `Token has expired ${nowSeconds - (peekExp(token) ?? nowSeconds)} seconds ago` };
       case "bad_signature":
       case "unsupported_alg":
+      case "unknown_kid":
+      case "key_mismatch":
         return { ok: false, code: "JwtSignatureError", message: "Failed to validate JWT signature" };
       default:
         return { ok: false, code: "MalformedJWT", message: "The token provided is not a valid JWT" };

@@ -10,10 +10,6 @@ export interface Caller {
 }
 
 const anonRole = "anon";
-const decodeMessages = {
-  unsupported_alg: "Wrong or unsupported encoding algorithm",
-  bad_signature: "No suitable key or wrong key type",
-} as const;
 
 /** Verified tokens (signature checked once); expiry is still checked on every use. */
 const verified = new Map<string, Caller & { exp?: number }>();
@@ -41,7 +37,9 @@ function verifyCaller(bearer: string | undefined): Caller {
   if (!result.ok) {
     if (result.reason === "expired") throw errors.jwtClaims("JWT expired");
     if (result.reason === "malformed") throw errors.jwtDecode("JWT couldn't be decoded");
-    throw errors.jwtDecode(decodeMessages[result.reason], result.reason === "bad_signature" ? "None of the keys was able to decode the JWT" : null);
+    if (result.reason === "unsupported_alg") throw errors.jwtDecode("Wrong or unsupported encoding algorithm", null);
+    // a bad signature, an unknown kid, or a kid whose key is of another algorithm
+    throw errors.jwtDecode("No suitable key or wrong key type", "None of the keys was able to decode the JWT");
   }
   const claims = result.claims;
   if (claims.exp !== undefined && typeof claims.exp !== "number") throw errors.jwtClaims("The JWT 'exp' claim must be a number");

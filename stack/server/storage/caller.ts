@@ -11,6 +11,9 @@ function jwtMessage(result: Exclude<VerifyResult, { ok: true }>): string {
       return '"exp" claim timestamp check failed';
     case "bad_signature":
       return "signature verification failed";
+    case "unknown_kid":
+    case "key_mismatch":
+      return "no applicable key found in the JSON Web Key Set";
     case "unsupported_alg":
       return '"alg" (Algorithm) Header Parameter value not allowed';
     default:

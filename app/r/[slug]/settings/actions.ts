@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { coverBucket, isCoverPathOf } from "@/lib/rooms/covers";
 import { roomWriteError, unreachable } from "@/lib/rooms/write-errors";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { fieldErrors } from "@/lib/validation/profile";
 import { roomSettingsSchema, type RoomSettingsFields } from "@/lib/rooms/settings-fields";
@@ -20,8 +21,8 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function signedIn() {
   const supabase = await createClient();
-  const { data } = await supabase.auth.getUser();
-  return { supabase, user: data.user };
+  const userId = await verifiedUserId(supabase);
+  return { supabase, user: userId ? { id: userId } : null };
 }
 
 async function roomSlug(supabase: Awaited<ReturnType<typeof createClient>>, roomId: string): Promise<string | null> {

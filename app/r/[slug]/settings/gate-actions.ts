@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { prepareGate } from "@/lib/chain/tokens";
 import { type GateFormValues, gateFormErrors } from "@/lib/rooms/gate-form";
 import { roomWriteError } from "@/lib/rooms/write-errors";
+import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { gateInputSchema } from "@/lib/validation/room";
 
@@ -25,8 +26,7 @@ async function prepare(values: GateFormValues) {
 
 /** "Check token": what the contract is, read on chain, for the owner to confirm before saving. */
 export async function checkGateToken(values: GateFormValues): Promise<GateCheck> {
-  const { data } = await (await createClient()).auth.getUser();
-  if (!data.user) return { ok: false, errors: {}, message: sessionEnded };
+  if (!(await verifiedUserId(await createClient()))) return { ok: false, errors: {}, message: sessionEnded };
   const prepared = await prepare(values);
   return prepared.ok ? { ok: true, label: prepared.data.token.label } : prepared.check;
 }
@@ -35,8 +35,8 @@ export async function checkGateToken(values: GateFormValues): Promise<GateCheck>
 export async function saveRoomGate(roomId: string, values: GateFormValues): Promise<GateCheck> {
   if (typeof roomId !== "string" || !uuid.test(roomId)) return { ok: false, errors: {}, message: "This room no longer exists." };
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return { ok: false, errors: {}, message: sessionEnded };
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return { ok: false, errors: {}, message: sessionEnded };
   const prepared = await prepare(values);
   if (!prepared.ok) return prepared.check;
   const { error } = await supabase.rpc("set_room_gate", { room_id: roomId, gate: { ...prepared.data.record } });
@@ -52,8 +52,8 @@ export async function saveRoomGate(roomId: string, values: GateFormValues): Prom
 export async function makeRoomPublic(roomId: string): Promise<{ ok: true } | { ok: false; error: string }> {
   if (typeof roomId !== "string" || !uuid.test(roomId)) return { ok: false, error: "This room no longer exists." };
   const supabase = await createClient();
-  const { data: auth } = await supabase.auth.getUser();
-  if (!auth.user) return { ok: false, error: sessionEnded };
+  const userId = await verifiedUserId(supabase);
+  if (!userId) return { ok: false, error: sessionEnded };
   const { error } = await supabase.rpc("set_room_gate", { room_id: roomId, gate: null });
   if (error) return { ok: false, error: roomWriteError(error, "We couldn't make the room public — try again in a moment.").message };
   await revalidateRoom(supabase, roomId);
