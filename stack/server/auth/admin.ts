@@ -5,6 +5,7 @@ import { type LinkContext, createEmailChange, createLink } from "./links.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, ok, redirectTo, requireAdmin, validateEmail } from "./service.ts";
 import { audit } from "./audit.ts";
+import { adminFactors } from "./factors.ts";
 import { isRedirectAllowed } from "./redirect.ts";
 import { type Db, type UserRow, findUserByEmail, findUserById, insertEmailIdentity, insertUser, mergeMetadata, userJson, withTransaction } from "./users.ts";
 
@@ -236,6 +237,8 @@ export async function admin(svc: AuthService, call: Call, rest: string): Promise
   if (rest === "/generate_link" && method === "POST") return await generateLink(svc, call);
   if (rest === "/users" && method === "POST") return await createUser(svc, call);
   if (rest === "/users" && method === "GET") return await listUsers(svc, call);
+  const factorRoute = /^\/users\/([^/]+)\/factors(\/[^/]+)?$/.exec(rest);
+  if (factorRoute) return await adminFactors(svc, call, await loadTarget(svc.pool, decodeURIComponent(factorRoute[1])), factorRoute[2] ?? "");
   const match = /^\/users\/([^/]+)$/.exec(rest);
   if (match) {
     const id = decodeURIComponent(match[1]);

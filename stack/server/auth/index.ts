@@ -4,6 +4,7 @@ import { type Inbox, inbox as sharedInbox } from "../inbox/store.ts";
 import { admin, invite } from "./admin.ts";
 import { otp, recover, resend } from "./email-requests.ts";
 import { AuthError, sendAuthError } from "./errors.ts";
+import { factors } from "./factors.ts";
 import { Mailer } from "./mail.ts";
 import { WindowLimiter } from "./rate-limit.ts";
 import { type AuthService, type Call, type Handler, ok } from "./service.ts";
@@ -65,6 +66,7 @@ export async function createAuthRoute(ctx: ServerContext, emails: Inbox = shared
           return void res.end();
         }
         if (path === "/admin" || path.startsWith("/admin/")) return await admin(svc, call, path.slice("/admin".length));
+        if (path === "/factors" || path.startsWith("/factors/")) return await factors(svc, call, path.slice("/factors".length));
         const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
         if (!route) throw new AuthError(404, "not_found", "Not Found");
         const handler = Object.hasOwn(route, method) ? route[method] : method === "HEAD" ? route.GET : undefined;
