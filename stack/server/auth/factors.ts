@@ -18,7 +18,7 @@ const unverifiedFactorExpirySeconds = 300;
 
 type FactorType = "totp" | "phone" | "webauthn";
 
-export interface FactorRow {
+interface FactorRow {
   id: string;
   user_id: string;
   friendly_name: string | null;
@@ -65,7 +65,7 @@ async function callerWithSession(svc: AuthService, call: Call, action: string): 
 }
 
 /** GoTrue's loadFactor: the caller's own factor, else 404 (another user's factor is "not found" too). */
-export async function loadFactor(db: Db, user: Pick<UserRow, "id">, id: string, lock = false): Promise<FactorRow> {
+async function loadFactor(db: Db, user: Pick<UserRow, "id">, id: string, lock = false): Promise<FactorRow> {
   if (!uuidPattern.test(id)) throw notFound("validation_failed", "factor_id must be an UUID");
   const { rows } = await db.query<FactorRow>(
     `select id, user_id, friendly_name, factor_type, status, secret, phone, last_challenged_at from auth.mfa_factors where id = $1 and user_id = $2${lock ? " for update" : ""}`,
