@@ -4,9 +4,11 @@ import { linkClasses } from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { AvatarUploader } from "@/components/account/avatar-uploader";
 import { ProfileForm } from "@/components/account/profile-form";
+import { TwoFactorSection } from "@/components/account/two-factor-section";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { sessionFactors } from "@/lib/auth/mfa";
 import { shortAddress } from "@/lib/auth/web3-identity";
 import { serverChainCredentials } from "@/lib/chain/server-credentials";
 import { createClient } from "@/lib/supabase/server";
@@ -22,6 +24,8 @@ export default async function AccountPage() {
   const supabase = await createClient();
   const { data: wallets } = await supabase.from("wallets").select("address, ens_name, ens_avatar, ens_checked_at").order("verified_at");
   const chain = serverChainCredentials();
+  const { data: current } = await supabase.auth.getSession();
+  const authenticator = sessionFactors(current.session).find((factor) => factor.factor_type === "totp");
   return (
     <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -54,6 +58,7 @@ export default async function AccountPage() {
       ) : (
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
+      <TwoFactorSection factorId={authenticator?.id ?? null} />
       <WalletsSection wallets={wallets ?? []} clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} namesStale={namesNeedRefresh(wallets ?? [])} />
       <Card className="flex flex-wrap items-center justify-between gap-3">
         <div>

@@ -1,5 +1,6 @@
 import { createServerClient } from "@supabase/ssr";
 import { type NextRequest, NextResponse } from "next/server";
+import { owesSecondFactor, secondFactorPath } from "@/lib/auth/mfa";
 import { publicEnv } from "@/lib/env";
 import type { Database } from "@/types/database";
 
@@ -28,6 +29,26 @@ export async function updateSession(request: NextRequest, requestHeaders: Record
     },
   });
   // Nothing may run between creating the client and this call: it is what refreshes the session.
-  await supabase.auth.getClaims();
+  const { data } = await supabase.auth.getClaims();
+  if (data && asksForSecondFactor(request) && owesSecondFactor(data.claims.aal, (await supabase.auth.getSession()).data.session)) {
+    return toSecondFactor(request, response);
+  }
   return response;
+}
+
+/** Page loads (not Server Action posts, not the code page or the auth routes themselves). */
+function asksForSecondFactor(request: NextRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const path = request.nextUrl.pathname;
+  return path !== secondFactorPath && !path.startsWith("/auth/");
+}
+
+/** Someone signed in with a password whose account has a second factor: the code comes first. */
+function toSecondFactor(request: NextRequest, response: NextResponse): NextResponse {
+  const url = request.nextUrl.clone();
+  url.pathname = secondFactorPath;
+  url.search = `?${new URLSearchParams({ next: `${request.nextUrl.pathname}${request.nextUrl.search}` })}`;
+  const redirect = NextResponse.redirect(url, 303);
+  for (const cookie of response.cookies.getAll()) redirect.cookies.set(cookie);
+  return redirect;
 }

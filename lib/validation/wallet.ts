@@ -7,6 +7,7 @@ import { z } from "./zod.ts";
 export const linkWalletMessages = {
   malformed: 'Send {"action":"nonce"} to start, then {"message","signature"} with the signed message.',
   notSignedIn: "Sign in to link a wallet.",
+  secondFactorRequired: "Enter the code from your authenticator app first, then link the wallet.",
   unreadable: "That isn't a sign-in message we can read — start linking again.",
   otherDomain: "This message was signed for another site, not this one — start linking again from this page.",
   otherUri: "This message points outside this site — start linking again from this page.",

@@ -146,7 +146,8 @@ select is((select updated_at from public.profiles where id = '11111111-1111-4111
 delete from auth.users where id = '22222222-2222-4222-8222-222222222222';
 select is_empty($$ select 1 from public.profiles where id = '22222222-2222-4222-8222-222222222222' $$,
   'deleting the auth user deletes the profile');
-select policies_are('public', 'profiles', array['Profiles are readable by everyone', 'Users update their own profile'],
+select policies_are('public', 'profiles', array['Profiles are readable by everyone', 'Users update their own profile',
+  'A user with a verified factor updates their profile only at aal2'],
   'profiles has exactly the expected policies');
 
 select * from finish();

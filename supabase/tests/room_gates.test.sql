@@ -235,7 +235,8 @@ delete from public.rooms where id = 'b3333333-3333-4333-8333-333333333333';
 select is_empty($$ select 1 from public.room_gates where room_id = 'b3333333-3333-4333-8333-333333333333' $$, 'a room''s gate goes with the room');
 select lives_ok($$ set constraints all immediate $$, 'everything left is consistent at commit');
 set constraints all deferred;
-select policies_are('public', 'room_gates', array['Gates are readable by everyone', 'Only the owner sets the gate', 'Only the owner changes the gate', 'Only the owner removes the gate'],
+select policies_are('public', 'room_gates', array['Gates are readable by everyone', 'Only the owner sets the gate', 'Only the owner changes the gate', 'Only the owner removes the gate',
+  'A user with a verified factor sets a gate only at aal2', 'A user with a verified factor changes a gate only at aal2', 'A user with a verified factor removes a gate only at aal2'],
   'room_gates has exactly the expected policies');
 select col_is_pk('public', 'room_gates', 'room_id', 'one gate per room: room_id is the key (and its index)');
 

@@ -145,7 +145,7 @@ select pg_temp.act_as_superuser();
 -- ---------------------------------------------------------------------------------------------
 delete from auth.users where id = '22222222-2222-4222-8222-222222222222';
 select is_empty($$ select 1 from public.wallets where user_id = '22222222-2222-4222-8222-222222222222' $$, 'deleting the account unlinks its wallets');
-select policies_are('public', 'wallets', array['Users read their own wallets', 'Users unlink their own wallets'], 'wallets has exactly the expected policies');
+select policies_are('public', 'wallets', array['Users read their own wallets', 'Users unlink their own wallets', 'A user with a verified factor unlinks wallets only at aal2'], 'wallets has exactly the expected policies');
 select has_index('public', 'wallets', 'wallets_user_id_idx', 'the policy column user_id is indexed');
 
 select * from finish();

@@ -1,6 +1,7 @@
 // The link-wallet function on the running stack, against the stack's local chain (no mocked RPC,
 // no mocked resolver), called with supabase-js as each kind of caller. Every bad input gets a
 // clear error and leaves nothing recorded.
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { contracts, devAccounts, avatarUrl, seededWallets, smartAccountOwner } from "@cuepoint/stack/chain";
 import { linkWalletMessages } from "../../lib/validation/wallet";
@@ -221,5 +222,38 @@ describe("bad input: a clear error and nothing recorded", () => {
     const message = linkMessage(nonce, claimed.address, { chainId: 8453 });
     await expectRefused(await callLinkWallet(owner.client, { message, signature: await signer.signMessage({ message }) }), 503, "chain_unreachable",
       "We couldn't reach Base to check this wallet's signature, so the wallet was not linked. Try again in a minute.");
+  });
+});
+
+describe("two-factor accounts", () => {
+  /** The current RFC 6238 code of a base32 secret, one step ahead so it differs from the one just used. */
+  function totp(secret: string, offsetSteps: number): string {
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    const bits = [...secret].map((char) => alphabet.indexOf(char).toString(2).padStart(5, "0")).join("");
+    const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => Number.parseInt(byte, 2)));
+    const counter = Buffer.alloc(8);
+    counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offsetSteps));
+    const mac = createHmac("sha1", key).update(counter).digest();
+    return String((mac.readUInt32BE(mac[19] & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+  }
+
+  test("a user with a verified authenticator links a wallet only from an aal2 session", async () => {
+    const person = await signedInUser("mfa-wallet");
+    const { data: factor } = await person.client.auth.mfa.enroll({ factorType: "totp" });
+    expect((await person.client.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: totp(factor!.totp.secret, -1) })).error).toBeNull();
+    const aal1 = anonClient();
+    await aal1.auth.signInWithPassword({ email: person.email, password: "correct-horse-battery" });
+
+    const refused = await callLinkWallet(aal1, { action: "nonce" });
+    expect(refused).toMatchObject({ status: 403, body: { code: "aal2_required", error: linkWalletMessages.secondFactorRequired } });
+    const wallet = randomWallet();
+    expect((await linkWallet(person.client, wallet)).status).toBe(201);
+    expect((await walletsOf(person.id)).map((row) => row.address)).toEqual([wallet.address.toLowerCase()]);
+
+    // Postgres agrees for unlinking: the aal1 session's delete reaches no row.
+    const unlink = await aal1.from("wallets").delete().eq("address", wallet.address.toLowerCase()).select("address");
+    expect(unlink.data).toEqual([]);
+    expect(await walletsOf(person.id)).toHaveLength(1);
+    await admin.auth.admin.deleteUser(person.id);
   });
 });

@@ -6,6 +6,7 @@ import { type LinkContext, createEmailChange, createLink } from "./links.ts";
 import { booleanField, objectField, readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, ok, redirectTo, requireAdmin, validateEmail } from "./service.ts";
 import { audit } from "./audit.ts";
+import { adminFactors } from "./factors.ts";
 import { isRedirectAllowed } from "./redirect.ts";
 import { type Db, type UserRow, findUserByEmail, findUserById, insertEmailIdentity, insertUser, mergeMetadata, userJson, withTransaction } from "./users.ts";
 
@@ -259,6 +260,8 @@ export async function admin(svc: AuthService, call: Call, rest: string): Promise
   if (rest === "/users" && method === "GET") return await listUsers(svc, call);
   if (rest === "/oauth" || rest.startsWith("/oauth/")) throw featureDisabled("OAuth server is disabled");
   if (rest === "/custom-providers" || rest.startsWith("/custom-providers/")) throw featureDisabled("Custom OAuth providers are disabled");
+  const factorRoute = /^\/users\/([^/]+)\/factors(\/[^/]+)?$/.exec(rest);
+  if (factorRoute) return await adminFactors(svc, call, await loadTarget(svc.pool, decodeURIComponent(factorRoute[1])), factorRoute[2] ?? "");
   const match = /^\/users\/([^/]+)$/.exec(rest);
   if (match) {
     const id = decodeURIComponent(match[1]);

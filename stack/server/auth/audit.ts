@@ -20,6 +20,12 @@ const logTypes = {
   user_deleted: "team",
   token_refreshed: "token",
   token_revoked: "token",
+  factor_in_progress: "factor",
+  factor_unenrolled: "factor",
+  challenge_created: "factor",
+  verification_attempted: "factor",
+  factor_deleted: "factor",
+  factor_updated: "factor",
 } as const;
 
 export type AuditAction = keyof typeof logTypes;

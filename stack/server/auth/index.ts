@@ -5,6 +5,7 @@ import { type Inbox, inbox as sharedInbox } from "../inbox/store.ts";
 import { admin, invite } from "./admin.ts";
 import { otp, recover, resend } from "./email-requests.ts";
 import { AuthError, sendAuthError } from "./errors.ts";
+import { factors } from "./factors.ts";
 import { Mailer } from "./mail.ts";
 import { WindowLimiter } from "./rate-limit.ts";
 import { type AuthService, type Call, type Handler, requireUser } from "./service.ts";
@@ -92,6 +93,7 @@ export async function createAuthRoute(ctx: ServerContext, emails: Inbox = shared
           return void res.end();
         }
         if (under(path, "/admin")) return await admin(svc, call, path.slice("/admin".length));
+        if (under(path, "/factors")) return await factors(svc, call, path.slice("/factors".length));
         if (under(path, "/user/identities")) return await identities(svc, call, path.slice("/user/identities".length));
         if (under(path, "/user/oauth/grants")) {
           await requireUser(svc, call);

@@ -9,7 +9,10 @@ import { type Db, type UserRow, findUserById, userJson } from "./users.ts";
 const instanceId = "00000000-0000-0000-0000-000000000000";
 
 /** How the session was established, as GoTrue records it in mfa_amr_claims and the `amr` claim. */
-export type AuthMethod = "anonymous" | "password" | "otp" | "magiclink" | "email/signup" | "recovery" | "email_change" | "invite" | "web3" | "token_refresh";
+export type AuthMethod = "anonymous" | "password" | "otp" | "magiclink" | "email/signup" | "recovery" | "email_change" | "invite" | "web3" | "token_refresh" | "totp" | "mfa/phone";
+
+/** Methods that are a second factor: a session holding one of them is aal2. */
+const secondFactors = new Set(["totp", "mfa/phone", "mfa/webauthn"]);
 
 export interface SessionResponse {
   access_token: string;
@@ -39,7 +42,7 @@ function accessToken(settings: AuthSettings, user: UserRow, sessionId: string, a
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role || "authenticated",
-    aal: "aal1",
+    aal: amr.some((entry) => secondFactors.has(entry.method)) ? "aal2" : "aal1",
     amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
@@ -102,6 +105,12 @@ export async function issueSession(db: Db, settings: AuthSettings, userId: strin
   if (!rows[0]) throw badRequest("user_not_found", "User not found");
   const user = (await findUserById(db, userId))!;
   return respond(settings, user, sessionId, refreshToken, [{ method, timestamp: Math.floor(rows[0].at.getTime() / 1000) }]);
+}
+
+/** Tokens for an existing session, its aal and amr read from its claims (after a factor was verified). */
+export async function sessionTokens(db: Db, settings: AuthSettings, userId: string, sessionId: string, refreshToken: string): Promise<SessionResponse> {
+  const user = (await findUserById(db, userId))!;
+  return respond(settings, user, sessionId, refreshToken, await amrOf(db, sessionId));
 }
 
 interface RefreshRow {

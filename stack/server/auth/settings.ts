@@ -55,7 +55,17 @@ export interface AuthSettings {
   rateLimitHeader: string;
   rateLimit: { emailSent: number; tokenRefresh: number; signInSignUps: number; tokenVerifications: number; web3: number; anonymousUsers: number };
   web3Ethereum: boolean;
+  mfa: MfaSettings;
   sender: { name: string; address: string };
+}
+
+/** [auth.mfa]: which factor kinds may be enrolled and verified, and how many a user may have. */
+export interface MfaSettings {
+  maxEnrolledFactors: number;
+  totp: { enroll: boolean; verify: boolean };
+  phone: { enroll: boolean; verify: boolean; otpLength: number; template: string; maxFrequencySeconds: number };
+  /** [auth.sms.test_otp]: phone numbers (digits, no "+") whose code is fixed and never sent. */
+  testOtp: Record<string, string>;
 }
 
 type Table = Record<string, unknown>;
@@ -135,6 +145,25 @@ function testOtps(entries: Table): Map<string, string> {
   return otps;
 }
 
+function mfaSettings(auth: Table): MfaSettings {
+  const mfa = table(auth, "mfa");
+  const totp = table(mfa, "totp");
+  const phone = table(mfa, "phone");
+  const testOtp = Object.entries(table(table(auth, "sms"), "test_otp")).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  return {
+    maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
+    totp: { enroll: bool(totp.enroll_enabled, true), verify: bool(totp.verify_enabled, true) },
+    phone: {
+      enroll: bool(phone.enroll_enabled, false),
+      verify: bool(phone.verify_enabled, false),
+      otpLength: num(phone.otp_length, 6),
+      template: str(phone.template, "Your code is {{ .Code }}"),
+      maxFrequencySeconds: parseDurationSeconds(phone.max_frequency, 5),
+    },
+    testOtp: Object.fromEntries(testOtp),
+  };
+}
+
 export function authSettings(config: StackConfig): AuthSettings {
   const auth = table(config.raw, "auth");
   const email = table(auth, "email");
@@ -192,6 +221,7 @@ export function authSettings(config: StackConfig): AuthSettings {
       anonymousUsers: num(rate.anonymous_users, 30),
     },
     web3Ethereum: bool(table(table(auth, "web3"), "ethereum").enabled, false),
+    mfa: mfaSettings(auth),
     sender: { name: str(smtp.sender_name, "Admin"), address: str(smtp.admin_email, "admin@email.com") },
   };
 }

@@ -45,16 +45,27 @@ export interface UserRow {
   is_anonymous: boolean;
   is_sso_user: boolean;
   identities: IdentityRow[];
+  /** GoTrue's factor JSON, as Postgres builds it (see `userColumns`). */
+  factors: Record<string, unknown>[];
 }
 
 const instanceId = "00000000-0000-0000-0000-000000000000";
+
+/** A factor as GoTrue serialises it (an empty friendly_name is omitted; timestamps in UTC, ISO 8601). */
+export function factorJson(alias: string): string {
+  const at = (column: string) => `to_char(${alias}.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return `jsonb_strip_nulls(jsonb_build_object('id', ${alias}.id, 'friendly_name', nullif(${alias}.friendly_name, ''), 'factor_type', ${alias}.factor_type,
+    'status', ${alias}.status, 'created_at', ${at("created_at")}, 'updated_at', ${at("updated_at")}))
+    || jsonb_build_object('phone', coalesce(${alias}.phone, ''), 'last_challenged_at', ${at("last_challenged_at")})`;
+}
 
 const userColumns = `u.id, u.aud, u.role, u.email, u.encrypted_password, u.email_confirmed_at, u.invited_at,
   u.confirmation_token, u.confirmation_sent_at, u.recovery_token, u.recovery_sent_at, u.email_change_token_new,
   u.email_change, u.email_change_sent_at, u.email_change_token_current, u.email_change_confirm_status,
   u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data, u.created_at, u.updated_at, u.phone,
   u.phone_confirmed_at, u.confirmed_at, u.banned_until, u.deleted_at, u.is_anonymous, u.is_sso_user,
-  coalesce((select json_agg(i order by i.created_at, i.id) from auth.identities i where i.user_id = u.id), '[]'::json) as identities`;
+  coalesce((select json_agg(i order by i.created_at, i.id) from auth.identities i where i.user_id = u.id), '[]'::json) as identities,
+  coalesce((select json_agg(${factorJson("f")} order by f.created_at, f.id) from auth.mfa_factors f where f.user_id = u.id), '[]'::json) as factors`;
 
 function reviveIdentity(raw: Record<string, unknown>): IdentityRow {
   const date = (v: unknown) => (typeof v === "string" ? new Date(v) : null);
@@ -192,6 +203,7 @@ export function userJson(user: UserRow): Record<string, unknown> {
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     identities: user.identities.map(identityJson),
+    factors: user.factors.length ? user.factors : undefined,
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
     banned_until: iso(user.banned_until),

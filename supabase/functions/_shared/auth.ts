@@ -6,6 +6,8 @@ export interface CallerClaims {
   role: string;
   sub?: string;
   email?: string;
+  /** Authenticator assurance level: "aal2" once the session passed its second factor. */
+  aal?: string;
 }
 
 export function callerClaims(req: Request): CallerClaims {
@@ -13,7 +15,7 @@ export function callerClaims(req: Request): CallerClaims {
   const payload = token.split(".")[1] ?? "";
   try {
     const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
-    return { role: String(claims.role ?? "anon"), sub: claims.sub, email: claims.email };
+    return { role: String(claims.role ?? "anon"), sub: claims.sub, email: claims.email, aal: claims.aal };
   } catch {
     return { role: "anon" };
   }

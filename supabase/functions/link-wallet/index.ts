@@ -96,6 +96,9 @@ Deno.serve(async (req) => {
   if (!input.success) return fail(400, "malformed", linkWalletMessages.malformed);
 
   try {
+    if (input.data.action !== "refresh" && caller.aal !== "aal2" && (await store.hasVerifiedFactor(caller.sub))) {
+      return fail(403, "aal2_required", linkWalletMessages.secondFactorRequired);
+    }
     if ("message" in input.data) return await link(caller.sub, input.data.message, input.data.signature as `0x${string}`);
     if (input.data.action === "refresh") return await refresh(caller.sub);
     if ((await store.walletCount(caller.sub)) >= maxWalletsPerAccount) return fail(422, "limit", linkWalletMessages.limit);

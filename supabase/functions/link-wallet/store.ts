@@ -26,6 +26,13 @@ function randomNonce(): string {
   return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join("");
 }
 
+/** Whether the user has a verified MFA factor (then linking needs an aal2 session, as Postgres requires for unlinking). */
+export async function hasVerifiedFactor(userId: string): Promise<boolean> {
+  const { data, error } = await db.auth.admin.mfa.listFactors({ userId });
+  if (error) throw error;
+  return data.factors.some((factor) => factor.status === "verified");
+}
+
 export async function walletCount(userId: string): Promise<number> {
   const { count, error } = await db.from("wallets").select("address", { count: "exact", head: true }).eq("user_id", userId);
   if (error) throw error;

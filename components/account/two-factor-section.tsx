@@ -1,0 +1,91 @@
+"use client";
+
+import { useActionState } from "react";
+import { type TwoFactorState, enrollmentAction, removeAuthenticatorAction } from "@/app/account/two-factor-actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { TextField } from "@/components/ui/field";
+
+const idle: TwoFactorState = { status: "idle" };
+
+/** The QR code as an image: the SVG auth-js hands over, percent-encoded so no character can end the URI early. */
+function qrCodeSource(dataUri: string): string {
+  const comma = dataUri.indexOf(",");
+  return `${dataUri.slice(0, comma + 1)}${encodeURIComponent(dataUri.slice(comma + 1))}`;
+}
+
+/** Splits the secret into groups of four, as people copy it into an app by hand. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
+
+function SetUpAuthenticator() {
+  const [state, action, pending] = useActionState(enrollmentAction, idle);
+  const setup = state.status === "enrolling" ? state.pending : undefined;
+  if (!setup) {
+    return (
+      <form action={action} className="flex flex-col items-start gap-3">
+        <p className="text-muted">Protect your account with a code from an authenticator app each time you sign in.</p>
+        {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+        <input type="hidden" name="step" value="start" />
+        <Button type="submit" disabled={pending}>
+          {pending ? "Starting…" : "Set up an authenticator app"}
+        </Button>
+      </form>
+    );
+  }
+  return (
+    <form action={action} noValidate className="flex flex-col gap-4" aria-describedby="authenticator-steps">
+      <p id="authenticator-steps" className="text-muted">
+        Scan this QR code with your authenticator app (or type the key below into it), then enter the 6-digit code it shows.
+      </p>
+      <div className="flex flex-wrap items-center gap-6">
+        {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URI from Auth; nothing to optimise */}
+        <img src={qrCodeSource(setup.qrCode)} alt="QR code for your authenticator app" width={176} height={176} className="rounded-lg border border-line bg-white p-2" />
+        <div className="flex min-w-0 flex-col gap-1">
+          <span className="text-sm font-medium">Setup key</span>
+          <code data-testid="totp-secret" data-secret={setup.secret} className="font-mono text-sm [overflow-wrap:anywhere]">
+            {grouped(setup.secret)}
+          </code>
+        </div>
+      </div>
+      {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+      <input type="hidden" name="step" value="confirm" />
+      <input type="hidden" name="factorId" value={setup.factorId} />
+      <input type="hidden" name="secret" value={setup.secret} />
+      <input type="hidden" name="uri" value={setup.uri} />
+      <input type="hidden" name="qrCode" value={setup.qrCode} />
+      <TextField id="enroll-code" name="code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={state.codeError} />
+      <Button type="submit" disabled={pending} className="self-start">
+        {pending ? "Checking…" : "Turn on two-factor authentication"}
+      </Button>
+    </form>
+  );
+}
+
+function RemoveAuthenticator({ factorId }: { factorId: string }) {
+  const [state, action, pending] = useActionState(removeAuthenticatorAction, idle);
+  return (
+    <form action={action} noValidate className="flex flex-col gap-4">
+      <p className="text-muted">Signing in asks for a code from your authenticator app. To remove it, enter a code it shows now.</p>
+      {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+      <input type="hidden" name="factorId" value={factorId} />
+      <TextField id="remove-code" name="code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={state.codeError} />
+      <Button type="submit" variant="danger" disabled={pending} className="self-start">
+        {pending ? "Removing…" : "Remove authenticator app"}
+      </Button>
+    </form>
+  );
+}
+
+/** /account's "Two-factor authentication": set up, confirm and remove an authenticator app. */
+export function TwoFactorSection({ factorId }: { factorId: string | null }) {
+  return (
+    <Card>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">Two-factor authentication</h2>
+        <span className={`text-sm font-medium ${factorId ? "text-success" : "text-muted"}`}>{factorId ? "On" : "Off"}</span>
+      </div>
+      {factorId ? <RemoveAuthenticator factorId={factorId} /> : <SetUpAuthenticator />}
+    </Card>
+  );
+}

@@ -1,0 +1,146 @@
+// Two-factor sign-in: set up an authenticator app on /account, get asked for its code at the next
+// sign-in (before any page), a wrong code refused with a message, the right one signing in at aal2,
+// and the authenticator removed with a fresh code. Without JavaScript the code form still works and
+// the code only ever travels in a POST body.
+import { createClient } from "@supabase/supabase-js";
+import { anonKey } from "@cuepoint/stack/keys";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { alertInMain, checkPage, expectSignedIn, passwordForm, signInWithPassword, watchConsole } from "./support/pages";
+import { authenticator } from "./support/totp";
+import { apiUrl, createConfirmedUser } from "./support/users";
+
+/** The access token's claims from the session cookie @supabase/ssr writes (chunks joined, base64 decoded). */
+async function sessionClaims(context: BrowserContext): Promise<Record<string, unknown>> {
+  const cookies = (await context.cookies()).filter((cookie) => /^sb-.+-auth-token(\.\d+)?$/.test(cookie.name));
+  cookies.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
+  const raw = cookies.map((cookie) => cookie.value).join("");
+  const json = raw.startsWith("base64-") ? Buffer.from(raw.slice("base64-".length), "base64url").toString("utf8") : decodeURIComponent(raw);
+  const token = (JSON.parse(json) as { access_token: string }).access_token;
+  return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8")) as Record<string, unknown>;
+}
+
+const twoFactor = (page: Page) => page.locator("section", { has: page.getByRole("heading", { name: "Two-factor authentication" }) });
+
+async function signOutFromAccount(page: Page) {
+  await page.goto("/account");
+  await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+test("set up an authenticator, sign in with its code (a wrong one refused), reach aal2, remove it with a fresh code", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  // A wrong code is a 422 from Auth, which the form turns into a message.
+  const errors = await watchConsole(page, { expectedFailures: [/\/auth\/v1\/factors\/[^/]+\/verify$/] });
+  const user = await createConfirmedUser("mfa");
+  await signInWithPassword(page, user.email, user.password, "/login?next=/account");
+  await expect(page).toHaveURL(/^[^?]*\/account$/);
+  const section = twoFactor(page);
+  await expect(section.getByText("Off", { exact: true })).toBeVisible();
+
+  await section.getByRole("button", { name: "Set up an authenticator app" }).click();
+  await expect(section.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  const secret = (await section.getByTestId("totp-secret").getAttribute("data-secret"))!;
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await expect(section.getByTestId("totp-secret")).toHaveText(secret.match(/.{4}/g)!.join(" "));
+  await checkPage(page, "account-two-factor-setup");
+  const app = authenticator(secret);
+
+  await section.getByLabel("6-digit code").fill(app.wrongCode());
+  await section.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  await expect(section.getByRole("alert")).toHaveText("That code isn't right. Check your authenticator app and enter the code it shows now.");
+  await expect(section.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  await section.getByLabel("6-digit code").fill(await app.nextCode());
+  await section.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  await expect(section.getByText("On", { exact: true })).toBeVisible();
+  await expect(section.getByRole("button", { name: "Remove authenticator app" })).toBeVisible();
+  expect((await sessionClaims(context)).aal).toBe("aal2");
+
+  await signOutFromAccount(page);
+  await signInWithPassword(page, user.email, user.password, "/login?next=/account");
+  await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount$/);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  expect((await sessionClaims(context)).aal).toBe("aal1");
+  // Nothing else opens before the code: any page sends the person back here.
+  await page.goto("/rooms/new");
+  await expect(page).toHaveURL(/\/login\/mfa\?next=%2Frooms%2Fnew$/);
+  await page.goto("/login/mfa?next=/account");
+  await checkPage(page, "sign-in-code");
+
+  await page.getByLabel("6-digit code").fill(app.wrongCode());
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(alertInMain(page)).toHaveText("That code isn't right. Check your authenticator app and enter the code it shows now.");
+  await expect(page).toHaveURL(/\/login\/mfa/);
+  await page.getByLabel("6-digit code").fill("12 34");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(alertInMain(page)).toHaveText("Enter the 6-digit code from your authenticator app");
+
+  await page.getByLabel("6-digit code").fill(await app.nextCode());
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/^[^?]*\/account$/);
+  await expectSignedIn(page);
+  const claims = await sessionClaims(context);
+  expect(claims.aal).toBe("aal2");
+  expect((claims.amr as { method: string }[]).map((entry) => entry.method)).toContain("totp");
+
+  await section.getByLabel("6-digit code").fill(app.wrongCode());
+  await section.getByRole("button", { name: "Remove authenticator app" }).click();
+  await expect(section.getByRole("alert")).toHaveText("That code isn't right. Check your authenticator app and enter the code it shows now.");
+  await section.getByLabel("6-digit code").fill(await app.nextCode());
+  await section.getByRole("button", { name: "Remove authenticator app" }).click();
+  await expect(section.getByText("Off", { exact: true })).toBeVisible();
+  await expect(section.getByRole("button", { name: "Set up an authenticator app" })).toBeVisible();
+
+  // Without a factor, signing in asks for nothing more.
+  await signOutFromAccount(page);
+  await signInWithPassword(page, user.email, user.password, "/login?next=/account");
+  await expect(page).toHaveURL(/^[^?]*\/account$/);
+  expect(errors).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the code form POSTs: a wrong code is refused with a message, the right one signs in at aal2, and no URL carries a code", async ({ page, context }) => {
+    const errors = await watchConsole(page);
+    const user = await createConfirmedUser("mfa-nojs");
+    // The authenticator is set up through Auth directly, as the account page would.
+    const supabase = createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    await supabase.auth.signInWithPassword({ email: user.email, password: user.password });
+    const { data: enrolled } = await supabase.auth.mfa.enroll({ factorType: "totp" });
+    const app = authenticator(enrolled!.totp.secret);
+    expect((await supabase.auth.mfa.challengeAndVerify({ factorId: enrolled!.id, code: await app.nextCode() })).error).toBeNull();
+
+    const urls: string[] = [];
+    const posts: string[] = [];
+    context.on("request", (request) => {
+      urls.push(request.url());
+      if (request.method() === "POST") posts.push(request.postData() ?? "");
+    });
+
+    await page.goto("/login?next=/account");
+    const form = passwordForm(page);
+    await form.getByLabel("Email", { exact: true }).fill(user.email);
+    await form.getByLabel("Password", { exact: true }).fill(user.password);
+    await form.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount$/);
+
+    const wrong = app.wrongCode();
+    await page.getByLabel("6-digit code").fill(wrong);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(alertInMain(page)).toHaveText("That code isn't right. Check your authenticator app and enter the code it shows now.");
+    await expect(page.getByLabel("6-digit code")).toHaveValue("");
+
+    const right = await app.nextCode();
+    await page.getByLabel("6-digit code").fill(right);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/^[^?]*\/account$/);
+    await expectSignedIn(page);
+    expect((await sessionClaims(context)).aal).toBe("aal2");
+
+    for (const code of [wrong, right]) {
+      expect(posts.some((body) => body.includes(code)), "the code went in a POST body").toBe(true);
+      expect(urls.filter((url) => url.includes(code))).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+  });
+});
