@@ -5,66 +5,6 @@ import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { useEffect, useEffectEvent, useRef } from "react";
 import { type BrowserSupabase, loadSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
-import { publicConfig } from "@/lib/public-config";
-import { sessionStorageKey } from "@/lib/supabase/session-key";
-
-/** The session client refreshes a token that expires within three of its 30 s ticks; load it a little before. */
-const loadBeforeExpiryMs = 120_000;
-
-/**
- * Loads the session client once it has work: when the stored access token comes within
- * `loadBeforeExpiryMs` of expiring (checked again whenever the tab is shown, as background timers
- * are throttled), right away when the cookies hold no readable session (so its INITIAL_SESSION
- * event can correct the page), and when another tab's client relays a session event on the
- * storage key's channel — that event is handled here too, since the client was not yet listening.
- * Returns a function that stops waiting.
- */
-function loadWhenDue(onOtherTabEvent: (event: AuthChangeEvent, session: Session | null) => void): () => void {
-  const storageKey = sessionStorageKey(publicConfig.supabaseUrl);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let done = false;
-  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(storageKey) : null;
-  const stop = () => {
-    done = true;
-    clearTimeout(timer);
-    channel?.close();
-    document.removeEventListener("visibilitychange", onVisible);
-  };
-  const load = () => {
-    if (done) return;
-    stop();
-    void loadSupabase();
-  };
-  const schedule = async () => {
-    let expiresAt: number | null;
-    try {
-      // The cookie reader (with @supabase/ssr's chunk decoding) stays out of signed-out pages' first load.
-      const { storedSessionExpiry } = await import("@/lib/supabase/cookie-storage");
-      expiresAt = await storedSessionExpiry(storageKey);
-    } catch {
-      return; // the chunk did not load (offline): try again when the tab is shown
-    }
-    if (done) return;
-    clearTimeout(timer);
-    if (expiresAt === null) return load();
-    timer = setTimeout(load, Math.max(0, expiresAt * 1000 - loadBeforeExpiryMs - Date.now()));
-  };
-  function onVisible() {
-    if (document.visibilityState === "visible") void schedule();
-  }
-  channel?.addEventListener("message", (message: MessageEvent<{ event: AuthChangeEvent; session: Session | null }>) => {
-    if (done) return;
-    load();
-    onOtherTabEvent(message.data.event, message.data.session);
-  });
-  document.addEventListener("visibilitychange", onVisible);
-  const stopOnLoad = whenSupabaseLoads(stop); // a form or a page's data loaded it first
-  void schedule();
-  return () => {
-    stopOnLoad();
-    stop();
-  };
-}
 
 /**
  * What the product does on each session event (docs/product.md, "Accounts and sessions").
@@ -117,9 +57,8 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
     }
   });
 
-  // Signed out: listen from whenever a form loads the client. Signed in: load it when it has work
-  // (the access token is due for refresh, another tab relays a session event, the page uses it), not
-  // with the page: it is the largest script a signed-in page would otherwise run while it starts.
+  // Signed in: load the client now (it refreshes the token and hears other tabs). Signed out: listen
+  // from whenever a form loads it.
   const signedIn = serverUserId !== null;
   useEffect(() => {
     let active = true;
@@ -129,12 +68,11 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
       const { data } = supabase.auth.onAuthStateChange((event, session) => onAuthEvent(event, session));
       unsubscribe = () => data.subscription.unsubscribe();
     };
-    const stopWaiting = whenSupabaseLoads(listen);
-    const stopDeferring = signedIn ? loadWhenDue((event, session) => onAuthEvent(event, session)) : () => {};
+    const stopWaiting = signedIn ? () => {} : whenSupabaseLoads(listen);
+    if (signedIn) void loadSupabase().then(listen);
     return () => {
       active = false;
       stopWaiting();
-      stopDeferring();
       unsubscribe();
     };
   }, [signedIn]);
