@@ -21,6 +21,84 @@ export type Database = {
   };
   public: {
     Tables: {
+      listening_sessions: {
+        Row: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          ended_at?: string | null;
+          host_id?: string | null;
+          host_seen_at?: string;
+          id?: string;
+          playing?: boolean;
+          position_seconds?: number;
+          post_id?: string | null;
+          rate?: number;
+          room_id: string;
+          started_at?: string;
+          started_by?: string | null;
+          state_at?: string;
+          version?: number;
+        };
+        Update: {
+          ended_at?: string | null;
+          host_id?: string | null;
+          host_seen_at?: string;
+          id?: string;
+          playing?: boolean;
+          position_seconds?: number;
+          post_id?: string | null;
+          rate?: number;
+          room_id?: string;
+          started_at?: string;
+          started_by?: string | null;
+          state_at?: string;
+          version?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "listening_sessions_host_id_fkey";
+            columns: ["host_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "listening_sessions_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "listening_sessions_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "listening_sessions_started_by_fkey";
+            columns: ["started_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       media_embeds: {
         Row: {
           author: string | null;
@@ -110,6 +188,7 @@ export type Database = {
           id: string;
           post_id: string;
           room_id: string;
+          session_id: string | null;
           updated_at: string;
         };
         ComputedFields: never;
@@ -121,6 +200,7 @@ export type Database = {
           id?: string;
           post_id: string;
           room_id: string;
+          session_id?: string | null;
           updated_at?: string;
         };
         Update: {
@@ -131,6 +211,7 @@ export type Database = {
           id?: string;
           post_id?: string;
           room_id?: string;
+          session_id?: string | null;
           updated_at?: string;
         };
         Relationships: [
@@ -153,6 +234,13 @@ export type Database = {
             columns: ["room_id"];
             isOneToOne: false;
             referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "moments_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "listening_sessions";
             referencedColumns: ["id"];
           },
         ];
@@ -357,6 +445,7 @@ export type Database = {
           member_count: number;
           name: string;
           owner_id: string;
+          session_starters: string;
           slug: string;
           updated_at: string;
           visibility: string;
@@ -370,6 +459,7 @@ export type Database = {
           member_count?: number;
           name: string;
           owner_id: string;
+          session_starters?: string;
           slug: string;
           updated_at?: string;
           visibility?: string;
@@ -382,6 +472,7 @@ export type Database = {
           member_count?: number;
           name?: string;
           owner_id?: string;
+          session_starters?: string;
           slug?: string;
           updated_at?: string;
           visibility?: string;
@@ -392,6 +483,69 @@ export type Database = {
             columns: ["owner_id"];
             isOneToOne: false;
             referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      session_queue: {
+        Row: {
+          added_by: string | null;
+          created_at: string;
+          id: string;
+          post_id: string;
+          room_id: string;
+          session_id: string;
+          sort_key: number;
+          status: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          added_by?: string | null;
+          created_at?: string;
+          id?: string;
+          post_id: string;
+          room_id: string;
+          session_id: string;
+          sort_key?: number;
+          status?: string;
+        };
+        Update: {
+          added_by?: string | null;
+          created_at?: string;
+          id?: string;
+          post_id?: string;
+          room_id?: string;
+          session_id?: string;
+          sort_key?: number;
+          status?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "session_queue_added_by_fkey";
+            columns: ["added_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_queue_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_queue_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_queue_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "listening_sessions";
             referencedColumns: ["id"];
           },
         ];
@@ -454,6 +608,30 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      claim_session_host: {
+        Args: { expected_host_id: string; session_id: string };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       create_room: {
         Args: { description?: string; gate?: Json; name: string; slug: string };
         Returns: {
@@ -464,6 +642,7 @@ export type Database = {
           member_count: number;
           name: string;
           owner_id: string;
+          session_starters: string;
           slug: string;
           updated_at: string;
           visibility: string;
@@ -475,7 +654,79 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      end_listening_session: {
+        Args: { session_id: string };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      hand_over_session: {
+        Args: { new_host_id: string; session_id: string };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
+      play_next_in_session: {
+        Args: { after_post_id: string; at?: string; session_id: string };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       profile_wallets: {
         Args: { profile_id: string };
         Returns: {
@@ -493,6 +744,7 @@ export type Database = {
           user_id: string;
         }[];
       };
+      release_session_host: { Args: { session_id: string }; Returns: undefined };
       search_rooms: {
         Args: {
           before_created_at?: string;
@@ -508,6 +760,7 @@ export type Database = {
           member_count: number;
           name: string;
           owner_id: string;
+          session_starters: string;
           slug: string;
           updated_at: string;
           visibility: string;
@@ -519,6 +772,8 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      server_clock_ms: { Args: Record<PropertyKey, never>; Returns: number };
+      session_heartbeat: { Args: { session_id: string }; Returns: string };
       set_room_gate: {
         Args: { gate: Json; room_id: string };
         Returns: {
@@ -533,6 +788,61 @@ export type Database = {
         SetofOptions: {
           from: "*";
           to: "room_gates";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      set_session_playback: {
+        Args: {
+          at?: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string;
+          rate?: number;
+          session_id: string;
+        };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      start_listening_session: {
+        Args: { post_id?: string; room_id: string };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
           isOneToOne: true;
           isSetofReturn: false;
         };
