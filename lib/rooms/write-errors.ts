@@ -2,6 +2,8 @@
 // Constraints map to the field they concern; the rooms migration's guards (raised as 42501) and
 // row-level security (no row changed) read as who may do what.
 
+import { roomMessages } from "@/lib/validation/room";
+
 export interface WriteError {
   field?: string;
   message: string;
@@ -19,6 +21,7 @@ const constraintMessages: Record<string, WriteError> = {
   rooms_name_length: { field: "name", message: "Room names are 1–80 characters" },
   rooms_description_length: { field: "description", message: "Descriptions are up to 500 characters" },
   rooms_cover_path_in_own_folder: { message: "That upload doesn't belong to this room." },
+  rooms_session_starters: { field: "sessionStarters", message: roomMessages.sessionStartersUnknown },
   room_gates_chain_supported: { field: "chainId", message: "That chain is not supported" },
   room_gates_contract_address_format: { field: "contractAddress", message: "Enter the token contract's address (0x and 40 hex digits)" },
   room_gates_token_id_format: { field: "tokenId", message: "Token ids are whole numbers" },

@@ -26,6 +26,7 @@ export const roomMessages = {
   tokenIdFormat: "Token ids are whole numbers, like 1",
   minBalanceFormat: "The minimum balance is a whole number of at least 1",
   minBalanceTooLarge: "That minimum balance is more than any token balance can be",
+  sessionStartersUnknown: "Choose who can start listening sessions: the owner and moderators, or any member",
 } as const;
 
 /** Chain ids a gate may name (room_gates_chain_supported); whether one is enabled here is the server's call. */
@@ -50,6 +51,15 @@ export const roomFieldsSchema = z.object({
 });
 
 export type RoomFields = z.infer<typeof roomFieldsSchema>;
+
+/** Who may start a listening session in a room (rooms.session_starters; the owner alone decides). */
+export const sessionStarterChoices = ["moderators", "members"] as const;
+export type SessionStarters = (typeof sessionStarterChoices)[number];
+export const sessionStarterLabels: Record<SessionStarters, string> = { moderators: "Owner and moderators", members: "Any member" };
+
+export const sessionStartersSchema = z.object({
+  sessionStarters: z.enum(sessionStarterChoices, { error: roomMessages.sessionStartersUnknown }),
+});
 
 const uintText = /^(0|[1-9][0-9]{0,77})$/;
 

@@ -8,6 +8,7 @@ import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { fieldErrors } from "@/lib/validation/profile";
 import { roomSettingsSchema, type RoomSettingsFields } from "@/lib/rooms/settings-fields";
+import { sessionStartersSchema, type SessionStarters } from "@/lib/validation/room";
 
 // The settings page's writes. Each runs as the signed-in person through the server client, so
 // Postgres (row-level security, the rooms migration's guards, the room-covers policies) decides;
@@ -66,6 +67,29 @@ export async function updateRoomFields(roomId: string, _previous: RoomFieldsStat
   if (data[0].slug !== before) redirect(`/r/${data[0].slug}/settings?moved=1`);
   revalidatePath(`/r/${data[0].slug}`, "layout");
   return { status: "saved", values, errors: {} };
+}
+
+export interface SessionStartersState {
+  status: "idle" | "saved" | "error";
+  /** What the person chose (kept as sent, so the form shows their choice whatever the answer). */
+  value: string;
+  error?: string;
+}
+
+/** Owner only (the rooms trigger refuses anyone else's change): who may start listening sessions. */
+export async function updateSessionStarters(roomId: string, _previous: SessionStartersState, formData: FormData): Promise<SessionStartersState> {
+  const value = String(formData.get("sessionStarters") ?? "");
+  const parsed = sessionStartersSchema.safeParse({ sessionStarters: value });
+  if (!parsed.success) return { status: "error", value, error: parsed.error.issues[0].message };
+  if (typeof roomId !== "string" || !uuid.test(roomId)) return { status: "error", value, error: "This room no longer exists." };
+  const { supabase, user } = await signedIn();
+  if (!user) return { status: "error", value, error: sessionEnded };
+  const starters: SessionStarters = parsed.data.sessionStarters;
+  const { data, error } = await supabase.from("rooms").update({ session_starters: starters }).eq("id", roomId).select("slug");
+  if (error) return { status: "error", value, error: roomWriteError(error, "We couldn't save who can start listening sessions — try again.").message };
+  if (!data?.length) return { status: "error", value, error: "Only the room's owner decides who may start listening sessions." };
+  revalidatePath(`/r/${data[0].slug}`, "layout");
+  return { status: "saved", value };
 }
 
 /** Points the room at a newly uploaded cover and removes the one it replaces. */

@@ -6,6 +6,7 @@ import { GateSection } from "@/components/rooms/settings/gate-section";
 import { DeleteRoomForm } from "@/components/rooms/settings/delete-room-form";
 import { MembersList } from "@/components/rooms/settings/members-list";
 import { RoomFieldsForm } from "@/components/rooms/settings/room-fields-form";
+import { SessionStartersForm, SessionStartersSummary } from "@/components/rooms/settings/session-starters-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -14,6 +15,7 @@ import { getCurrentUser } from "@/lib/auth/current-user";
 import { loadRoomMembers } from "@/lib/rooms/members";
 import { getRoomBySlug } from "@/lib/rooms/queries";
 import { createClient } from "@/lib/supabase/server";
+import { sessionStarterChoices, type SessionStarters } from "@/lib/validation/room";
 
 type Params = Promise<{ slug: string }>;
 type Search = Promise<{ moved?: string }>;
@@ -61,6 +63,7 @@ export default async function RoomSettingsPage({ params, searchParams }: { param
   const members = await loadRoomMembers(supabase, room.id);
   const moved = (await searchParams).moved === "1";
   const isOwner = role === "owner";
+  const sessionStarters: SessionStarters = sessionStarterChoices.find((choice) => choice === room.session_starters) ?? "moderators";
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-col gap-1">
@@ -78,6 +81,9 @@ export default async function RoomSettingsPage({ params, searchParams }: { param
       </Card>
       <Card>
         <RoomFieldsForm roomId={room.id} initial={{ name: room.name, description: room.description, ...(isOwner ? { slug: room.slug } : {}) }} canEditSlug={isOwner} />
+      </Card>
+      <Card>
+        {isOwner ? <SessionStartersForm roomId={room.id} initial={sessionStarters} /> : <SessionStartersSummary value={sessionStarters} />}
       </Card>
       <Card>
         <GateSection roomId={room.id} gate={gate} isOwner={isOwner} />
