@@ -5,7 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(128);
+select plan(130);
 
 -- ---------------------------------------------------------------------------------------------
 -- Starting
@@ -284,14 +284,22 @@ select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
 select is((select (s).host_id from (select public.claim_session_host(pg_temp.sid('gated'), '5e000000-0000-4000-8000-00000000000c') as s) x),
   '5e000000-0000-4000-8000-00000000000b'::uuid, 'a moderator claims the released place at once');
 
--- Nobody hosting for over 2 minutes: the session is over, a claim says so.
+-- Nobody hosting for over 2 minutes: the session is over, and a claim ends it (in a savepoint, so
+-- the rest of the file goes on with it live).
 select pg_temp.act_as_superuser();
+savepoint idle;
 update public.listening_sessions set host_seen_at = clock_timestamp() - interval '121 seconds' where id = pg_temp.sid('gated');
+select pg_temp.remember('test.version', (select version::text from pg_temp.row_of('gated')));
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000c');
+select is((select array[((s).ended_at is not null)::text, (s).playing::text, (s).host_id::text] from (select public.claim_session_host(pg_temp.sid('gated'), '5e000000-0000-4000-8000-00000000000a') as s) x),
+  array['true', 'false', '5e000000-0000-4000-8000-00000000000b'],
+  'a claim on a session idle for over 2 minutes (whoever it names) ends it: paused, its host unchanged');
+select is((select array[(ended_at = greatest(host_seen_at, started_at))::text, version::text] from pg_temp.row_of('gated')), array['true', (current_setting('test.version')::bigint + 1)::text],
+  '…ended when its host was last seen, as a new version (the pages learn it is over)');
 select throws_ok($$ select public.claim_session_host(pg_temp.sid('gated'), '5e000000-0000-4000-8000-00000000000b') $$,
-  'PT409', 'This session has ended', 'a session idle for over 2 minutes cannot be claimed');
+  'PT409', 'This session has ended', '…and it cannot be claimed any more');
 select pg_temp.act_as_superuser();
-update public.listening_sessions set host_seen_at = clock_timestamp() where id = pg_temp.sid('gated');
+rollback to savepoint idle;
 
 -- ---------------------------------------------------------------------------------------------
 -- Handing over (host now the moderator m)

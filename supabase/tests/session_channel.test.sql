@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(46);
+select plan(48);
 
 -- A member of the public room only (f, …f).
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -133,6 +133,16 @@ select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
 select throws_ok($$ select public.set_session_playback(pg_temp.sid('public'), '5e200000-0000-4000-8000-000000000002', -5, true) $$,
   '23514', null, 'a refused change…');
 select is(pg_temp.collect(), 0, '…sends nothing');
+
+-- a claim on a session nobody has hosted for over 2 minutes ends it, and says so on the channel
+select pg_temp.act_as_superuser();
+savepoint idle;
+update public.listening_sessions set host_seen_at = clock_timestamp() - interval '3 minutes' where id = pg_temp.sid('public');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
+select null::void from (select public.claim_session_host(pg_temp.sid('public'), '5e000000-0000-4000-8000-00000000000d')) x;
+select is(pg_temp.collect(), 1, 'an idle session ended by a claim: one message');
+select is((select array[(payload->>'ended_at' is not null)::text, payload->>'playing'] from msg), array['true', 'false'], '…the row, ended and paused');
+rollback to savepoint idle;
 
 -- the playing post deleted, then the session ended
 select pg_temp.act_as_superuser();

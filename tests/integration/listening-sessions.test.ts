@@ -176,7 +176,7 @@ describe("the host's place", () => {
     refused(await outsider.client.rpc("session_heartbeat", { session_id: session.id }), 403, "42501", "Only members of the room can take part in its session");
   });
 
-  test("claims: refused while the host is here or when another host is named; allowed when quiet > 5 s, released, or the host left the room; over after 2 minutes", async () => {
+  test("claims: refused while the host is here or when another host is named; allowed when quiet > 5 s, released, or the host left the room; after 2 minutes with nobody hosting, a claim ends it", async () => {
     const session = await gatedSession(posts.a);
     accepted(await play(host.client, session.id, posts.a, 42, true));
     refused(await claim(member.client, session.id, host.id), 409, "PT409", "The host is still here");
@@ -200,6 +200,10 @@ describe("the host's place", () => {
     }
 
     await quietFor(session.id, 121);
+    const over = accepted(await claim(member.client, session.id, host.id));
+    expect(over).toMatchObject({ id: session.id, host_id: host.id, playing: false });
+    expect(over.ended_at).not.toBeNull();
+    expect((await member.client.from("listening_sessions").select("id").eq("room_id", gated.id).is("ended_at", null)).data).toEqual([]);
     refused(await claim(member.client, session.id, host.id), 409, "PT409", "This session has ended");
   });
 
