@@ -5,21 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 select plan(74);
 
-create function pg_temp.act_as(role_name text, user_id uuid default null) returns void
-language plpgsql as $$
-begin
-  perform set_config('request.jwt.claims',
-    case when user_id is null then json_build_object('role', role_name)::text
-         else json_build_object('sub', user_id, 'role', role_name)::text end, true);
-  execute format('set local role %I', role_name);
-end $$;
-
-create function pg_temp.act_as_superuser() returns void
-language plpgsql as $$
-begin
-  reset role;
-  perform set_config('request.jwt.claims', '', true);
-end $$;
+\ir helpers/roles.psql
 
 -- Runs a statement and then the checks deferred to commit, as COMMIT would.
 create function pg_temp.at_commit(statement text) returns void

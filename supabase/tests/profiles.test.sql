@@ -4,21 +4,7 @@ create extension if not exists pgtap with schema extensions;
 select plan(41);
 
 -- Helpers: act as a role with a request's JWT claims, the way PostgREST runs each request.
-create function pg_temp.act_as(role_name text, user_id uuid default null) returns void
-language plpgsql as $$
-begin
-  perform set_config('request.jwt.claims',
-    case when user_id is null then json_build_object('role', role_name)::text
-         else json_build_object('sub', user_id, 'role', role_name)::text end, true);
-  execute format('set local role %I', role_name);
-end $$;
-
-create function pg_temp.act_as_superuser() returns void
-language plpgsql as $$
-begin
-  reset role;
-  perform set_config('request.jwt.claims', '', true);
-end $$;
+\ir helpers/roles.psql
 
 -- Fixture users, created the way GoTrue creates them: a row in auth.users.
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at)

@@ -5,55 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 select plan(26);
 
-create function pg_temp.act_as(role_name text, user_id uuid default null) returns void
-language plpgsql as $$
-begin
-  perform set_config('request.jwt.claims',
-    case when user_id is null then json_build_object('role', role_name)::text
-         else json_build_object('sub', user_id, 'role', role_name)::text end, true);
-  execute format('set local role %I', role_name);
-end $$;
-
-create function pg_temp.act_as_superuser() returns void
-language plpgsql as $$
-begin
-  reset role;
-  perform set_config('request.jwt.claims', '', true);
-end $$;
-
--- What Realtime's join check does: a broadcast and a presence row for the topic exist (inserted
--- by Realtime), and the caller selects them. Returns how many the caller sees (0 or 2).
-create function pg_temp.visible(topic text, role_name text, user_id uuid default null) returns int
-language plpgsql as $$
-declare
-  seen int;
-begin
-  perform pg_temp.act_as_superuser();
-  insert into realtime.messages (topic, extension, private) values (topic, 'broadcast', true), (topic, 'presence', true);
-  perform set_config('realtime.topic', topic, true);
-  perform pg_temp.act_as(role_name, user_id);
-  select count(*)::int into seen from realtime.messages m where m.topic = visible.topic;
-  perform pg_temp.act_as_superuser();
-  delete from realtime.messages m where m.topic = visible.topic;
-  return seen;
-end $$;
-
--- What Realtime's send check does: insert a row for the topic as the caller.
-create function pg_temp.may_send(topic text, extension text, role_name text, user_id uuid default null) returns boolean
-language plpgsql as $$
-begin
-  perform set_config('realtime.topic', topic, true);
-  perform pg_temp.act_as(role_name, user_id);
-  begin
-    insert into realtime.messages (topic, extension, private) values (topic, extension, true);
-  exception when insufficient_privilege then
-    perform pg_temp.act_as_superuser();
-    return false;
-  end;
-  perform pg_temp.act_as_superuser();
-  delete from realtime.messages m where m.topic = may_send.topic;
-  return true;
-end $$;
+\ir helpers/roles.psql
 
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at)
 values
