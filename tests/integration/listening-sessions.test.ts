@@ -134,6 +134,9 @@ describe("playback: the host only", () => {
     refused(await play(host.client, session.id, posts.a, 1, true, { rate: 3 }), 400, "23514", 'new row for relation "listening_sessions" violates check constraint "listening_sessions_rate_range"');
     refused(await play(host.client, session.id, null, 0, true), 400, "22023", "Choose a post to play");
     refused(await play(host.client, session.id, posts.open, 0, true), 409, "23503", "That post isn't in this room");
+    refused(await play(host.client, session.id, posts.a, 0, true, { at: "half past" }), 400, "22007", 'invalid input syntax for type timestamp with time zone: "half past"');
+    const misnamed = await host.client.rpc("set_session_playback", { session_id: session.id, position: 1 } as never);
+    expect({ status: misnamed.status, code: misnamed.error?.code }).toEqual({ status: 404, code: "PGRST202" });
     expect((await stored(session.id)).version).toBe("3");
   });
 
@@ -241,6 +244,18 @@ describe("the queue and moments", () => {
     expect(accept).toMatchObject({ error: null, data: [] });
     const byHost = await host.client.from("session_queue").update({ status: "queued" }).eq("session_id", session.id).select("status");
     expect(byHost).toMatchObject({ error: null, data: [{ status: "queued" }] });
+  });
+
+  test("a member's 11th pending suggestion is refused with the limit in words; the host's entries are not suggestions", async () => {
+    const session = await gatedSession();
+    const extra = await adminQuery<{ id: string }>(
+      "insert into public.posts (room_id, author_id, title, media_kind, media_url) select $1, $2, 'extra ' || i, 'embed', 'https://vimeo.com/' || i from generate_series(1, 11) i returning id",
+      [gated.id, member.id],
+    );
+    for (const post of extra.slice(0, 10)) expect((await queue(member, session.id, post.id)).error).toBeNull();
+    refused(await queue(member, session.id, extra[10].id), 400, "23514", "You can suggest up to 10 posts at a time");
+    expect((await queue(host, session.id, extra[10].id)).data).toMatchObject({ status: "queued" });
+    await adminQuery("delete from public.posts where id = any($1::uuid[])", [extra.map((post) => post.id)]);
   });
 
   test("a moment during the session carries it; on a post the session is not playing it is refused with 409", async () => {
