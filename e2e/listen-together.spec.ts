@@ -156,7 +156,7 @@ test("three people listen together: play, pause, seek and skip followed; a late 
 
   // Ada closes her page: Bo (here longest) takes over, and nobody's playback stops.
   const before = await timeOf(c.page);
-  await a.page.close();
+  await a.page.close({ runBeforeUnload: true }); // as a person closing the tab: the page says it is leaving
   await expect(hostControls(b.page)).toBeVisible({ timeout: 15_000 });
   await expect(c.page.getByText(/^Hosted by /)).toContainText((await service.from("profiles").select("display_name").eq("id", bo.id).single()).data!.display_name as string);
   const { data: after } = await service.from("listening_sessions").select("host_id, playing").eq("id", sessionId).single();
