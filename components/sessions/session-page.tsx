@@ -98,6 +98,8 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
         <VolumeControl />
       </div>
       {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
+      {/* The queue, the listeners and the live moments sit here: inside both providers, they read
+          useListeningSession() and the player's position (usePlayback). */}
     </>
   );
 }
