@@ -15,9 +15,10 @@ let loadedData: BrowserData | null = null;
 const onLoad: ((supabase: BrowserSupabase) => void)[] = [];
 
 /**
- * The page's one browser session client, loaded on first use: signed-in pages load it right away
- * (session events, token refresh, other tabs); signed-out pages only when the person submits a form,
- * so it stays out of their first-load JavaScript.
+ * The page's one browser session client, loaded on first use: signed-in pages load it when the token
+ * is due for refresh, when the cookies hold no session, or when the page uses it (see
+ * auth/deferred-session.ts, which hears other tabs until then); signed-out pages only when the
+ * person submits a form, so it stays out of their first-load JavaScript.
  */
 export function loadSupabase(): Promise<BrowserSupabase> {
   if (!client) {

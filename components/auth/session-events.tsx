@@ -3,7 +3,8 @@
 import { usePathname, useRouter } from "next/navigation";
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { useEffect, useEffectEvent, useRef } from "react";
-import { type BrowserSupabase, loadSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
+import { type BrowserSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
+import { deferSessionClient } from "./deferred-session";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
@@ -21,13 +22,26 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
     renderedUser.current = serverUserId;
   }, [serverUserId]);
 
+  const leave = () => {
+    renderedUser.current = null;
+    void supabaseDataIfLoaded()?.removeAllChannels();
+    // A full load of /, not router.replace + refresh: the refresh re-renders the page being left
+    // (e.g. /account, which then redirects to /login?next=…) and can win the race with the
+    // navigation; a document load also drops every client cache and channel at once.
+    window.location.replace("/");
+  };
+
   // Sees the latest pathname and router without resubscribing on every navigation.
   const onAuthEvent = useEffectEvent((event: AuthChangeEvent, session: Session | null) => {
     const userId = session?.user.id ?? null;
     switch (event) {
       case "INITIAL_SESSION":
-        // The server rendered the chrome from the same cookies; refresh only if they disagree.
-        if (userId !== renderedUser.current) router.refresh();
+        // The server rendered the chrome from the same cookies; refresh only if they disagree. A page
+        // rendered signed in that finds no session was signed out before it could hear it (another
+        // tab's SIGNED_OUT was sent before this page listened): it leaves as on SIGNED_OUT.
+        if (userId === renderedUser.current) break;
+        if (userId === null) leave();
+        else router.refresh();
         break;
       case "SIGNED_IN":
         if (userId === renderedUser.current) break;
@@ -38,12 +52,7 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
         router.refresh();
         break;
       case "SIGNED_OUT":
-        renderedUser.current = null;
-        void supabaseDataIfLoaded()?.removeAllChannels();
-        // A full load of /, not router.replace + refresh: the refresh re-renders the page being left
-        // (e.g. /account, which then redirects to /login?next=…) and can win the race with the
-        // navigation; a document load also drops every client cache and channel at once.
-        window.location.replace("/");
+        leave();
         break;
       case "TOKEN_REFRESHED":
         if (session) void supabaseDataIfLoaded()?.realtime.setAuth(session.access_token);
@@ -57,8 +66,9 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
     }
   });
 
-  // Signed in: load the client now (it refreshes the token and hears other tabs). Signed out: listen
-  // from whenever a form loads it.
+  // Listen from whenever the client loads: signed out, when a form needs it; signed in, when it has
+  // work (see deferSessionClient, which hears other tabs until then), not with the page: it is the
+  // largest script a signed-in page would otherwise run while it starts.
   const signedIn = serverUserId !== null;
   useEffect(() => {
     let active = true;
@@ -68,11 +78,13 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
       const { data } = supabase.auth.onAuthStateChange((event, session) => onAuthEvent(event, session));
       unsubscribe = () => data.subscription.unsubscribe();
     };
-    const stopWaiting = signedIn ? () => {} : whenSupabaseLoads(listen);
-    if (signedIn) void loadSupabase().then(listen);
+    // `listen` is registered first, so it subscribes before the stand-in stops hearing other tabs.
+    const stopWaiting = whenSupabaseLoads(listen);
+    const stopDeferring = signedIn ? deferSessionClient((event, session) => onAuthEvent(event, session)) : () => {};
     return () => {
       active = false;
       stopWaiting();
+      stopDeferring();
       unsubscribe();
     };
   }, [signedIn]);

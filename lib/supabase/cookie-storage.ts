@@ -51,3 +51,15 @@ export const sessionCookieStorage = {
     for (const { name } of documentCookies()) if (isChunkLike(name, key)) writeCookie(name, "", 0);
   },
 };
+
+/** When the session in the cookies expires (Unix seconds), or null when there is none or it does not parse. */
+export async function storedSessionExpiry(storageKey: string): Promise<number | null> {
+  const stored = await sessionCookieStorage.getItem(storageKey);
+  if (!stored) return null;
+  try {
+    const expiresAt = (JSON.parse(stored) as { expires_at?: unknown }).expires_at;
+    return typeof expiresAt === "number" ? expiresAt : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,6 +2,7 @@
 // route requested once, in order; a route's time runs from its request until its HTML and every
 // script the HTML names have arrived (Turbopack compiles the client chunks on request too).
 import { readFileSync, readdirSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { repoRoot } from "@cuepoint/stack/paths";
 import { startNext } from "./server.ts";
@@ -15,6 +16,8 @@ export interface DevCompile {
   seconds: number;
   /** CPU time the dev server spent meanwhile: on a busy machine, steadier than the wall clock. */
   cpuSeconds: number;
+  /** The machine's one-minute load average when the route had compiled. */
+  loadAverage: number;
 }
 
 /** CPU seconds (user + system) used so far by the live processes of a process group (Linux /proc). */
@@ -39,7 +42,7 @@ async function timeFirstLoad(origin: string, group: number, route: string): Prom
   const html = await response.text();
   const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => new URL(match[1].replaceAll("&amp;", "&"), origin).href);
   await Promise.all(scripts.map(async (url) => (await fetch(url)).arrayBuffer()));
-  return { route, status: response.status, seconds: (performance.now() - started) / 1000, cpuSeconds: groupCpuSeconds(group) - cpuBefore };
+  return { route, status: response.status, seconds: (performance.now() - started) / 1000, cpuSeconds: groupCpuSeconds(group) - cpuBefore, loadAverage: loadavg()[0] };
 }
 
 export async function devFirstCompiles(routes: string[], port: number, env: NodeJS.ProcessEnv): Promise<DevCompile[]> {

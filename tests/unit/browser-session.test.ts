@@ -2,7 +2,7 @@ import { createBrowserClient, createServerClient } from "@supabase/ssr";
 import { createClient } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sessionStorageKey } from "../../lib/supabase/session-key";
-import { sessionCookieStorage } from "../../lib/supabase/cookie-storage";
+import { sessionCookieStorage, storedSessionExpiry } from "../../lib/supabase/cookie-storage";
 
 // The browser keeps its session with the session client (lib/supabase/client.ts) in cookies written
 // by lib/supabase/cookie-storage.ts; the server (and proxy.ts) reads them with @supabase/ssr. These
@@ -130,5 +130,30 @@ describe("the session cookies", () => {
     for (const chunk of [0, 2, 3]) current.jar.set(`${storageKey}.${chunk}`, first.get(`${storageKey}.${chunk}`)!);
     expect(await sessionCookieStorage.getItem(storageKey)).toBeNull();
     expect(await ssrStorage().getItem(storageKey)).toBeNull();
+  });
+});
+
+// A signed-in page starts without the session client and loads it by this reading of the cookies
+// (components/auth/deferred-session.ts): when the token is due, or at once when there is no session.
+describe("storedSessionExpiry", () => {
+  test("is the stored session's expires_at, whole or split over several cookies", async () => {
+    const storageKey = sessionStorageKey(url);
+    await sessionCookieStorage.setItem(storageKey, session(100));
+    expect(await storedSessionExpiry(storageKey)).toBe(1_900_000_000);
+    await sessionCookieStorage.setItem(storageKey, session(7000));
+    expect(await storedSessionExpiry(storageKey)).toBe(1_900_000_000);
+  });
+
+  test("is null with no session, after sign-out, for a torn write and for a value without expires_at", async () => {
+    const storageKey = sessionStorageKey(url);
+    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    await sessionCookieStorage.setItem(storageKey, session(7000));
+    await sessionCookieStorage.removeItem(storageKey);
+    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    await sessionCookieStorage.setItem(storageKey, session(7000));
+    current.jar.set(`${storageKey}.1`, "not-the-same-write");
+    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    await sessionCookieStorage.setItem(storageKey, JSON.stringify({ access_token: "a", refresh_token: "r" }));
+    expect(await storedSessionExpiry(storageKey)).toBeNull();
   });
 });
