@@ -23,6 +23,10 @@ export interface PlaybackStore {
   /** The player's media element (react-player forwards its ref to it), or null when it goes. */
   attach(media: Media | null): void;
   seek(seconds: number, options?: { play?: boolean }): void;
+  /** The attached media element (null until the player has loaded): for code that drives it, as a session does. */
+  media(): Media | null;
+  /** The duration to show when the media plays another post (null: the media's own). */
+  setKnownDuration(seconds: number | null): void;
 }
 
 export function createPlaybackStore(knownDuration: number | null): PlaybackStore {
@@ -69,6 +73,11 @@ export function createPlaybackStore(knownDuration: number | null): PlaybackStore
         detach = () => {};
       };
       sync();
+    },
+    media: () => media,
+    setKnownDuration(seconds) {
+      knownDuration = seconds;
+      set({ duration: knownDuration ?? (media ? mediaDuration(media) : null) });
     },
     seek(seconds, { play = false } = {}) {
       pending = { seconds, play };

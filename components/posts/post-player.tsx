@@ -10,7 +10,7 @@ type PlayerProps = { ref?: Ref<HTMLVideoElement>; src: string; controls?: boolea
  * page's first-load JavaScript). Until then, the thumbnail or a placeholder holds the space. Inside
  * a PlaybackProvider, its media element is attached there (time, duration, seeking for moments).
  */
-export function PostPlayer({ src, audio, poster, title }: { src: string; audio: boolean; poster?: string | null; title: string }) {
+export function PostPlayer({ src, audio, poster, title, controls = true }: { src: string; audio: boolean; poster?: string | null; title: string; /** The media's own controls (off where the page drives playback, as a session does). */ controls?: boolean }) {
   const [Player, setPlayer] = useState<ComponentType<PlayerProps> | null>(null);
   const [failed, setFailed] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
@@ -31,7 +31,7 @@ export function PostPlayer({ src, audio, poster, title }: { src: string; audio: 
   return (
     <div ref={frame} className={frameClasses} data-player-ready={Player ? "true" : "false"}>
       {Player ? (
-        <Player ref={playback?.attach} src={src} controls width="100%" height="100%" title={title} style={{ width: "100%", height: "100%" }} />
+        <Player ref={playback?.attach} src={src} controls={controls} width="100%" height="100%" title={title} style={{ width: "100%", height: "100%" }} />
       ) : poster ? (
         // eslint-disable-next-line @next/next/no-img-element -- provider thumbnail while the player loads
         <img src={poster} alt="" className="h-full w-full object-cover" />

@@ -78,6 +78,8 @@ export interface SessionPost {
   duration_seconds: number | null;
   /** What the player plays: the link, or the uploaded file's public/signed URL. */
   src: string;
+  /** An uploaded file's path in the `media` bucket (its signed `src` expires; sign it again from this). */
+  storage_path?: string | null;
   audio: boolean;
   poster: string | null;
 }

@@ -1,0 +1,82 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { SessionPage } from "@/components/sessions/session-page";
+import { Alert } from "@/components/ui/alert";
+import { linkClasses } from "@/components/ui/link";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { getRoomBySlug } from "@/lib/rooms/queries";
+import { getLiveSession, getSessionPosts } from "@/lib/sessions/queries";
+import type { ListenerSelf } from "@/lib/sessions/use-listening-session";
+import { createClient } from "@/lib/supabase/server";
+
+type Params = Promise<{ slug: string }>;
+
+const loadRoom = cache(async (slug: string) => {
+  const [supabase, user] = await Promise.all([createClient(), getCurrentUser()]);
+  return { supabase, user, result: await getRoomBySlug(supabase, slug, user?.id ?? null) };
+});
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { result } = await loadRoom((await params).slug);
+  return { title: result.ok ? `Listen together · ${result.data.room.name}` : "Room not found" };
+}
+
+/** The room's listening session: the player everyone follows, the host's controls, who is listening. */
+export default async function ListenPage({ params }: { params: Params }) {
+  const { supabase, user, result } = await loadRoom((await params).slug);
+  if (!result.ok) {
+    if (result.error.kind === "not_found") notFound();
+    return (
+      <main id="main" className="mx-auto w-full max-w-3xl px-4 py-10">
+        <Alert tone="error">{result.error.message}</Alert>
+      </main>
+    );
+  }
+  const { room, membership } = result.data;
+  const roomLink = (
+    <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
+      ← {room.name}
+    </Link>
+  );
+  const heading = <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">Listen together</h1>;
+  if (!membership || !user?.profile) {
+    return (
+      <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
+        {roomLink}
+        {heading}
+        <section aria-labelledby="members-only" className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center">
+          <h2 id="members-only" className="text-lg font-semibold">
+            Only members can listen together
+          </h2>
+          <p className="text-muted">{user ? "Join the room to listen along with everyone in it." : "Sign in and join the room to listen along with everyone in it."}</p>
+        </section>
+      </main>
+    );
+  }
+
+  const [live, posts, wallet] = await Promise.all([
+    getLiveSession(supabase, room.id),
+    getSessionPosts(supabase, room.id),
+    supabase.from("wallets").select("ens_name, ens_avatar").eq("user_id", user.id).not("ens_name", "is", null).limit(1).maybeSingle(),
+  ]);
+  const role = membership.role;
+  const self: ListenerSelf = {
+    user_id: user.id,
+    username: user.profile.username,
+    display_name: user.profile.display_name,
+    avatar_path: user.profile.avatar_path,
+    ens_name: wallet.data?.ens_name ?? null,
+    ens_avatar: wallet.data?.ens_avatar ?? null,
+    role,
+  };
+  const canStart = role === "owner" || role === "moderator" || room.session_starters === "members";
+  return (
+    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
+      {roomLink}
+      {heading}
+      <SessionPage setup={{ room: { id: room.id, slug: room.slug, name: room.name }, self, canStart, initial: live }} posts={posts} />
+    </main>
+  );
+}

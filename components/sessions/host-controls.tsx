@@ -1,0 +1,130 @@
+"use client";
+
+import { useRef, useState } from "react";
+import { usePlayback } from "@/components/moments/playback";
+import { formatDuration } from "@/components/posts/format";
+import { Button } from "@/components/ui/button";
+import type { SessionPost } from "@/lib/sessions/types";
+import { useListeningSession } from "@/lib/sessions/use-listening-session";
+
+const rates = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+export const clockText = (seconds: number) => formatDuration(Math.max(1e-9, seconds)) ?? "0:00";
+
+/** Where playback is, as the player has it: "1:02 / 4:10". */
+export function PlaybackTime({ duration }: { duration: number | null }) {
+  const time = usePlayback((snapshot) => Math.floor(snapshot.time));
+  return (
+    <span className="text-sm tabular-nums text-muted">
+      {clockText(time)}
+      {duration ? ` / ${clockText(duration)}` : ""}
+    </span>
+  );
+}
+
+/**
+ * The host's controls: play/pause, the seek bar, next in queue, speed, and what plays. Each is a
+ * change of the session's playback (everyone follows); errors show here, next to them.
+ */
+export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: () => void }) {
+  const { playback, duration, actions, busy, error } = useListeningSession();
+  const time = usePlayback((snapshot) => snapshot.time);
+  const [dragging, setDragging] = useState<number | null>(null);
+  const pointer = useRef(false);
+  const [choice, setChoice] = useState("");
+  const hasPost = Boolean(playback?.postId);
+  const act = (run: () => Promise<boolean>) => {
+    onAct();
+    void run();
+  };
+  const seekTo = (seconds: number) => act(() => actions.seek(seconds));
+
+  return (
+    <section aria-labelledby="host-controls" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
+      <h2 id="host-controls" className="text-lg font-semibold">
+        You&apos;re hosting
+      </h2>
+      {hasPost ? (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            {playback?.playing ? (
+              <Button onClick={() => act(actions.pause)}>Pause</Button>
+            ) : (
+              <Button onClick={() => act(actions.play)}>Play</Button>
+            )}
+            <Button variant="secondary" onClick={() => act(actions.next)}>
+              Next in queue
+            </Button>
+            <label className="flex items-center gap-2 text-sm">
+              <span>Speed</span>
+              <select
+                value={String(playback?.rate ?? 1)}
+                onChange={(event) => act(() => actions.setRate(Number(event.target.value)))}
+                className="min-h-10 rounded-lg border border-line bg-raised px-2 text-base"
+              >
+                {rates.map((rate) => (
+                  <option key={rate} value={String(rate)}>
+                    {rate}×
+                  </option>
+                ))}
+              </select>
+            </label>
+            <PlaybackTime duration={duration} />
+          </div>
+          <label className="flex flex-col gap-1 text-sm">
+            <span>Position</span>
+            <input
+              type="range"
+              min={0}
+              max={duration ?? Math.max(time, 1)}
+              step={0.1}
+              value={dragging ?? time}
+              aria-valuetext={clockText(dragging ?? time)}
+              onPointerDown={() => (pointer.current = true)}
+              onPointerUp={(event) => {
+                pointer.current = false;
+                setDragging(null);
+                seekTo(Number((event.target as HTMLInputElement).value));
+              }}
+              onChange={(event) => {
+                const seconds = Number(event.target.value);
+                if (pointer.current) setDragging(seconds);
+                else seekTo(seconds);
+              }}
+              className="w-full accent-[var(--color-accent)]"
+            />
+          </label>
+        </>
+      ) : (
+        <p className="text-muted">Nothing is playing yet — choose a post to play.</p>
+      )}
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (choice) act(() => actions.playPost(choice));
+        }}
+      >
+        <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
+          <span>Play a post now</span>
+          <select value={choice} onChange={(event) => setChoice(event.target.value)} className="min-h-10 w-full min-w-0 rounded-lg border border-line bg-raised px-2 text-base">
+            <option value="">Choose a post…</option>
+            {posts.map((post) => (
+              <option key={post.id} value={post.id}>
+                {post.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" variant="secondary" disabled={!choice || busy}>
+          Play now
+        </Button>
+      </form>
+      {error ? (
+        <p role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { PlaybackProvider, usePlaybackStore } from "@/components/moments/playback";
+import { loadSupabaseData } from "@/components/supabase-provider";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
+import type { SessionPost } from "@/lib/sessions/types";
+import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSession } from "@/lib/sessions/use-listening-session";
+import { HostControls, PlaybackTime } from "./host-controls";
+import { SessionBar } from "./session-bar";
+import { SessionPlayer, VolumeControl } from "./session-player";
+
+/** The session page's client part: the session engine, the player, and the controls around it. */
+export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetup, "durations">; posts: SessionPost[] }) {
+  const durations = Object.fromEntries(posts.map((post) => [post.id, post.duration_seconds]));
+  return (
+    <ListeningSessionProvider setup={{ ...setup, durations }}>
+      <PlaybackProvider duration={null}>
+        <SessionView posts={posts} />
+      </PlaybackProvider>
+    </ListeningSessionProvider>
+  );
+}
+
+/** Signed URLs from the server are fresh for this long after the page loaded; later, a post is signed again. */
+const signedFreshMs = (sessionSignedUrlSeconds - 5 * 60) * 1000;
+
+/**
+ * The post to play: from the page's list; a post the page does not know (posted after it loaded),
+ * or an uploaded file whose signed URL has aged, is read and signed now.
+ */
+function useSessionPost(postId: string | null, posts: SessionPost[]): SessionPost | null {
+  const [loadedAt] = useState(() => Date.now());
+  const [fetched, setFetched] = useState<Record<string, SessionPost>>({});
+  const listed = postId ? posts.find((post) => post.id === postId) : undefined;
+  const known = postId ? (fetched[postId] ?? listed) : undefined;
+  useEffect(() => {
+    if (!postId) return;
+    if (fetched[postId]) return;
+    if (listed && (!listed.storage_path || Date.now() - loadedAt < signedFreshMs)) return;
+    let live = true;
+    void loadSupabaseData().then(async (data) => {
+      const { data: row } = await data.from("posts").select(sessionPostColumns).eq("id", postId).maybeSingle();
+      if (!row || !live) return;
+      const signed = row.storage_path ? (await data.storage.from("media").createSignedUrl(row.storage_path, sessionSignedUrlSeconds)).data?.signedUrl ?? null : null;
+      const post = sessionPostOf(row, signed);
+      if (post && live) setFetched((all) => ({ ...all, [post.id]: post }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [postId, listed, fetched, loadedAt]);
+  return known ?? null;
+}
+
+function SessionView({ posts }: { posts: SessionPost[] }) {
+  const session = useListeningSession();
+  const store = usePlaybackStore();
+  const [armed, setArmed] = useState(false);
+  const [blocked, setBlocked] = useState(false);
+  const following = session.following;
+  const post = useSessionPost(session.listeningTo, posts);
+
+  const arm = () => {
+    setArmed(true);
+    setBlocked(false);
+    // Within the click: the browser lets this page play media from now on.
+    const media = store?.media();
+    if (media && session.playback?.playing && media.paused) media.play()?.catch(() => undefined);
+  };
+
+  if (session.status === "refused") return <Alert tone="error">{session.statusDetail}</Alert>;
+  if (!session.session) return <StartSession posts={posts} />;
+
+  return (
+    <>
+      <SessionBar post={post} />
+      {!session.isHost && session.error ? (
+        <p role="alert" className="text-sm text-danger">
+          {session.error}
+        </p>
+      ) : null}
+      <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
+        <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
+        {post && !armed ? (
+          <div className="flex flex-col items-start gap-2">
+            <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
+            <p className="text-sm text-muted">{blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}</p>
+          </div>
+        ) : null}
+        {!following ? <OwnControls /> : null}
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <VolumeControl />
+          {post && following ? <PlaybackTime duration={session.duration} /> : null}
+        </div>
+      </div>
+      {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
+    </>
+  );
+}
+
+/** Listening on one's own: the player is the person's to play, pause and seek. */
+function OwnControls() {
+  const store = usePlaybackStore();
+  const media = () => store?.media();
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button variant="secondary" onClick={() => void media()?.play()?.catch(() => undefined)}>
+        Play
+      </Button>
+      <Button variant="secondary" onClick={() => media()?.pause()}>
+        Pause
+      </Button>
+      <Button variant="secondary" onClick={() => store?.seek(Math.max(0, (media()?.currentTime ?? 0) - 10))}>
+        Back 10 s
+      </Button>
+      <Button variant="secondary" onClick={() => store?.seek((media()?.currentTime ?? 0) + 10)}>
+        Forward 10 s
+      </Button>
+    </div>
+  );
+}
+
+/** No session on: who may starts one (optionally with a post loaded); everyone else is told who can. */
+function StartSession({ posts }: { posts: SessionPost[] }) {
+  const { canStart, actions, error, busy, ended } = useListeningSession();
+  const [choice, setChoice] = useState("");
+  return (
+    <section aria-labelledby="no-session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
+      <h2 id="no-session" className="text-lg font-semibold">
+        {ended ? "The session has ended" : "Nobody is listening together right now"}
+      </h2>
+      {canStart ? (
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void actions.start(choice || null);
+          }}
+        >
+          <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
+            <span>Start with</span>
+            <select value={choice} onChange={(event) => setChoice(event.target.value)} className="min-h-10 w-full min-w-0 rounded-lg border border-line bg-raised px-2 text-base">
+              <option value="">No post yet</option>
+              {posts.map((post) => (
+                <option key={post.id} value={post.id}>
+                  {post.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button type="submit" disabled={busy}>
+            Start listening together
+          </Button>
+        </form>
+      ) : (
+        <p className="text-muted">The owner and moderators can start a session in this room.</p>
+      )}
+      {error ? (
+        <p role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

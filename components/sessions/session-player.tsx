@@ -1,0 +1,143 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { usePlaybackStore } from "@/components/moments/playback";
+import { PostPlayer } from "@/components/posts/post-player";
+import { localNow } from "@/lib/sessions/clock";
+import { DriftController } from "@/lib/sessions/drift";
+import { positionAt } from "@/lib/sessions/timeline";
+import type { SessionPost } from "@/lib/sessions/types";
+import { useListeningSession } from "@/lib/sessions/use-listening-session";
+
+/** How often the player is checked against the session's timeline (and at once on every change). */
+const tickMs = 50;
+
+/** The player's media element: an HTML media element lets its rate be set finely; embeds' players may not. */
+const nudgeable = (media: HTMLMediaElement) => media instanceof HTMLMediaElement;
+
+function sourceMatches(media: HTMLMediaElement, src: string): boolean {
+  const current = media.currentSrc || media.src || media.getAttribute("src") || "";
+  return current === src || decodeURI(current) === decodeURI(src);
+}
+
+/**
+ * The session's player. Everyone's player, the host's included, plays the session's nominal
+ * timeline: a loop compares the media's position with the timeline's and corrects the drift
+ * (DriftController). Until the person has started listening (`armed`: browsers let media play
+ * only after a click), the player stays silent; listening on their own, it is theirs to drive.
+ */
+export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: SessionPost | null; armed: boolean; onBlocked: () => void; ownPost: boolean }) {
+  const session = useListeningSession();
+  const store = usePlaybackStore();
+  const latest = useRef({ session, post, armed, ownPost, onBlocked });
+  const tick = useRef<() => void>(() => {});
+  const endedFor = useRef<string | null>(null);
+
+  useEffect(() => {
+    latest.current = { session, post, armed, ownPost, onBlocked };
+  });
+  useEffect(() => store?.setKnownDuration(post?.duration_seconds ?? null), [store, post?.id, post?.duration_seconds]);
+
+  useEffect(() => {
+    if (!store) return;
+    const controller = new DriftController();
+    let forPost: string | null = null;
+    let lastVersion = -1;
+    const step = () => {
+      const media = store.media();
+      const { session: s, post: current, armed: mayPlay, ownPost: alone, onBlocked: blocked } = latest.current;
+      if (!media || !current) return;
+      if (alone || !s.following) return;
+      const state = s.playback;
+      if (!state || state.postId !== current.id) {
+        if (!media.paused) media.pause();
+        return;
+      }
+      if (forPost !== current.id || lastVersion !== state.version) {
+        controller.reset();
+        forPost = current.id;
+        lastVersion = state.version;
+      }
+      if (!sourceMatches(media, current.src) || media.readyState < 1) return;
+      const duration = s.duration ?? (Number.isFinite(media.duration) && media.duration > 0 ? media.duration : null);
+      const target = positionAt(state, s.serverNow(), duration);
+      const atEnd = duration !== null && target >= duration - 0.02;
+      if (atEnd && state.playing && s.isHost && endedFor.current !== `${state.postId}:${state.version}`) {
+        // The host's page moves the session on when the post ends (the server advances once).
+        endedFor.current = `${state.postId}:${state.version}`;
+        void s.actions.next();
+      }
+      const canNudge = nudgeable(media);
+      if (!state.playing || atEnd || !mayPlay) {
+        if (!media.paused) media.pause();
+        if (media.playbackRate !== state.rate && canNudge) media.playbackRate = state.rate;
+        const decision = controller.decide({ actual: media.currentTime, target, rate: state.rate, playing: false, now: localNow(), canNudge });
+        if (decision.kind === "seek" && !media.seeking) media.currentTime = decision.to;
+        return;
+      }
+      if (media.paused) {
+        media.currentTime = Math.min(target + controller.lead * state.rate, duration ?? Infinity);
+        if (canNudge) media.playbackRate = state.rate;
+        media.play()?.catch((error: unknown) => {
+          if (error instanceof DOMException && error.name === "NotAllowedError") blocked();
+        });
+        return;
+      }
+      if (media.seeking) return;
+      const decision = controller.decide({ actual: media.currentTime, target, rate: state.rate, playing: true, now: localNow(), canNudge });
+      if (decision.kind === "seek") media.currentTime = Math.min(decision.to, duration ?? Infinity);
+      if (canNudge && Math.abs(media.playbackRate - decision.rate) > 0.001) media.playbackRate = decision.rate;
+    };
+    tick.current = step;
+    const timer = setInterval(step, tickMs);
+    return () => clearInterval(timer);
+  }, [store]);
+
+  // A new state from the host is applied at once, not at the next tick.
+  const version = session.playback?.version;
+  const playing = session.playback?.playing;
+  const at = session.playback?.stateAtMs;
+  useEffect(() => tick.current(), [version, playing, at, armed, post?.id, session.following]);
+
+  // Own listening: the player is left as it is, at the nominal rate.
+  useEffect(() => {
+    const media = store?.media();
+    if (media && (ownPost || !session.following) && media.playbackRate !== 1 && nudgeable(media)) media.playbackRate = session.playback?.rate ?? 1;
+  }, [ownPost, session.following, store, session.playback?.rate]);
+
+  if (!post) return null;
+  return (
+    <div className={post.audio ? "sr-only" : ""}>
+      <PostPlayer src={post.src} audio={post.audio} poster={post.poster} title={post.title} controls={false} />
+    </div>
+  );
+}
+
+/** Volume and mute: the one part of playback that is each person's own. */
+export function VolumeControl() {
+  const store = usePlaybackStore();
+  const [volume, setVolume] = useState(1);
+  const [muted, setMuted] = useState(false);
+  useEffect(() => {
+    const apply = () => {
+      const media = store?.media();
+      if (!media) return;
+      media.volume = volume;
+      media.muted = muted;
+    };
+    apply();
+    const timer = setInterval(apply, 1_000); // a player that loads later, or another post's
+    return () => clearInterval(timer);
+  }, [store, volume, muted]);
+  return (
+    <div className="flex min-w-0 items-center gap-2">
+      <button type="button" onClick={() => setMuted((m) => !m)} aria-pressed={muted} className="min-h-10 rounded-lg border border-line bg-raised px-3 text-sm font-medium hover:bg-surface">
+        {muted ? "Unmute" : "Mute"}
+      </button>
+      <label className="flex min-w-0 items-center gap-2 text-sm">
+        <span>Volume</span>
+        <input type="range" min={0} max={1} step={0.05} value={volume} onChange={(event) => setVolume(Number(event.target.value))} className="w-24 accent-[var(--color-accent)] sm:w-32" />
+      </label>
+    </div>
+  );
+}

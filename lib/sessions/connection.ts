@@ -1,0 +1,168 @@
+import type { RealtimeChannel } from "@supabase/supabase-js";
+import { isRefusal } from "@/lib/realtime/room-channel";
+import type { BrowserData } from "@/lib/supabase/data-client";
+import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
+
+/**
+ * The session page's connection to `session:{room id}`, the room's private session channel:
+ *
+ * - joins with the session's current access token (asked for before joining, as the room's
+ *   connection does), presence keyed by the person's id;
+ * - hears `session` (the row, each new version) and `queue` (a queue change) broadcasts, which only
+ *   the database sends;
+ * - after any gap (socket lost and rejoined, the server closing the channel, the browser offline
+ *   and back) asks for a fetch through REST (`onResync`): what it missed is not replayed;
+ * - a join the policies refuse (not a member) stops there and is reported as `refused`.
+ */
+
+export type SessionChannelStatus = "joining" | "live" | "reconnecting" | "refused" | "closed";
+
+export interface SessionChannelHandlers {
+  onSession(row: SessionRow): void;
+  onQueue(change: QueueChange): void;
+  onPresence(metas: ListenerMeta[]): void;
+  onStatus(status: SessionChannelStatus, detail?: string): void;
+  /** Live again after a gap: fetch the session and queue through REST. */
+  onResync(): void;
+}
+
+const reopenMs = 1_000;
+
+export const sessionRefusedMessage = "Only members of this room can listen together — join the room to take part.";
+
+/** Every meta of every key, the malformed ones (anything a client could put there) left out. */
+export function listenerMetasOf(state: Record<string, unknown[]>): ListenerMeta[] {
+  const metas: ListenerMeta[] = [];
+  for (const list of Object.values(state)) {
+    for (const meta of list) {
+      if (!meta || typeof meta !== "object") continue;
+      const m = meta as Record<string, unknown>;
+      if (typeof m.user_id !== "string" || typeof m.username !== "string" || typeof m.display_name !== "string") continue;
+      metas.push({
+        user_id: m.user_id,
+        username: m.username,
+        display_name: m.display_name,
+        avatar_path: typeof m.avatar_path === "string" ? m.avatar_path : null,
+        ens_name: typeof m.ens_name === "string" ? m.ens_name : null,
+        ens_avatar: typeof m.ens_avatar === "string" ? m.ens_avatar : null,
+        role: m.role === "owner" || m.role === "moderator" ? m.role : "member",
+        since: typeof m.since === "number" ? m.since : Number.MAX_SAFE_INTEGER,
+        following: m.following !== false,
+      });
+    }
+  }
+  return metas;
+}
+
+export class SessionConnection {
+  status: SessionChannelStatus = "joining";
+  private channel: RealtimeChannel | null = null;
+  private tracked: ListenerMeta | null = null;
+  private everLive = false;
+  private missed = false;
+  private stopped = false;
+  private generation = 0;
+  private readonly onOffline = () => this.wentOffline();
+  private readonly onOnline = () => this.cameOnline();
+
+  constructor(
+    private readonly data: BrowserData,
+    readonly roomId: string,
+    private readonly userId: string,
+    private readonly handlers: SessionChannelHandlers,
+  ) {
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
+    void this.open();
+  }
+
+  /** What this page shares as presence (null: nothing). */
+  setPresence(meta: ListenerMeta | null): void {
+    this.tracked = meta;
+    const channel = this.channel;
+    if (!channel || this.status !== "live") return;
+    void (meta ? channel.track(meta) : channel.untrack());
+  }
+
+  private setStatus(status: SessionChannelStatus, detail?: string): void {
+    this.status = status;
+    this.handlers.onStatus(status, detail);
+  }
+
+  private async open(): Promise<void> {
+    const generation = ++this.generation;
+    await this.data.realtime.setAuth().catch(() => undefined);
+    if (generation !== this.generation || this.stopped) return;
+    const channel = this.data.channel(sessionTopic(this.roomId), {
+      config: { private: true, presence: { key: this.userId, enabled: true } },
+    });
+    this.channel = channel;
+    channel.on("broadcast", { event: "session" }, ({ payload }) => channel === this.channel && this.handlers.onSession(payload as SessionRow));
+    channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && this.handlers.onQueue(payload as QueueChange));
+    channel.on("presence", { event: "sync" }, () => {
+      if (channel !== this.channel) return;
+      this.handlers.onPresence(listenerMetasOf(channel.presenceState() as unknown as Record<string, unknown[]>));
+    });
+    channel.subscribe((status, error) => {
+      if (channel !== this.channel) return;
+      if (status === "SUBSCRIBED") return this.joined(channel);
+      if (status === "CHANNEL_ERROR") {
+        const message = error?.message ?? "";
+        if (isRefusal(message)) {
+          void this.leaveChannel();
+          return this.setStatus("refused", sessionRefusedMessage);
+        }
+        this.missed = true;
+        return this.setStatus("reconnecting", message);
+      }
+      if (status === "TIMED_OUT") {
+        this.missed = true;
+        return this.setStatus("reconnecting");
+      }
+      // Closed by the server (an expired token, a restart): join again with a fresh token.
+      this.missed = true;
+      this.setStatus("reconnecting", "The live connection closed");
+      this.channel = null;
+      setTimeout(() => void this.open(), reopenMs);
+    });
+  }
+
+  private joined(channel: RealtimeChannel): void {
+    const resync = this.everLive || this.missed;
+    this.everLive = true;
+    this.missed = false;
+    this.setStatus("live");
+    if (this.tracked) void channel.track(this.tracked);
+    if (resync) this.handlers.onResync();
+  }
+
+  private wentOffline(): void {
+    this.missed = true;
+    if (this.status === "live") this.setStatus("reconnecting", "Offline");
+  }
+
+  /**
+   * Back online. The socket may have lived through it (Chromium's offline emulation holds its
+   * frames rather than closing it), so what was missed is fetched now, not when the socket notices.
+   */
+  private cameOnline(): void {
+    if (this.stopped || !this.channel) return;
+    void this.data.realtime.sendHeartbeat();
+    if (this.channel.state === "joined") this.joined(this.channel);
+    else this.handlers.onResync();
+  }
+
+  private async leaveChannel(): Promise<void> {
+    const channel = this.channel;
+    this.channel = null;
+    this.generation++;
+    if (channel) await this.data.removeChannel(channel).catch(() => undefined);
+  }
+
+  close(): void {
+    this.stopped = true;
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
+    void this.leaveChannel();
+  }
+}

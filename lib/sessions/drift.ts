@@ -1,0 +1,142 @@
+/**
+ * Keeps a player on the session's timeline. Each tick compares where the player is (`actual`) with
+ * where the timeline is (`target`), both in seconds of media, and decides:
+ *
+ * - nothing: within the dead band, play at the nominal rate;
+ * - a rate nudge: a small drift is closed smoothly by playing a little faster or slower,
+ *   proportionally to the drift and bounded (±maxNudge); hysteresis (start above `nudgeAbove`,
+ *   stop below `settleBelow`) keeps it from toggling around the band's edge;
+ * - a seek: a drift too large to close by rate. A seek takes time to land (the media element
+ *   seeks, buffers and resumes), so the target is led by a learned amount, measured from where
+ *   past seeks landed; after a seek, no other for a cooldown that doubles while seeks keep
+ *   missing, so it can never loop.
+ *
+ * Players whose rate cannot be set finely (some embeds offer a few fixed speeds) are only ever
+ * seeked, with a wider threshold (their timing is also coarser).
+ */
+
+export interface DriftOptions {
+  /** Largest change of the rate, as a fraction of the nominal rate. */
+  maxNudge: number;
+  /** Rate change per second of drift (×nominal). */
+  gain: number;
+  /** Start nudging above this drift (s). */
+  nudgeAbove: number;
+  /** Stop nudging once within this drift (s). */
+  settleBelow: number;
+  /** Seek above this drift (s), when the rate can be nudged. */
+  seekAbove: number;
+  /** Seek above this drift (s), when it cannot. */
+  coarseSeekAbove: number;
+  /** No seek within this long after the last (ms); doubles per consecutive seek. */
+  seekCooldownMs: number;
+  maxSeekCooldownMs: number;
+  /** The seek lead is learned within [0, maxSeekLead] seconds. */
+  maxSeekLead: number;
+}
+
+export const defaultDriftOptions: DriftOptions = {
+  maxNudge: 0.1,
+  gain: 1,
+  nudgeAbove: 0.04,
+  settleBelow: 0.012,
+  seekAbove: 0.5,
+  coarseSeekAbove: 0.8,
+  seekCooldownMs: 1_200,
+  maxSeekCooldownMs: 10_000,
+  maxSeekLead: 1,
+};
+
+export type DriftDecision =
+  | { kind: "none"; rate: number }
+  | { kind: "nudge"; rate: number; drift: number }
+  | { kind: "seek"; to: number; rate: number; drift: number };
+
+export interface DriftInput {
+  /** The player's position (s). */
+  actual: number;
+  /** The timeline's position (s). */
+  target: number;
+  /** The timeline's rate. */
+  rate: number;
+  /** Whether the timeline is playing (paused: only seeks, to the exact position). */
+  playing: boolean;
+  /** Local ms. */
+  now: number;
+  /** Whether the player's rate can be set finely. */
+  canNudge: boolean;
+}
+
+export class DriftController {
+  private nudging = false;
+  private lastSeekAt = -Infinity;
+  private cooldownMs: number;
+  private seekLead = 0;
+  /** A seek waiting to be measured: where it aimed, without the lead. */
+  private pendingSeek: { at: number } | null = null;
+  readonly options: DriftOptions;
+
+  constructor(options: Partial<DriftOptions> = {}) {
+    this.options = { ...defaultDriftOptions, ...options };
+    this.cooldownMs = this.options.seekCooldownMs;
+  }
+
+  /** What the controller has learned a seek needs to aim ahead by (s). */
+  get lead(): number {
+    return this.seekLead;
+  }
+
+  /** Forget momentum (a new post, a new state from the host): the next tick decides afresh. */
+  reset(): void {
+    this.nudging = false;
+    this.pendingSeek = null;
+    this.lastSeekAt = -Infinity;
+    this.cooldownMs = this.options.seekCooldownMs;
+  }
+
+  decide({ actual, target, rate, playing, now, canNudge }: DriftInput): DriftDecision {
+    const o = this.options;
+    const drift = target - actual; // > 0: behind
+    const size = Math.abs(drift);
+
+    if (!playing) {
+      this.nudging = false;
+      this.pendingSeek = null;
+      // Paused: land exactly where the host paused (no lead, no cooldown: nothing moves).
+      if (size <= 0.05 || now - this.lastSeekAt < 500) return { kind: "none", rate };
+      this.lastSeekAt = now;
+      return { kind: "seek", to: target, rate, drift };
+    }
+
+    // The first tick after a seek has landed tells how far behind seeks land: learn the lead.
+    if (this.pendingSeek && now - this.pendingSeek.at >= 250) {
+      if (size < 1.5) this.seekLead = clamp(this.seekLead + drift * 0.6, 0, o.maxSeekLead);
+      this.pendingSeek = null;
+    }
+
+    const seekAbove = canNudge ? o.seekAbove : o.coarseSeekAbove;
+    if (size > seekAbove) {
+      this.nudging = false;
+      if (now - this.lastSeekAt < this.cooldownMs) {
+        // Waiting out the cooldown: still help with the rate where it can.
+        return canNudge ? { kind: "nudge", rate: rate * (1 + Math.sign(drift) * o.maxNudge), drift } : { kind: "none", rate };
+      }
+      // A seek soon after the last one missed: wait longer before the next.
+      this.cooldownMs = now - this.lastSeekAt < this.cooldownMs * 3 ? Math.min(this.cooldownMs * 2, o.maxSeekCooldownMs) : o.seekCooldownMs;
+      this.lastSeekAt = now;
+      this.pendingSeek = { at: now };
+      return { kind: "seek", to: target + this.seekLead * rate, rate, drift };
+    }
+    if (size < seekAbove / 2 && now - this.lastSeekAt > this.cooldownMs * 3) this.cooldownMs = o.seekCooldownMs;
+
+    if (!canNudge) return { kind: "none", rate };
+    if (this.nudging ? size < o.settleBelow : size < o.nudgeAbove) {
+      this.nudging = false;
+      return { kind: "none", rate };
+    }
+    this.nudging = true;
+    return { kind: "nudge", rate: rate * (1 + clamp(drift * o.gain, -o.maxNudge, o.maxNudge)), drift };
+  }
+}
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));

@@ -1,0 +1,401 @@
+"use client";
+
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { loadSupabase, loadSupabaseData } from "@/components/supabase-provider";
+import { publicConfig } from "@/lib/public-config";
+import type { BrowserData } from "@/lib/supabase/data-client";
+import { fetchSession, hostStillHere, releaseOnExit, sessionActions, sessionMessages } from "./actions";
+import { ServerClock } from "./clock";
+import { SessionConnection, type SessionChannelStatus } from "./connection";
+import { claimDelayMs } from "./successor";
+import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
+import { positionAt } from "./timeline";
+import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, type SessionRow, playbackStateOf } from "./types";
+
+/** Who the page's person is, as they appear among the listeners (without `since` and `following`, which the page sets). */
+export type ListenerSelf = Omit<ListenerMeta, "since" | "following">;
+
+export interface ListeningSessionSetup {
+  room: { id: string; slug: string; name: string };
+  /** The page's person (a member of the room). */
+  self: ListenerSelf;
+  /** Whether this person may start a session (owner/moderator, or any member when the room allows). */
+  canStart: boolean;
+  initial: { session: SessionRow | null; queue: QueueEntry[] };
+  /** Durations by post id, so the timeline stops at the end (null: unknown). */
+  durations?: Record<string, number | null>;
+}
+
+export interface ListeningSessionActions {
+  /** Starts a session in the room with this person hosting (optionally with a post loaded, paused). */
+  start(postId?: string | null): Promise<boolean>;
+  /** Ends the session (host, moderators, owner). */
+  end(): Promise<boolean>;
+  /** Host: play from where it is. */
+  play(): Promise<boolean>;
+  /** Host: pause where it is. */
+  pause(): Promise<boolean>;
+  /** Host: move to `seconds` of the current post (keeps playing or paused). */
+  seek(seconds: number): Promise<boolean>;
+  /** Host: the next queued post (nothing queued: pause). */
+  next(): Promise<boolean>;
+  /** Host: play this post of the room from its start (it leaves the queue if it was there). */
+  playPost(postId: string): Promise<boolean>;
+  /** Host: playback speed (0.5–2). */
+  setRate(rate: number): Promise<boolean>;
+  /** Follow the host again: the player jumps to the live position. */
+  follow(): void;
+  /** Stop following: the player is the person's own (the session goes on). */
+  listenAlone(): void;
+  /** Host, moderators, owner: give the host's place to another member. */
+  handOver(userId: string): Promise<boolean>;
+  /** Forget the last error. */
+  clearError(): void;
+}
+
+/**
+ * What `useListeningSession()` returns: the session as this page knows it, and what the person can
+ * do. Everything updates live from the session's channel; after any gap it is fetched again.
+ */
+export interface ListeningSessionValue {
+  room: ListeningSessionSetup["room"];
+  self: ListenerSelf;
+  /** The live session (null: none, or it ended — see `ended`). */
+  session: SessionRow | null;
+  /** The session's playback as the page follows it (the host's own changes apply at once). */
+  playback: PlaybackState | null;
+  /** Queued entries in play order, then suggestions (oldest first). */
+  queue: QueueEntry[];
+  /** Everyone with the session open, once each: the host first, then by how long they have been here. */
+  listeners: Listener[];
+  hostId: string | null;
+  isHost: boolean;
+  /** Following the host (the default), or listening on their own. */
+  following: boolean;
+  /** The post this page plays: the session's when following; on one's own, the one that played when they stopped following. */
+  listeningTo: string | null;
+  /** The session channel's state; `refused` for non-members. */
+  status: SessionChannelStatus;
+  /** Words for the channel's state when it is not live (refused, reconnecting). */
+  statusDetail: string | null;
+  /** The last action's error, in words (cleared by the next action). */
+  error: string | null;
+  /** An action is on its way. */
+  busy: boolean;
+  /** The session this page had just ended (by anyone). */
+  ended: boolean;
+  canStart: boolean;
+  /** The host, moderators and the owner may end the session and hand it over. */
+  canEnd: boolean;
+  /** The server's clock now (ms since the epoch), as estimated. */
+  serverNow(): number;
+  /** Where the session's playback is now (s), on the nominal timeline. */
+  position(): number;
+  /** The current post's duration (s), when known. */
+  duration: number | null;
+  actions: ListeningSessionActions;
+}
+
+const heartbeatMs = 2_000;
+const claimRetryMs = 1_000;
+const claimGiveUpMs = 30_000;
+
+const ListeningSessionContext = createContext<ListeningSessionValue | null>(null);
+
+/** The session page's session (inside <ListeningSessionProvider>). */
+export function useListeningSession(): ListeningSessionValue {
+  const value = useContext(ListeningSessionContext);
+  if (!value) throw new Error("useListeningSession needs <ListeningSessionProvider>");
+  return value;
+}
+
+/** Runs the session engine for the page (one per page) and gives it to everything inside. */
+export function ListeningSessionProvider({ setup, children }: { setup: ListeningSessionSetup; children: ReactNode }) {
+  const value = useSessionEngine(setup);
+  return <ListeningSessionContext.Provider value={value}>{children}</ListeningSessionContext.Provider>;
+}
+
+function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
+  const { room, self, canStart } = setup;
+  const selfId = self.user_id;
+  const [session, setSession] = useState<SessionRow | null>(setup.initial.session);
+  const [queue, setQueue] = useState<QueueEntry[]>(() => orderQueue(setup.initial.queue));
+  const [metas, setMetas] = useState<ListenerMeta[]>([]);
+  const [presenceSynced, setPresenceSynced] = useState(false);
+  const [status, setStatus] = useState<{ status: SessionChannelStatus; detail: string | null }>({ status: "joining", detail: null });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(0);
+  const [following, setFollowing] = useState(true);
+  const [alonePostId, setAlonePostId] = useState<string | null>(null);
+  const [ended, setEnded] = useState(false);
+  /** The host's own change, shown at once while its RPC is on its way. */
+  const [local, setLocal] = useState<PlaybackState | null>(null);
+  const [durations, setDurations] = useState<Record<string, number | null>>(setup.durations ?? {});
+
+  const clock = useMemo(() => new ServerClock(() => Promise.reject(new Error("not ready"))), []);
+  const dataRef = useRef<BrowserData | null>(null);
+  const connectionRef = useRef<SessionConnection | null>(null);
+  const sessionRef = useRef(session);
+  const pendingRef = useRef(0);
+  const heldRef = useRef<SessionRow | null>(null);
+  const sinceRef = useRef<number | null>(null);
+  const tokenRef = useRef<string | null>(null);
+
+  /** A row from anywhere (broadcast, REST, an RPC's answer): kept when newer; the host's pending change holds it back. */
+  const receive = useCallback((row: SessionRow | null) => {
+    if (!row) return;
+    if (!supersedes(row, sessionRef.current)) return;
+    if (pendingRef.current > 0) {
+      if (!heldRef.current || supersedes(row, heldRef.current)) heldRef.current = row;
+      return;
+    }
+    sessionRef.current = row;
+    setSession(row);
+    if (row.ended_at) setEnded(true);
+    else setEnded(false);
+  }, []);
+
+  const resync = useCallback(async () => {
+    const data = dataRef.current;
+    if (!data) return;
+    void clock.estimate();
+    const fetched = await fetchSession(data, room.id);
+    if (!fetched.ok) return;
+    const { session: live, queue: entries } = fetched.data;
+    const current = sessionRef.current;
+    if (!live) {
+      if (current && !current.ended_at) {
+        // Ended while the page was away: read how it ended.
+        const { data: row } = await data.from("listening_sessions").select("*").eq("id", current.id).maybeSingle();
+        if (row) receive(row);
+      }
+      setQueue([]);
+      return;
+    }
+    receive(live);
+    if (sessionRef.current?.id === live.id) setQueue(orderQueue(entries));
+  }, [clock, receive, room.id]);
+
+  // The data client, the clock and the channel.
+  useEffect(() => {
+    let cancelled = false;
+    void loadSupabaseData().then(async (data) => {
+      if (cancelled) return;
+      dataRef.current = data;
+      clock.setSource(async () => {
+        const { data: ms, error: clockError } = await data.rpc("server_clock_ms");
+        if (clockError || typeof ms !== "number") throw new Error(clockError?.message ?? "no clock");
+        return ms;
+      });
+      await clock.estimate();
+      if (cancelled) return;
+      clock.start();
+      sinceRef.current = clock.serverNow();
+      const connection = new SessionConnection(data, room.id, selfId, {
+        onSession: receive,
+        onQueue: (change) => setQueue((entries) => applyQueueChange(entries, change, sessionRef.current?.id ?? null)),
+        onPresence: (next) => {
+          setMetas(next);
+          setPresenceSynced(true);
+        },
+        onStatus: (next, detail) => setStatus({ status: next, detail: detail ?? null }),
+        onResync: () => void resync(),
+      });
+      connectionRef.current = connection;
+      // What happened between the server's render and this join.
+      void resync();
+    });
+    return () => {
+      cancelled = true;
+      clock.stop();
+      connectionRef.current?.close();
+      connectionRef.current = null;
+    };
+  }, [clock, receive, resync, room.id, selfId]);
+
+  // Presence: who this page is, and whether it follows.
+  const presence = JSON.stringify(self);
+  useEffect(() => {
+    const connection = connectionRef.current;
+    if (!connection || sinceRef.current === null) return;
+    connection.setPresence({ ...(JSON.parse(presence) as ListenerSelf), since: sinceRef.current, following });
+  }, [presence, following, status.status]);
+
+  const live = session && !session.ended_at ? session : null;
+  const hostId = live?.host_id ?? null;
+  const isHost = live !== null && hostId === selfId;
+
+  // The host's page: heartbeats, and on closing, tells the server the host's place is free.
+  useEffect(() => {
+    if (!isHost || !live) return;
+    const sessionId = live.id;
+    let stopped = false;
+    const beat = async () => {
+      const data = dataRef.current;
+      if (!data || stopped) return;
+      const answer = await sessionActions.heartbeat(data, sessionId);
+      if (!answer.ok && answer.error !== sessionMessages.unreachable) void resync();
+      const auth = await loadSupabase();
+      tokenRef.current = (await auth.auth.getSession()).data.session?.access_token ?? null;
+    };
+    void beat();
+    const timer = setInterval(() => void beat(), heartbeatMs);
+    const release = () => {
+      if (tokenRef.current) releaseOnExit(publicConfig.supabaseUrl, publicConfig.supabaseKey, tokenRef.current, sessionId);
+    };
+    window.addEventListener("pagehide", release);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      window.removeEventListener("pagehide", release);
+    };
+  }, [isHost, live?.id, resync]); // eslint-disable-line react-hooks/exhaustive-deps -- the session's id, not each version
+
+  // The host left (no presence of theirs): the successor claims the place; the others later, in turn.
+  const hostPresent = hostId !== null && metas.some((meta) => meta.user_id === hostId);
+  const selfPresent = metas.some((meta) => meta.user_id === selfId);
+  const claimOrder = useMemo(() => (live && !hostPresent ? claimDelayMs(metas, hostId, selfId) : null), [live, hostPresent, metas, hostId, selfId]);
+  useEffect(() => {
+    if (!live || isHost || hostPresent || !presenceSynced || !selfPresent || status.status !== "live" || claimOrder === null) return;
+    const sessionId = live.id;
+    const expected = hostId;
+    const startedAt = Date.now();
+    let timer: ReturnType<typeof setTimeout>;
+    let stopped = false;
+    const attempt = async () => {
+      const data = dataRef.current;
+      if (!data || stopped) return;
+      const answer = await sessionActions.claimHost(data, sessionId, expected);
+      if (stopped) return;
+      if (answer.ok) return receive(answer.data);
+      // Still within the host's quiet window: try again until it has passed.
+      if (hostStillHere(answer.error) && Date.now() - startedAt < claimGiveUpMs) timer = setTimeout(() => void attempt(), claimRetryMs);
+      else void resync();
+    };
+    timer = setTimeout(() => void attempt(), claimOrder);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [live?.id, hostId, isHost, hostPresent, presenceSynced, selfPresent, status.status, claimOrder]); // eslint-disable-line react-hooks/exhaustive-deps -- per host change, not per version
+
+  const base = live ? playbackStateOf(live) : null;
+  const playback = local ?? base;
+  const duration = playback?.postId ? (durations[playback.postId] ?? null) : null;
+
+  const position = useCallback(() => (playback ? positionAt(playback, clock.serverNow(), duration) : 0), [playback, clock, duration]);
+
+  /** Runs an action: one at a time per kind is not needed; errors are kept in words. */
+  const run = useCallback(
+    async (action: (data: BrowserData) => Promise<{ ok: true; data: SessionRow | unknown } | { ok: false; error: string }>, optimistic?: PlaybackState): Promise<boolean> => {
+      const data = dataRef.current ?? (await loadSupabaseData().catch(() => null));
+      if (!data) {
+        setError(sessionMessages.unreachable);
+        return false;
+      }
+      setError(null);
+      setBusy((n) => n + 1);
+      pendingRef.current++;
+      if (optimistic) setLocal(optimistic);
+      try {
+        const answer = await action(data);
+        if (!answer.ok) setError(answer.error);
+        if (answer.ok && answer.data && typeof answer.data === "object" && "version" in answer.data) {
+          const row = answer.data as SessionRow;
+          if (!heldRef.current || supersedes(row, heldRef.current)) heldRef.current = row;
+        }
+        return answer.ok;
+      } finally {
+        pendingRef.current--;
+        setBusy((n) => n - 1);
+        if (pendingRef.current === 0) {
+          const held = heldRef.current;
+          heldRef.current = null;
+          setLocal(null);
+          if (held) receive(held);
+        }
+      }
+    },
+    [receive],
+  );
+
+  const change = useCallback(
+    (next: { postId: string | null; positionSeconds: number; playing: boolean; rate: number }) => {
+      const current = sessionRef.current;
+      if (!current || current.ended_at) {
+        setError("This session has ended");
+        return Promise.resolve(false);
+      }
+      const atMs = clock.serverNow();
+      const optimistic: PlaybackState = { ...next, stateAtMs: atMs, version: current.version };
+      return run((data) => sessionActions.setPlayback(data, { sessionId: current.id, ...next, atMs }), optimistic);
+    },
+    [clock, run],
+  );
+
+  const actions = useMemo<ListeningSessionActions>(() => {
+    const now = () => (playback ? positionAt(playback, clock.serverNow(), duration) : 0);
+    const postId = playback?.postId ?? null;
+    const rate = playback?.rate ?? 1;
+    return {
+      start: (startPost) => run((data) => sessionActions.start(data, room.id, startPost ?? null)).then((ok) => (ok ? (void resync(), ok) : ok)),
+      end: () => (sessionRef.current ? run((data) => sessionActions.end(data, sessionRef.current!.id)) : Promise.resolve(false)),
+      play: () => change({ postId, positionSeconds: duration !== null && now() >= duration - 0.05 ? 0 : now(), playing: true, rate }),
+      pause: () => change({ postId, positionSeconds: now(), playing: false, rate }),
+      seek: (seconds) => change({ postId, positionSeconds: Math.max(0, duration !== null ? Math.min(seconds, duration) : seconds), playing: playback?.playing ?? false, rate }),
+      next: () => {
+        const current = sessionRef.current;
+        if (!current) return Promise.resolve(false);
+        return run((data) => sessionActions.next(data, { sessionId: current.id, afterPostId: postId, atMs: clock.serverNow() }));
+      },
+      playPost: (id) => change({ postId: id, positionSeconds: 0, playing: true, rate }),
+      setRate: (nextRate) => change({ postId, positionSeconds: now(), playing: playback?.playing ?? false, rate: nextRate }),
+      follow: () => setFollowing(true),
+      listenAlone: () => {
+        setAlonePostId(postId);
+        setFollowing(false);
+      },
+      handOver: (userId) => (sessionRef.current ? run((data) => sessionActions.handOver(data, sessionRef.current!.id, userId)) : Promise.resolve(false)),
+      clearError: () => setError(null),
+    };
+  }, [playback, clock, duration, run, change, room.id, resync]);
+
+  // A post's duration, once known to the page (the player reports it for posts without one).
+  useEffect(() => {
+    const id = playback?.postId;
+    if (!id || id in durations || !dataRef.current) return;
+    void dataRef.current
+      .from("posts")
+      .select("id, duration_seconds")
+      .eq("id", id)
+      .maybeSingle()
+      .then(({ data }) => data && setDurations((known) => ({ ...known, [data.id]: data.duration_seconds === null ? null : Number(data.duration_seconds) })));
+  }, [playback?.postId, durations]);
+
+  const listeners = useMemo(() => listenersOf(metas, hostId, selfId), [metas, hostId, selfId]);
+  const canEnd = isHost || self.role === "owner" || self.role === "moderator";
+
+  return {
+    room,
+    self,
+    session: live,
+    playback,
+    queue: live ? queue : [],
+    listeners,
+    hostId,
+    isHost,
+    following: isHost || following,
+    listeningTo: isHost || following ? (playback?.postId ?? null) : alonePostId,
+    status: status.status,
+    statusDetail: status.detail,
+    error,
+    busy: busy > 0,
+    ended: ended && !live,
+    canStart,
+    canEnd,
+    serverNow: () => clock.serverNow(),
+    position,
+    duration,
+    actions,
+  };
+}

@@ -1,0 +1,52 @@
+// Who takes over from a host who left: moderators and the owner first, longest present first, ties
+// by id; the host never succeeds themselves; each person counts once (their earliest tab).
+import { expect, test } from "vitest";
+import { claimDelayMs, fallbackStepMs, successionOrder, successorOf } from "@/lib/sessions/successor";
+import type { ListenerMeta, RoomRole } from "@/lib/sessions/types";
+
+const meta = (user_id: string, role: RoomRole, since: number): ListenerMeta => ({
+  user_id,
+  username: user_id,
+  display_name: user_id,
+  avatar_path: null,
+  ens_name: null,
+  ens_avatar: null,
+  role,
+  since,
+  following: true,
+});
+
+test("the longest-present moderator or owner comes first, even if a member was there longer", () => {
+  const here = [meta("host", "owner", 1), meta("early-member", "member", 2), meta("mod", "moderator", 5), meta("late-mod", "moderator", 9)];
+  expect(successorOf(here, "host")).toBe("mod");
+  expect(successionOrder(here, "host").map((m) => m.user_id)).toEqual(["mod", "late-mod", "early-member"]);
+});
+
+test("without moderators, the longest-present member", () => {
+  expect(successorOf([meta("host", "member", 1), meta("b", "member", 7), meta("a", "member", 3)], "host")).toBe("a");
+});
+
+test("ties go by user id, so every page agrees", () => {
+  expect(successorOf([meta("zed", "member", 4), meta("amy", "member", 4)], "host")).toBe("amy");
+});
+
+test("a person with two tabs counts once, from their earliest", () => {
+  const here = [meta("a", "member", 10), meta("b", "member", 6), meta("a", "member", 2)];
+  expect(successionOrder(here, null).map((m) => [m.user_id, m.since])).toEqual([
+    ["a", 2],
+    ["b", 6],
+  ]);
+});
+
+test("nobody else here: no successor", () => {
+  expect(successorOf([meta("host", "owner", 1)], "host")).toBeNull();
+  expect(successorOf([], "host")).toBeNull();
+});
+
+test("the successor claims at once; the others wait their turn; someone not here never claims", () => {
+  const here = [meta("mod", "moderator", 5), meta("a", "member", 1), meta("b", "member", 2)];
+  expect(claimDelayMs(here, "host", "mod")).toBe(0);
+  expect(claimDelayMs(here, "host", "a")).toBe(fallbackStepMs);
+  expect(claimDelayMs(here, "host", "b")).toBe(2 * fallbackStepMs);
+  expect(claimDelayMs(here, "host", "stranger")).toBeNull();
+});
