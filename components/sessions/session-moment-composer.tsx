@@ -10,7 +10,8 @@ import type { Moment } from "@/lib/moments/types";
 import { momentBodySchema } from "@/lib/validation/moment";
 
 export interface SessionMomentComposerProps {
-  sessionId: string;
+  /** The session the comment is made in (undefined: the person listens to another post on their own). */
+  sessionId: string | undefined;
   /** The post playing now (null: nothing to comment on). */
   post: { id: string; durationSeconds: number | null } | null;
   /** The player's position now (seconds), or null when nothing plays. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { PlaybackProvider, usePlaybackStore } from "@/components/moments/playback";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
@@ -8,9 +8,14 @@ import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
 import type { SessionPost } from "@/lib/sessions/types";
 import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSession } from "@/lib/sessions/use-listening-session";
+import { useSessionMoments } from "@/lib/sessions/use-session-moments";
 import { HostControls, PlaybackTime } from "./host-controls";
+import { ListenersList } from "./listeners-list";
+import { QueuePanel } from "./queue-panel";
 import { SessionBar } from "./session-bar";
+import { SessionMomentComposer } from "./session-moment-composer";
 import { SessionPlayer, VolumeControl } from "./session-player";
+import { SessionTicker } from "./session-ticker";
 
 /** The session page's client part: the session engine, the player, and the controls around it. */
 export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetup, "durations">; posts: SessionPost[] }) {
@@ -75,29 +80,73 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
   if (!session.session) return <StartSession posts={posts} />;
 
   return (
-    <>
-      <SessionBar post={post} />
-      {!session.isHost && session.error ? (
-        <p role="alert" className="text-sm text-danger">
-          {session.error}
-        </p>
-      ) : null}
-      <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
-        <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
-        {post && !armed ? (
-          <div className="flex flex-col items-start gap-2">
-            <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
-            <p className="text-sm text-muted">{blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}</p>
-          </div>
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
+      <div className="flex min-w-0 flex-col gap-6">
+        <SessionBar post={post} />
+        {!session.isHost && session.error ? (
+          <p role="alert" className="text-sm text-danger">
+            {session.error}
+          </p>
         ) : null}
-        {!following ? <OwnControls /> : null}
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <VolumeControl />
-          {post && following ? <PlaybackTime duration={session.duration} /> : null}
+        <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
+          <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
+          {post && !armed ? (
+            <div className="flex flex-col items-start gap-2">
+              <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
+              <p className="text-sm text-muted">{blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}</p>
+            </div>
+          ) : null}
+          {!following ? <OwnControls /> : null}
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <VolumeControl />
+            {post && following ? <PlaybackTime duration={session.duration} /> : null}
+          </div>
         </div>
+        <SessionMoments post={post} />
+        {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
       </div>
-      {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
-    </>
+      <div className="flex min-w-0 flex-col gap-6">
+        <ListenersList listeners={session.listeners} />
+        <SessionQueue posts={posts} />
+      </div>
+    </div>
+  );
+}
+
+/** The session's queue, with what the page knows of posts' titles and people's names. */
+function SessionQueue({ posts }: { posts: SessionPost[] }) {
+  const { session, playback, queue, self, isHost, listeners } = useListeningSession();
+  const known = useMemo(
+    () => ({
+      posts: Object.fromEntries(posts.map((post) => [post.id, post.title])),
+      people: Object.fromEntries(listeners.map((listener) => [listener.user_id, listener.display_name])),
+    }),
+    [posts, listeners],
+  );
+  if (!session) return null;
+  return <QueuePanel session={{ id: session.id, roomId: session.room_id }} playingPostId={playback?.postId ?? null} queue={queue} viewer={{ userId: self.user_id, role: self.role, isHost }} known={known} />;
+}
+
+/**
+ * Comments during the session: the ticker of the post this page plays (its comments pop up as
+ * playback passes them) and the composer, which stamps a comment with the player's position — and
+ * with the session when the post is the session's.
+ */
+function SessionMoments({ post }: { post: SessionPost | null }) {
+  const { session, room, playback } = useListeningSession();
+  const store = usePlaybackStore();
+  const postId = post?.id ?? null;
+  const { moments, add } = useSessionMoments(room.id, postId);
+  const getPosition = useCallback(() => (postId && store ? store.get().time : null), [postId, store]);
+  const inSession = session && postId && playback?.postId === postId ? session.id : undefined;
+  return (
+    <section aria-labelledby="session-moments" className="flex flex-col gap-3">
+      <h2 id="session-moments" className="text-lg font-semibold">
+        Comments
+      </h2>
+      <SessionTicker postId={postId} moments={moments} getPosition={getPosition} />
+      <SessionMomentComposer sessionId={inSession} post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null} getPosition={getPosition} onPosted={add} />
+    </section>
   );
 }
 

@@ -38,9 +38,9 @@ export function SessionTicker({ postId, moments, getPosition }: SessionTickerPro
 
   return (
     <section aria-labelledby="ticker-heading" className="flex flex-col gap-2">
-      <h2 id="ticker-heading" className="sr-only">
+      <h3 id="ticker-heading" className="sr-only">
         Comments as they happen
-      </h2>
+      </h3>
       <ol aria-live="polite" aria-label="Comments at this moment" className="flex min-h-12 flex-col gap-2">
         {shown.map(({ moment }) => (
           <li key={moment.id} className="flex min-w-0 items-start gap-2 rounded-xl border border-line bg-raised px-3 py-2 text-sm shadow-sm" data-ticker-moment={moment.id}>

@@ -1,6 +1,6 @@
 // A session's queue as the page shows it: the host's queued posts in order, then members'
-// suggestions; live changes from the session's channel and the person's own writes, merged by id.
-import type { QueueChange, QueueEntry } from "./types";
+// suggestions; the person's own writes shown on top of what the session's channel says, by id.
+import type { QueueEntry } from "./types";
 
 /** What is queued (in play order) and what is suggested (oldest first). */
 export interface QueueView {
@@ -18,21 +18,6 @@ export function queueView(entries: readonly QueueEntry[], playingPostId: string 
     queued: shown.filter((entry) => entry.status === "queued").sort(byPlayOrder),
     suggested: shown.filter((entry) => entry.status === "suggested").sort(byAge),
   };
-}
-
-/** One change from the channel applied to the entries (by id; a change seen twice changes nothing). */
-export function applyQueueChange(entries: readonly QueueEntry[], change: QueueChange): QueueEntry[] {
-  if (change.operation === "DELETE") {
-    const id = change.old_record?.id;
-    return id ? entries.filter((entry) => entry.id !== id) : [...entries];
-  }
-  const record = change.record;
-  if (!record) return [...entries];
-  const index = entries.findIndex((entry) => entry.id === record.id);
-  if (index < 0) return [...entries, record];
-  const next = [...entries];
-  next[index] = record;
-  return next;
 }
 
 /**

@@ -1,7 +1,7 @@
-// The session's queue as the page shows it: order, suggestions, live changes merged by id, the
-// person's own writes shown at once and given up when the channel says otherwise, reordering keys.
+// The session's queue as the page shows it: order, suggestions, the person's own writes shown at
+// once and given up when the channel says otherwise, reordering keys, refusals in words.
 import { expect, test } from "vitest";
-import { applyQueueChange, lastSortKey, likePattern, movedSortKey, type PendingWrite, queueView, sortKeyBetween, withPending } from "@/lib/sessions/queue";
+import { lastSortKey, likePattern, movedSortKey, type PendingWrite, queueView, sortKeyBetween, withPending } from "@/lib/sessions/queue";
 import { queueMessages, queueWriteError } from "@/lib/sessions/queue-errors";
 import type { QueueEntry } from "@/lib/sessions/types";
 
@@ -26,17 +26,6 @@ test("queued entries in sort-key order, suggestions oldest first, the playing po
   const view = queueView(entries, "playing");
   expect(view.queued.map((e) => e.post_id)).toEqual(["a", "c"]);
   expect(view.suggested.map((e) => e.post_id)).toEqual(["s1", "s2"]);
-});
-
-test("channel changes merge by id: an insert seen twice shows once, updates replace, deletes remove", () => {
-  const a = entry("a", "queued", 0);
-  let entries = applyQueueChange([], { table: "session_queue", operation: "INSERT", record: a, old_record: null });
-  entries = applyQueueChange(entries, { table: "session_queue", operation: "INSERT", record: a, old_record: null });
-  expect(entries).toHaveLength(1);
-  entries = applyQueueChange(entries, { table: "session_queue", operation: "UPDATE", record: { ...a, sort_key: 5 }, old_record: a });
-  expect(entries[0].sort_key).toBe(5);
-  entries = applyQueueChange(entries, { table: "session_queue", operation: "DELETE", record: null, old_record: a });
-  expect(entries).toEqual([]);
 });
 
 test("own writes show at once, and give way once the channel agrees, or when they expire", () => {
