@@ -129,7 +129,9 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
                 <span aria-hidden="true" className="w-6 shrink-0 text-right text-sm tabular-nums text-muted">
                   {index + 1}.
                 </span>
-                <span className="min-w-0 flex-1 truncate text-sm font-medium">{title(entry)}</span>
+                <span className="min-w-0 flex-1 truncate text-sm font-medium" data-queue-title>
+                  {title(entry)}
+                </span>
                 {viewer.isHost ? (
                   <>
                     <IconButton label={`Move ${title(entry)} up`} disabled={index === 0 || busy[entry.id]} onClick={() => move(entry, -1)}>

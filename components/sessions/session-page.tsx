@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PlaybackProvider, usePlaybackStore } from "@/components/moments/playback";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
@@ -133,11 +133,22 @@ function SessionQueue({ posts }: { posts: SessionPost[] }) {
  * with the session when the post is the session's.
  */
 function SessionMoments({ post }: { post: SessionPost | null }) {
-  const { session, room, playback } = useListeningSession();
+  const { session, room, playback, following, position } = useListeningSession();
   const store = usePlaybackStore();
   const postId = post?.id ?? null;
   const { moments, add } = useSessionMoments(room.id, postId);
-  const getPosition = useCallback(() => (postId && store ? store.get().time : null), [postId, store]);
+  const nominal = useRef({ following, position });
+  useEffect(() => {
+    nominal.current = { following, position };
+  });
+  // The player's position while it plays; before the person has pressed play (or while the media
+  // loads), a follower is where the session is.
+  const getPosition = useCallback(() => {
+    if (!postId || !store) return null;
+    const media = store.media();
+    if (media && !media.paused) return media.currentTime;
+    return nominal.current.following ? nominal.current.position() : store.get().time;
+  }, [postId, store]);
   const inSession = session && postId && playback?.postId === postId ? session.id : undefined;
   return (
     <section aria-labelledby="session-moments" className="flex flex-col gap-3">
