@@ -171,7 +171,7 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
                       <span className="truncate text-xs text-muted">Suggested by {by}</span>
                     </span>
                     {viewer.isHost ? (
-                      <Button variant="secondary" className="min-h-9 px-2.5 py-1" disabled={busy[entry.id]} onClick={() => accept(entry)} aria-label={`Add ${title(entry)} to the queue`}>
+                      <Button variant="secondary" className="min-h-9 px-2.5 py-1" disabled={busy[entry.id]} onClick={() => accept(entry)} aria-label={`Accept ${title(entry)}`}>
                         Accept
                       </Button>
                     ) : null}

@@ -81,7 +81,7 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Comment on this moment" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form onSubmit={submit} noValidate aria-label="Comment during the session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
       <TextAreaField
         id="session-moment-body"
         label="Comment on this moment"
