@@ -313,6 +313,15 @@ const tasks: Record<string, () => Promise<number>> = {
       await stop();
     }
   },
+  "bench:sync": async () => {
+    const config = loadConfig();
+    const stop = await withStack(config);
+    try {
+      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-sync.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
+    } finally {
+      await stop();
+    }
+  },
   "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { usePlayback } from "@/components/moments/playback";
 import { formatDuration } from "@/components/posts/format";
 import { Button } from "@/components/ui/button";
@@ -30,7 +30,8 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
   const { playback, duration, actions, busy, error } = useListeningSession();
   const time = usePlayback((snapshot) => snapshot.time);
   const [dragging, setDragging] = useState<number | null>(null);
-  const pointer = useRef(false);
+  const slider = useRef<HTMLInputElement>(null);
+  const commit = useRef<(seconds: number) => void>(() => {});
   const [choice, setChoice] = useState("");
   const hasPost = Boolean(playback?.postId);
   const act = (run: () => Promise<boolean>) => {
@@ -38,6 +39,21 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
     void run();
   };
   const seekTo = (seconds: number) => act(() => actions.seek(seconds));
+  useEffect(() => {
+    commit.current = (seconds) => {
+      setDragging(null);
+      seekTo(seconds);
+    };
+  });
+  // A seek happens when the slider's value is committed (released, or a key press), not on each
+  // step of a drag: the DOM's own `change` event (React's onChange fires on every input).
+    useEffect(() => {
+    const input = slider.current;
+    if (!input) return;
+    const committed = () => commit.current(Number(input.value));
+    input.addEventListener("change", committed);
+    return () => input.removeEventListener("change", committed);
+  }, [hasPost]);
 
   return (
     <section aria-labelledby="host-controls" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
@@ -80,17 +96,8 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
               step={0.1}
               value={dragging ?? time}
               aria-valuetext={clockText(dragging ?? time)}
-              onPointerDown={() => (pointer.current = true)}
-              onPointerUp={(event) => {
-                pointer.current = false;
-                setDragging(null);
-                seekTo(Number((event.target as HTMLInputElement).value));
-              }}
-              onChange={(event) => {
-                const seconds = Number(event.target.value);
-                if (pointer.current) setDragging(seconds);
-                else seekTo(seconds);
-              }}
+              ref={slider}
+              onChange={(event) => setDragging(Number(event.target.value))}
               className="w-full accent-[var(--color-accent)]"
             />
           </label>

@@ -73,7 +73,10 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
     setBlocked(false);
     // Within the click: the browser lets this page play media from now on.
     const media = store?.media();
-    if (media && session.playback?.playing && media.paused) media.play()?.catch(() => undefined);
+    if (media && session.playback?.playing && media.paused && media.readyState >= 1) {
+      media.currentTime = session.position();
+      media.play()?.catch(() => undefined);
+    }
   };
 
   if (session.status === "refused") return <Alert tone="error">{session.statusDetail}</Alert>;

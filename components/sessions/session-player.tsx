@@ -41,8 +41,7 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
   useEffect(() => {
     if (!store) return;
     const controller = new DriftController();
-    let forPost: string | null = null;
-    let lastVersion = -1;
+    let forState = "";
     const step = () => {
       const media = store.media();
       const { session: s, post: current, armed: mayPlay, ownPost: alone, onBlocked: blocked } = latest.current;
@@ -53,10 +52,11 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
         if (!media.paused) media.pause();
         return;
       }
-      if (forPost !== current.id || lastVersion !== state.version) {
+      // A new state (the host's own change shows before it has a version): decide afresh.
+      const key = `${current.id}:${state.version}:${state.stateAtMs}:${state.playing}:${state.positionSeconds}:${state.rate}`;
+      if (key !== forState) {
         controller.reset();
-        forPost = current.id;
-        lastVersion = state.version;
+        forState = key;
       }
       if (!sourceMatches(media, current.src) || media.readyState < 1) return;
       const duration = s.duration ?? (Number.isFinite(media.duration) && media.duration > 0 ? media.duration : null);
