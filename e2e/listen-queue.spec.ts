@@ -190,7 +190,7 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await expect(memberPage.getByRole("list", { name: "Comments", exact: true }).getByText("Here comes the swell")).toBeVisible();
   const at = Math.floor(Number(made!.at_seconds));
   const stamp = `${Math.floor(at / 60)}:${String(at % 60).padStart(2, "0")}`;
-  await expect(memberPage.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: new RegExp(`at ${stamp}`) })).toBeVisible();
+  await expect(memberPage.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: new RegExp(`(at|from) ${stamp}`) })).toBeVisible();
 
   expect(hostSide.errors).toEqual([]);
   expect(memberSide.errors).toEqual([]);

@@ -168,7 +168,7 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
                   <div className="flex min-w-0 flex-wrap items-center gap-2">
                     <span className="flex min-w-0 flex-1 flex-col">
                       <span className="truncate text-sm font-medium">{title(entry)}</span>
-                      <span className="truncate text-xs text-muted">Suggested by {by}</span>
+                      <span className="text-xs text-muted [overflow-wrap:anywhere]">Suggested by {by}</span>
                     </span>
                     {viewer.isHost ? (
                       <Button variant="secondary" className="min-h-9 px-2.5 py-1" disabled={busy[entry.id]} onClick={() => accept(entry)} aria-label={`Accept ${title(entry)}`}>

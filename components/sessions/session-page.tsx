@@ -105,8 +105,8 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
             {post && following ? <PlaybackTime duration={session.duration} /> : null}
           </div>
         </div>
-        <SessionMoments post={post} />
         {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
+        <SessionMoments post={post} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
         <ListenersList listeners={session.listeners} />
@@ -139,7 +139,7 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
   const { session, room, playback, following, position } = useListeningSession();
   const store = usePlaybackStore();
   const postId = post?.id ?? null;
-  const { moments, add } = useSessionMoments(room.id, postId);
+  const { moments, ready, add } = useSessionMoments(room.id, postId);
   const nominal = useRef({ following, position });
   useEffect(() => {
     nominal.current = { following, position };
@@ -158,7 +158,8 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
       <h2 id="session-moments" className="text-lg font-semibold">
         Comments
       </h2>
-      <SessionTicker postId={postId} moments={moments} getPosition={getPosition} />
+      {/* Until the post's comments are read, nothing is news: they would all look just made. */}
+      <SessionTicker postId={ready ? postId : null} moments={moments} getPosition={getPosition} />
       <SessionMomentComposer sessionId={inSession} post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null} getPosition={getPosition} onPosted={add} />
     </section>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import { getMoment, refetchMoments } from "@/lib/moments/queries";
 import { initialMomentsState, momentsReducer } from "@/lib/moments/state";
@@ -13,8 +13,10 @@ import { useRoomChannel } from "@/lib/realtime/use-room-channel";
  * live from the room's channel (`moments` broadcasts) — the same reducer as the post page, so a
  * comment seen twice (the action's answer and its echo) is one.
  */
-export function useSessionMoments(roomId: string, postId: string | null): { moments: Moment[]; add: (moment: Moment) => void } {
+export function useSessionMoments(roomId: string, postId: string | null): { moments: Moment[]; ready: boolean; add: (moment: Moment) => void } {
   const [state, dispatch] = useReducer(momentsReducer, undefined, () => initialMomentsState([], null));
+  /** The post whose comments have been read (or failed to be: then live ones still come). */
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const latest = useRef({ postId, state });
   useLayoutEffect(() => {
     latest.current = { postId, state };
@@ -26,7 +28,14 @@ export function useSessionMoments(roomId: string, postId: string | null): { mome
   }, []);
 
   useEffect(() => {
-    if (postId) void load(postId);
+    if (!postId) return;
+    let live = true;
+    void load(postId).then(() => {
+      if (live) setLoadedFor(postId);
+    });
+    return () => {
+      live = false;
+    };
   }, [postId, load]);
 
   const applyChange = useCallback(async (change: RoomRowChange) => {
@@ -51,5 +60,5 @@ export function useSessionMoments(roomId: string, postId: string | null): { mome
 
   const moments = useMemo(() => state.items.filter((moment) => moment.post_id === postId), [state.items, postId]);
   const add = useCallback((moment: Moment) => dispatch({ type: "upsert", moment }), []);
-  return { moments, add };
+  return { moments, ready: postId !== null && loadedFor === postId, add };
 }
