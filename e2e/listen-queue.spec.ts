@@ -179,6 +179,12 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await expect(memberPage.getByRole("alert").filter({ hasText: "You can suggest up to 10 posts at a time" })).toBeVisible();
   await expect(suggestions(memberPage).getByRole("listitem")).toHaveCount(10);
 
+  // Listening on one's own shows in everyone's list; following again clears it.
+  await memberPage.getByRole("button", { name: "Listen on my own" }).click();
+  await expect(listeners(hostPage).locator("[data-listener]").filter({ hasText: "listener.eth" })).toContainText("on their own");
+  await memberPage.getByRole("button", { name: "Follow host" }).click();
+  await expect(listeners(hostPage).locator("[data-listener]").filter({ hasText: "listener.eth" })).not.toContainText("on their own");
+
   // The pages as they are now, for people to look at; no axe violations.
   await hostPage.getByRole("button", { name: "Done" }).click();
   await memberPage.getByRole("button", { name: "Done" }).click();

@@ -59,3 +59,24 @@ test("the session's refusals of a comment, in words", () => {
   expect(writeProblem({ code: "PT409", message: "That post isn't playing in the session any more" }, "moment")).toEqual({ message: momentActionMessages.sessionMovedOn });
   expect(writeProblem({ code: "23503", message: "That session isn't in this room" }, "moment")).toEqual({ message: momentActionMessages.sessionElsewhere });
 });
+
+test("who may start a session: the owner and moderators, and members when the owner allows", async () => {
+  const { mayStartSession } = await import("@/components/sessions/listen-together");
+  expect(mayStartSession("owner", "moderators")).toBe(true);
+  expect(mayStartSession("moderator", "moderators")).toBe(true);
+  expect(mayStartSession("member", "moderators")).toBe(false);
+  expect(mayStartSession("member", "members")).toBe(true);
+  expect(mayStartSession(null, "members")).toBe(false);
+});
+
+test("the room page counts people listening once each, whatever their tabs; a session nobody hosts for 2 minutes is over", async () => {
+  const { listenerCount, listeningText } = await import("@/components/sessions/session-banner");
+  const { sessionIsLive } = await import("@/lib/sessions/live");
+  expect(listenerCount({ a: [{ user_id: "a" }, { user_id: "a" }], b: [{ user_id: "b" }] })).toBe(2);
+  expect(listeningText(1)).toBe("1 listening");
+  expect(listeningText(3)).toBe("3 listening");
+  expect(listeningText(null)).toBeNull();
+  const now = Date.parse("2026-11-24T00:10:00Z");
+  expect(sessionIsLive({ host_seen_at: "2026-11-24T00:08:30Z" }, now)).toBe(true);
+  expect(sessionIsLive({ host_seen_at: "2026-11-24T00:07:59Z" }, now)).toBe(false);
+});
