@@ -117,14 +117,15 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await expect(memberPage.getByRole("status").filter({ hasText: /Posted at \d+:\d\d\./ })).toBeVisible();
   await expect(ticker(hostPage).getByText("Here comes the swell")).toBeVisible();
   await expect(ticker(memberPage).getByText("Here comes the swell")).toBeVisible();
-  const { data: made } = await service.from("moments").select("id, session_id, post_id, at_seconds").eq("body", "Here comes the swell").single();
+  const { data: made } = await service.from("moments").select("id, session_id, post_id, at_seconds").eq("body", "Here comes the swell").eq("post_id", toneId).single();
   expect(made).toMatchObject({ session_id: sessionId, post_id: toneId });
   expect(Number(made!.at_seconds)).toBeGreaterThanOrEqual(0);
 
   // A comment already on the post, a few seconds ahead: it pops up as playback passes it.
   const ahead = Math.ceil(Number(made!.at_seconds)) + 4;
   const hostClient = await signedInClient(host.email, host.password);
-  await hostClient.from("moments").insert({ post_id: toneId, author_id: host.id, at_seconds: ahead, body: "Listen for this bit" } as never);
+  const { error: aheadError } = await hostClient.from("moments").insert({ post_id: toneId, author_id: host.id, at_seconds: ahead, body: "Listen for this bit" } as never);
+  expect(aheadError).toBeNull();
   await expect(ticker(memberPage).getByText("Listen for this bit")).toBeVisible({ timeout: 15_000 });
   await expect(ticker(hostPage).getByText("Listen for this bit")).toBeVisible({ timeout: 15_000 });
 

@@ -144,12 +144,18 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
   useEffect(() => {
     nominal.current = { following, position };
   });
-  // The player's position while it plays; before the person has pressed play (or while the media
-  // loads), a follower is where the session is.
+  // A comment is stamped where the person hears it: the player's position while it plays; before
+  // they have pressed play (or while the media loads), a follower is where the session is.
   const getPosition = useCallback(() => {
     if (!postId || !store) return null;
     const media = store.media();
     if (media && !media.paused) return media.currentTime;
+    return nominal.current.following ? nominal.current.position() : store.get().time;
+  }, [postId, store]);
+  // The ticker follows the session's own timeline while following (smooth, whatever the media's
+  // stalls and corrective seeks); on one's own, the person's player.
+  const getTickerPosition = useCallback(() => {
+    if (!postId || !store) return null;
     return nominal.current.following ? nominal.current.position() : store.get().time;
   }, [postId, store]);
   const inSession = session && postId && playback?.postId === postId ? session.id : undefined;
@@ -159,7 +165,7 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
         Comments
       </h2>
       {/* Until the post's comments are read, nothing is news: they would all look just made. */}
-      <SessionTicker postId={ready ? postId : null} moments={moments} getPosition={getPosition} />
+      <SessionTicker postId={ready ? postId : null} moments={moments} getPosition={getTickerPosition} />
       <SessionMomentComposer sessionId={inSession} post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null} getPosition={getPosition} onPosted={add} />
     </section>
   );
