@@ -99,6 +99,8 @@ function record(): void {
   const w = window as unknown as { __sync: Recorded };
   w.__sync = { samples: [], events: [] };
   const clock = () => performance.timeOrigin + performance.now();
+  // Each page signs its own URL for a file: the file is its path, without the signature.
+  const fileOf = (media: HTMLMediaElement) => media.currentSrc.split("?")[0];
   const seen = new WeakSet<HTMLMediaElement>();
   setInterval(() => {
     const media = document.querySelector<HTMLMediaElement>("main audio, main video");
@@ -106,10 +108,10 @@ function record(): void {
     if (!seen.has(media)) {
       seen.add(media);
       for (const type of ["play", "playing", "pause", "seeking", "seeked", "loadstart", "emptied"]) {
-        media.addEventListener(type, () => w.__sync.events.push({ type, at: clock(), t: media.currentTime, src: media.currentSrc }));
+        media.addEventListener(type, () => w.__sync.events.push({ type, at: clock(), t: media.currentTime, src: fileOf(media) }));
       }
     }
-    if (media.readyState >= 1) w.__sync.samples.push({ at: clock(), t: media.currentTime, paused: media.paused, src: media.currentSrc });
+    if (media.readyState >= 1) w.__sync.samples.push({ at: clock(), t: media.currentTime, paused: media.paused, src: fileOf(media) });
   }, 40);
 }
 
@@ -177,10 +179,11 @@ function hostPositionAt(samples: Sample[], at: number, src: string): number | nu
 }
 
 function stats(values: number[]) {
+  if (!values.length) return { n: 0, p50: Number.NaN, p95: Number.NaN, max: Number.NaN };
   return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), max: Math.max(...values) };
 }
 
-const ms = (value: number) => `${value.toFixed(0).padStart(4)} ms`;
+const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0).padStart(4)} ms` : "   — ms");
 
 function reflected(action: Action, events: MediaEvent[], hostSrcAfter: string | null): number | null {
   const after = events.filter((event) => event.at >= action.at);

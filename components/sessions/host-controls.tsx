@@ -11,14 +11,19 @@ const rates = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
 export const clockText = (seconds: number) => formatDuration(Math.max(1e-9, seconds)) ?? "0:00";
 
-/** Where playback is, as the player has it: "1:02 / 4:10". */
-export function PlaybackTime({ duration }: { duration: number | null }) {
+/** Where playback is, as the player has it: "1:02 / 4:10", and a bar (not a control: followers can't seek). */
+export function PlaybackTime({ duration, bar = false }: { duration: number | null; bar?: boolean }) {
   const time = usePlayback((snapshot) => Math.floor(snapshot.time));
+  const text = `${clockText(time)}${duration ? ` / ${clockText(duration)}` : ""}`;
   return (
-    <span className="text-sm tabular-nums text-muted">
-      {clockText(time)}
-      {duration ? ` / ${clockText(duration)}` : ""}
-    </span>
+    <div className={`flex min-w-0 items-center gap-3 ${bar ? "w-full" : ""}`}>
+      {bar && duration ? (
+        <div role="progressbar" aria-label="Playback position" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.min(time, Math.round(duration))} aria-valuetext={text} className="h-1.5 min-w-0 flex-1 overflow-hidden rounded-full bg-line">
+          <div className="h-full rounded-full bg-accent" style={{ width: `${Math.min(100, (time / duration) * 100)}%` }} />
+        </div>
+      ) : null}
+      <span className="text-sm whitespace-nowrap tabular-nums text-muted">{text}</span>
+    </div>
   );
 }
 
@@ -85,7 +90,6 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
                 ))}
               </select>
             </label>
-            <PlaybackTime duration={duration} />
           </div>
           <label className="flex flex-col gap-1 text-sm">
             <span>Position</span>

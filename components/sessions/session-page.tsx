@@ -100,10 +100,8 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
             </div>
           ) : null}
           {!following ? <OwnControls /> : null}
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <VolumeControl />
-            {post && following ? <PlaybackTime duration={session.duration} /> : null}
-          </div>
+          {post ? <PlaybackTime duration={session.duration} bar={!session.isHost} /> : null}
+          <VolumeControl />
         </div>
         {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
         <SessionMoments post={post} />

@@ -76,7 +76,10 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
         return;
       }
       if (media.paused) {
-        media.currentTime = Math.min(target + controller.lead * state.rate, duration ?? Infinity);
+        // Paused where the session was (it tracks the position while paused): play from there, and
+        // let the controller close the little drift; a seek first would hold playback back.
+        const aim = Math.min(target + controller.lead * state.rate, duration ?? Infinity);
+        if (Math.abs(media.currentTime - target) > 0.15) media.currentTime = aim;
         if (canNudge) media.playbackRate = state.rate;
         media.play()?.catch((error: unknown) => {
           if (error instanceof DOMException && error.name === "NotAllowedError") blocked();

@@ -25,14 +25,19 @@ export function successorOf(listeners: readonly ListenerMeta[], hostId: string |
   return successionOrder(listeners, hostId)[0]?.user_id ?? null;
 }
 
-/** Between one candidate's turn and the next's. */
+/** The server lets a member take over once the host has been quiet this long (private.host_quiet_after()). */
+export const hostQuietMs = 5_000;
+/** Between one fallback candidate's turn and the next's. */
 export const fallbackStepMs = 2_000;
 
 /**
- * How long `selfId` waits after the host left before claiming: 0 for the successor, then a step
- * per place in the order; null when not among the listeners.
+ * How long `selfId` waits after the host left before claiming: the successor at once (and again
+ * until the server's quiet window has passed, when the host's page could not say it was leaving);
+ * the others only after that window and the successor's chance, a step apart, so the successor
+ * always gets there first. Null when not among the listeners.
  */
 export function claimDelayMs(listeners: readonly ListenerMeta[], hostId: string | null, selfId: string): number | null {
   const place = successionOrder(listeners, hostId).findIndex((meta) => meta.user_id === selfId);
-  return place < 0 ? null : place * fallbackStepMs;
+  if (place < 0) return null;
+  return place === 0 ? 0 : hostQuietMs + place * fallbackStepMs;
 }

@@ -7,7 +7,7 @@ import type { BrowserData } from "@/lib/supabase/data-client";
 import { fetchSession, hostStillHere, releaseOnExit, sessionActions, sessionMessages } from "./actions";
 import { ServerClock } from "./clock";
 import { SessionConnection, type SessionChannelStatus } from "./connection";
-import { claimDelayMs } from "./successor";
+import { claimDelayMs, fallbackStepMs } from "./successor";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { positionAt } from "./timeline";
 import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, type SessionRow, playbackStateOf } from "./types";
@@ -268,8 +268,9 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
       const answer = await sessionActions.claimHost(data, sessionId, expected);
       if (stopped) return;
       if (answer.ok) return receive(answer.data);
-      // Still within the host's quiet window: try again until it has passed.
-      if (hostStillHere(answer.error) && Date.now() - startedAt < claimGiveUpMs) timer = setTimeout(() => void attempt(), claimRetryMs);
+      // Still within the host's quiet window: try again until it has passed (the others, who come
+      // after the successor, less often).
+      if (hostStillHere(answer.error) && Date.now() - startedAt < claimGiveUpMs) timer = setTimeout(() => void attempt(), claimOrder === 0 ? claimRetryMs : fallbackStepMs);
       else void resync();
     };
     timer = setTimeout(() => void attempt(), claimOrder);

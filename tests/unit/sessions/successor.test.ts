@@ -1,7 +1,7 @@
 // Who takes over from a host who left: moderators and the owner first, longest present first, ties
 // by id; the host never succeeds themselves; each person counts once (their earliest tab).
 import { expect, test } from "vitest";
-import { claimDelayMs, fallbackStepMs, successionOrder, successorOf } from "@/lib/sessions/successor";
+import { claimDelayMs, fallbackStepMs, hostQuietMs, successionOrder, successorOf } from "@/lib/sessions/successor";
 import type { ListenerMeta, RoomRole } from "@/lib/sessions/types";
 
 const meta = (user_id: string, role: RoomRole, since: number): ListenerMeta => ({
@@ -43,10 +43,10 @@ test("nobody else here: no successor", () => {
   expect(successorOf([], "host")).toBeNull();
 });
 
-test("the successor claims at once; the others wait their turn; someone not here never claims", () => {
+test("the successor claims at once; the others only after the host's quiet window, in turn; someone not here never claims", () => {
   const here = [meta("mod", "moderator", 5), meta("a", "member", 1), meta("b", "member", 2)];
   expect(claimDelayMs(here, "host", "mod")).toBe(0);
-  expect(claimDelayMs(here, "host", "a")).toBe(fallbackStepMs);
-  expect(claimDelayMs(here, "host", "b")).toBe(2 * fallbackStepMs);
+  expect(claimDelayMs(here, "host", "a")).toBe(hostQuietMs + fallbackStepMs);
+  expect(claimDelayMs(here, "host", "b")).toBe(hostQuietMs + 2 * fallbackStepMs);
   expect(claimDelayMs(here, "host", "stranger")).toBeNull();
 });
