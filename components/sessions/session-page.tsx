@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PlaybackProvider, usePlaybackStore } from "@/components/moments/playback";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
@@ -8,9 +8,14 @@ import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
 import type { SessionPost } from "@/lib/sessions/types";
 import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSession } from "@/lib/sessions/use-listening-session";
+import { useSessionMoments } from "@/lib/sessions/use-session-moments";
 import { HostControls, PlaybackTime } from "./host-controls";
+import { ListenersList } from "./listeners-list";
+import { QueuePanel } from "./queue-panel";
 import { SessionBar } from "./session-bar";
+import { SessionMomentComposer } from "./session-moment-composer";
 import { SessionPlayer, VolumeControl } from "./session-player";
+import { SessionTicker } from "./session-ticker";
 
 /** The session page's client part: the session engine, the player, and the controls around it. */
 export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetup, "durations">; posts: SessionPost[] }) {
@@ -78,29 +83,89 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
   if (!session.session) return <StartSession posts={posts} />;
 
   return (
-    <>
-      <SessionBar post={post} />
-      {!session.isHost && session.error ? (
-        <p role="alert" className="text-sm text-danger">
-          {session.error}
-        </p>
-      ) : null}
-      <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
-        <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
-        {post && !armed ? (
-          <div className="flex flex-col items-start gap-2">
-            <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
-            <p className="text-sm text-muted">{blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}</p>
-          </div>
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
+      <div className="flex min-w-0 flex-col gap-6">
+        <SessionBar post={post} />
+        {!session.isHost && session.error ? (
+          <p role="alert" className="text-sm text-danger">
+            {session.error}
+          </p>
         ) : null}
-        {!following ? <OwnControls /> : null}
-        {post ? <PlaybackTime duration={session.duration} bar={!session.isHost} /> : null}
-        <VolumeControl />
+        <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
+          <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
+          {post && !armed ? (
+            <div className="flex flex-col items-start gap-2">
+              <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
+              <p className="text-sm text-muted">{blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}</p>
+            </div>
+          ) : null}
+          {!following ? <OwnControls /> : null}
+          {post ? <PlaybackTime duration={session.duration} bar={!session.isHost} /> : null}
+          <VolumeControl />
+        </div>
+        {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
+        <SessionMoments post={post} />
       </div>
-      {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
-      {/* The queue, the listeners and the live moments sit here: inside both providers, they read
-          useListeningSession() and the player's position (usePlayback). */}
-    </>
+      <div className="flex min-w-0 flex-col gap-6">
+        <ListenersList listeners={session.listeners} />
+        <SessionQueue posts={posts} />
+      </div>
+    </div>
+  );
+}
+
+/** The session's queue, with what the page knows of posts' titles and people's names. */
+function SessionQueue({ posts }: { posts: SessionPost[] }) {
+  const { session, playback, queue, self, isHost, listeners } = useListeningSession();
+  const known = useMemo(
+    () => ({
+      posts: Object.fromEntries(posts.map((post) => [post.id, post.title])),
+      people: Object.fromEntries(listeners.map((listener) => [listener.user_id, listener.display_name])),
+    }),
+    [posts, listeners],
+  );
+  if (!session) return null;
+  return <QueuePanel session={{ id: session.id, roomId: session.room_id }} playingPostId={playback?.postId ?? null} queue={queue} viewer={{ userId: self.user_id, role: self.role, isHost }} known={known} />;
+}
+
+/**
+ * Comments during the session: the ticker of the post this page plays (its comments pop up as
+ * playback passes them) and the composer, which stamps a comment with the player's position — and
+ * with the session when the post is the session's.
+ */
+function SessionMoments({ post }: { post: SessionPost | null }) {
+  const { session, room, playback, following, position } = useListeningSession();
+  const store = usePlaybackStore();
+  const postId = post?.id ?? null;
+  const { moments, ready, add } = useSessionMoments(room.id, postId);
+  const nominal = useRef({ following, position });
+  useEffect(() => {
+    nominal.current = { following, position };
+  });
+  // A comment is stamped where the person hears it: the player's position while it plays; before
+  // they have pressed play (or while the media loads), a follower is where the session is.
+  const getPosition = useCallback(() => {
+    if (!postId || !store) return null;
+    const media = store.media();
+    if (media && !media.paused) return media.currentTime;
+    return nominal.current.following ? nominal.current.position() : store.get().time;
+  }, [postId, store]);
+  // The ticker follows the session's own timeline while following (smooth, whatever the media's
+  // stalls and corrective seeks); on one's own, the person's player.
+  const getTickerPosition = useCallback(() => {
+    if (!postId || !store) return null;
+    return nominal.current.following ? nominal.current.position() : store.get().time;
+  }, [postId, store]);
+  const inSession = session && postId && playback?.postId === postId ? session.id : undefined;
+  return (
+    <section aria-labelledby="session-moments" className="flex flex-col gap-3">
+      <h2 id="session-moments" className="text-lg font-semibold">
+        Comments
+      </h2>
+      {/* Until the post's comments are read, nothing is news: they would all look just made. */}
+      <SessionTicker postId={ready ? postId : null} moments={moments} getPosition={getTickerPosition} />
+      <SessionMomentComposer sessionId={inSession} post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null} getPosition={getPosition} onPosted={add} />
+    </section>
   );
 }
 

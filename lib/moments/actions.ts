@@ -27,13 +27,16 @@ function invalid<T>(issues: { path: PropertyKey[]; message: string }[]): MomentA
   return { ok: false, error: issues[0]?.message ?? momentActionMessages.saveFailed, errors };
 }
 
-/** A comment at a second of the post's media (or general, at null), as the signed-in member. */
-export async function createMoment(input: { postId: string; atSeconds: number | null; body: string }): Promise<MomentActionResult<Moment>> {
+/**
+ * A comment at a second of the post's media (or general, at null), as the signed-in member; with
+ * `sessionId`, made during that listening session (it must be live and playing this post).
+ */
+export async function createMoment(input: { postId: string; atSeconds: number | null; body: string; sessionId?: string }): Promise<MomentActionResult<Moment>> {
   const parsed = newMomentSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error.issues);
   const { supabase, userId } = await signedInClient();
   if (!userId) return { ok: false, error: momentActionMessages.sessionEnded };
-  const { postId, atSeconds, body } = parsed.data;
+  const { postId, atSeconds, body, sessionId } = parsed.data;
 
   const { data: post } = await supabase.from("posts").select("duration_seconds").eq("id", postId).maybeSingle();
   if (!post) return { ok: false, error: momentActionMessages.postGone };
@@ -42,7 +45,8 @@ export async function createMoment(input: { postId: string; atSeconds: number | 
   }
 
   // room_id is copied from the post by the database (the client may not send it), hence the cast.
-  const { data, error } = await supabase.from("moments").insert({ post_id: postId, author_id: userId, at_seconds: atSeconds, body } as never).select("id").single<{ id: string }>();
+  const row = { post_id: postId, author_id: userId, at_seconds: atSeconds, body, ...(sessionId ? { session_id: sessionId } : {}) };
+  const { data, error } = await supabase.from("moments").insert(row as never).select("id").single<{ id: string }>();
   if (error || !data) return refused(error ? writeProblem(error, "moment") : { message: momentActionMessages.saveFailed });
   const moment = await getMoment(supabase, data.id);
   return moment ? { ok: true, data: moment } : { ok: false, error: momentActionMessages.saveFailed };

@@ -19,6 +19,9 @@ export const momentActionMessages = {
   saveFailed: "We couldn't save your comment — try again in a moment.",
   reactFailed: "We couldn't save your reaction — try again in a moment.",
   deleteFailed: "We couldn't delete the comment — try again in a moment.",
+  sessionOver: "The listening session has ended — your comment wasn't posted.",
+  sessionMovedOn: "The session has moved on to another post — your comment wasn't posted. Post it again to stamp it on what plays now.",
+  sessionElsewhere: "That listening session isn't in this room.",
 } as const;
 
 type DbError = { code?: string; message: string; details?: string | null };
@@ -26,6 +29,10 @@ type DbError = { code?: string; message: string; details?: string | null };
 /** A refused write of a moment or reaction: RLS (42501), a constraint (by name or by the trigger's words), a vanished parent. */
 export function writeProblem(error: DbError, writing: "moment" | "reaction"): WriteProblem {
   const text = `${error.message} ${error.details ?? ""}`;
+  // A comment made during a listening session: the session's state refused it (PT409).
+  if (/This session has ended/.test(text)) return { message: momentActionMessages.sessionOver };
+  if (/isn't playing in the session/.test(text)) return { message: momentActionMessages.sessionMovedOn };
+  if (/moments_session_id_fkey|session isn't in this room/.test(text)) return { message: momentActionMessages.sessionElsewhere };
   if (error.code === "42501") return { message: writing === "moment" ? momentActionMessages.joinToComment : momentActionMessages.joinToReact };
   if (/moments_at_seconds_within_duration|past the end of the media/.test(text)) return { message: momentMessages.atPastEnd, field: "atSeconds" };
   if (text.includes("moments_at_seconds_range")) return { message: momentMessages.atInvalid, field: "atSeconds" };

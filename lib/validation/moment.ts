@@ -32,6 +32,8 @@ export const newMomentSchema = z.object({
   postId: z.uuid(),
   atSeconds: momentAtSchema,
   body: momentBodySchema,
+  /** Made during a listening session (the database checks it is live and plays this post). */
+  sessionId: z.uuid().optional(),
 });
 
 export const editMomentSchema = z.object({

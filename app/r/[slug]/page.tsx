@@ -9,6 +9,7 @@ import { GateBadge } from "@/components/rooms/gate-badge";
 import { MembershipForm } from "@/components/rooms/membership-form";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
+import { ListenTogether } from "@/components/sessions/listen-together";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { linkClasses } from "@/components/ui/link";
@@ -20,6 +21,7 @@ import { decodeCursor } from "@/lib/posts/cursor";
 import { gateRequirementText } from "@/lib/chain/tokens";
 import { chainName, standardName } from "@/lib/rooms/chain-name";
 import { recheckMembership } from "@/lib/rooms/join";
+import { roomHasLiveSession } from "@/lib/sessions/live";
 import { getRoomBySlug, type RoomDetails, type RoomGate } from "@/lib/rooms/queries";
 import { createClient } from "@/lib/supabase/server";
 import { membershipRecheckAfterMs } from "@/lib/validation/join-room";
@@ -76,10 +78,11 @@ export default async function RoomPage({ params, searchParams }: { params: Param
   }
   const details = result.data;
   const { room, owner, gate } = details;
-  const [{ membership, lapsed }, requirement, ownerWallets] = await Promise.all([
+  const [{ membership, lapsed }, requirement, ownerWallets, liveSession] = await Promise.all([
     recheckIfStale(supabase, details),
     gate ? gateText(gate) : null,
     owner ? supabase.rpc("profile_wallets", { profile_id: owner.id }).then(({ data }) => data ?? []) : [],
+    roomHasLiveSession(supabase, room.id),
   ]);
   const gated = room.visibility === "gated";
   const canManage = membership?.role === "owner" || membership?.role === "moderator";
@@ -137,6 +140,14 @@ export default async function RoomPage({ params, searchParams }: { params: Param
         {gated ? <p>{requirement}</p> : <p className="text-muted">Open to everyone signed in.</p>}
         <MembershipStatus roomId={room.id} slug={room.slug} gated={gated} signedIn={user !== null} membership={membership} />
       </section>
+
+      <ListenTogether
+        room={{ id: room.id, slug: room.slug }}
+        signedIn={user !== null}
+        role={membership?.role ?? null}
+        starters={room.session_starters === "members" ? "members" : "moderators"}
+        live={liveSession}
+      />
 
       {canReadContent ? <RoomLive room={{ id: room.id, slug: room.slug, gated }} self={membership && user?.profile ? presenceSelf(user.profile) : null} /> : null}
 

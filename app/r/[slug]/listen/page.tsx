@@ -73,7 +73,7 @@ export default async function ListenPage({ params }: { params: Params }) {
   };
   const canStart = role === "owner" || role === "moderator" || room.session_starters === "members";
   return (
-    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
+    <main id="main" className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:py-10">
       {roomLink}
       {heading}
       <SessionPage setup={{ room: { id: room.id, slug: room.slug, name: room.name }, self, canStart, initial: live }} posts={posts} />

@@ -1,0 +1,53 @@
+import { Avatar } from "@/components/avatar";
+import type { Listener } from "@/lib/sessions/types";
+
+/** The name a listener goes by here: their ENS name when their linked wallet has one, else their display name. */
+export const listenerName = (listener: Pick<Listener, "ens_name" | "display_name">): string => listener.ens_name || listener.display_name;
+
+/** The host first, then the page's own person, then everyone else by name. */
+export function orderListeners(listeners: readonly Listener[]): Listener[] {
+  return [...listeners].sort(
+    (a, b) => Number(b.isHost) - Number(a.isHost) || Number(b.isSelf) - Number(a.isSelf) || listenerName(a).localeCompare(listenerName(b)) || a.user_id.localeCompare(b.user_id),
+  );
+}
+
+/**
+ * Everyone with the session open (from presence): avatar, name (ENS when they have one), the host
+ * marked, and who is listening on their own. On a phone: a wrapping row of compact chips.
+ */
+export function ListenersList({ listeners }: { listeners: readonly Listener[] }) {
+  const people = orderListeners(listeners);
+  return (
+    <section aria-labelledby="listeners-heading" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
+      <h2 id="listeners-heading" className="text-base font-semibold">
+        Listening <span className="font-normal text-muted">({people.length})</span>
+      </h2>
+      {people.length === 0 ? (
+        <p className="text-sm text-muted">Nobody here yet.</p>
+      ) : (
+        <ul aria-label="People listening" className="flex flex-wrap gap-2 sm:flex-col">
+          {people.map((listener) => (
+            <li key={listener.user_id} className="flex min-w-0 max-w-full items-center gap-2 rounded-full border border-line py-1 pl-1 pr-3 text-sm sm:rounded-none sm:border-0 sm:p-0" data-listener={listener.username}>
+              <ListenerAvatar listener={listener} />
+              <span className="truncate font-medium" title={listener.ens_name ? `${listener.display_name} (@${listener.username})` : `@${listener.username}`}>
+                {listenerName(listener)}
+                {listener.isSelf ? <span className="font-normal text-muted"> (you)</span> : null}
+              </span>
+              {listener.isHost ? <span className="shrink-0 rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-accent-ink">Host</span> : null}
+              {!listener.isHost && !listener.following ? <span className="shrink-0 text-xs text-muted">on their own</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Their uploaded avatar; else their ENS avatar; else initials. */
+function ListenerAvatar({ listener }: { listener: Listener }) {
+  if (!listener.avatar_path && listener.ens_avatar) {
+    // eslint-disable-next-line @next/next/no-img-element -- ENS avatars come from any host; no optimiser
+    return <img src={listener.ens_avatar} alt="" width={24} height={24} className="h-6 w-6 shrink-0 rounded-full border border-line object-cover" />;
+  }
+  return <Avatar path={listener.avatar_path} name={listenerName(listener)} size={24} />;
+}

@@ -1,0 +1,65 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { loadSupabaseData } from "@/components/supabase-provider";
+import { buttonClasses } from "@/components/ui/button";
+import { sessionTopic } from "@/lib/sessions/types";
+
+/** How many people the session's presence holds (each person once, whatever their tabs). */
+export function listenerCount(state: Record<string, unknown[]>): number {
+  const people = new Set<string>();
+  for (const [key, metas] of Object.entries(state)) {
+    for (const meta of metas) {
+      const id = meta && typeof meta === "object" && typeof (meta as { user_id?: unknown }).user_id === "string" ? (meta as { user_id: string }).user_id : key;
+      people.add(id);
+    }
+  }
+  return people.size;
+}
+
+export const listeningText = (count: number | null) => (count === null ? null : count === 1 ? "1 listening" : `${count} listening`);
+
+/**
+ * "Listening together now — N listening — Join", for the room's members while a session is on. N
+ * comes from the session channel's presence (read, never shared: this page is not listening).
+ */
+export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }) {
+  const [count, setCount] = useState<number | null>(null);
+  useEffect(() => {
+    let leave = () => {};
+    let live = true;
+    void loadSupabaseData().then(async (data) => {
+      await data.realtime.setAuth().catch(() => undefined);
+      if (!live) return;
+      const channel = data.channel(sessionTopic(roomId), { config: { private: true, presence: { key: "", enabled: true } } });
+      channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));
+      channel.subscribe();
+      leave = () => void data.removeChannel(channel);
+    });
+    return () => {
+      live = false;
+      leave();
+    };
+  }, [roomId]);
+  const listening = listeningText(count);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <p className="flex items-center gap-2 font-medium">
+        <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-full bg-success" />
+        <span>
+          Listening together now
+          {listening ? (
+            <span className="font-normal text-muted" data-listening-count={count}>
+              {" "}
+              — {listening}
+            </span>
+          ) : null}
+        </span>
+      </p>
+      {/* A full page load: the session page joins this same channel, and must not find this one closing. */}
+      <a href={`/r/${slug}/listen`} className={buttonClasses("primary")}>
+        Join
+      </a>
+    </div>
+  );
+}

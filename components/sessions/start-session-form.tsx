@@ -1,0 +1,35 @@
+"use client";
+
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { linkClasses } from "@/components/ui/link";
+import { type StartSessionState, startSessionAction } from "@/lib/sessions/start";
+
+const idle: StartSessionState = { status: "idle" };
+
+/** "Start listening together" as a form posting to a Server Action (works before JavaScript loads). */
+export function StartSessionForm({ roomId, slug }: { roomId: string; slug: string }) {
+  const [state, action, pending] = useActionState(startSessionAction, idle);
+  return (
+    <form action={action} className="flex flex-col items-start gap-2">
+      <input type="hidden" name="roomId" value={roomId} />
+      <input type="hidden" name="slug" value={slug} />
+      <Button type="submit" disabled={pending}>
+        {pending ? "Starting…" : "Start listening together"}
+      </Button>
+      {state.status === "error" ? (
+        <p role="alert" className="text-sm text-danger">
+          {state.message}
+          {state.live ? (
+            <>
+              {" "}
+              <a href={`/r/${slug}/listen`} className={linkClasses}>
+                Join the session
+              </a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </form>
+  );
+}
