@@ -2,6 +2,7 @@ import type { RealtimeChannel } from "@supabase/supabase-js";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, isRefusal, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
+import { probeSocketAfterOnline } from "./socket-probe";
 
 /**
  * One page's connection to a room's live channel, shared by everything on the page that listens to
@@ -225,7 +226,7 @@ export class RoomConnection {
   /** Back online: a socket that lived through it may have missed nothing, or not — check, and fetch. */
   private cameOnline(): void {
     if (!this.missed || this.stopped || !this.channel) return;
-    void this.data.realtime.sendHeartbeat();
+    probeSocketAfterOnline(this.data);
     if (this.channel.state === "joined") this.joined(this.channel);
   }
 

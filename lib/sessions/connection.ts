@@ -2,6 +2,7 @@ import type { RealtimeChannel } from "@supabase/supabase-js";
 import { isRefusal } from "@/lib/realtime/room-channel";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
+import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 
 /**
  * The session page's connection to `session:{room id}`, the room's private session channel:
@@ -101,7 +102,11 @@ export class SessionConnection {
     channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && this.handlers.onQueue(payload as QueueChange));
     channel.on("presence", { event: "sync" }, () => {
       if (channel !== this.channel) return;
-      this.handlers.onPresence(listenerMetasOf(channel.presenceState() as unknown as Record<string, unknown[]>));
+      const state = channel.presenceState() as unknown as Record<string, unknown[]>;
+      // A socket that came back may have rejoined without this page's presence: share it again,
+      // or the others would count this page as gone (and pass it over when the host leaves).
+      if (this.tracked && this.status === "live" && !state[this.userId]?.length) void channel.track(this.tracked);
+      this.handlers.onPresence(listenerMetasOf(state));
     });
     channel.subscribe((status, error) => {
       if (channel !== this.channel) return;
@@ -119,11 +124,11 @@ export class SessionConnection {
         this.missed = true;
         return this.setStatus("reconnecting");
       }
-      // Closed by the server (an expired token, a restart): join again with a fresh token.
+      // Closed by the server (an expired token, a restart): join again with a fresh token, once
+      // supabase-js has forgotten this channel (it keeps one per topic, and would hand it back).
       this.missed = true;
       this.setStatus("reconnecting", "The live connection closed");
-      this.channel = null;
-      setTimeout(() => void this.open(), reopenMs);
+      void this.leaveChannel().then(() => setTimeout(() => !this.stopped && void this.open(), reopenMs));
     });
   }
 
@@ -147,7 +152,7 @@ export class SessionConnection {
    */
   private cameOnline(): void {
     if (this.stopped || !this.channel) return;
-    void this.data.realtime.sendHeartbeat();
+    probeSocketAfterOnline(this.data);
     if (this.channel.state === "joined") this.joined(this.channel);
     else this.handlers.onResync();
   }

@@ -1,0 +1,16 @@
+import type { BrowserData } from "@/lib/supabase/data-client";
+
+const probedAt = new WeakMap<object, number>();
+
+/**
+ * Back online: ask the socket for a heartbeat now, so a dead socket is noticed at once rather than
+ * at the next heartbeat. Once per moment for the whole page: every connection on the page hears the
+ * same `online` event, and realtime-js takes a second heartbeat sent before the first is answered
+ * as a timeout — it would drop a healthy socket and rejoin every channel.
+ */
+export function probeSocketAfterOnline(data: BrowserData): void {
+  const now = Date.now();
+  if (now - (probedAt.get(data.realtime) ?? -Infinity) < 5_000) return;
+  probedAt.set(data.realtime, now);
+  void data.realtime.sendHeartbeat();
+}
