@@ -31,7 +31,7 @@ async function seat(browser: Browser, person: Person, path: string, { goesOfflin
   return { context, page, errors };
 }
 
-const media = (page: Page) => page.locator("main audio, main video").first();
+const media = (page: Page) => page.locator("main audio:not([data-preload-next]), main video").first();
 const timeOf = (page: Page) => media(page).evaluate((element: HTMLMediaElement) => element.currentTime);
 const pausedOf = (page: Page) => media(page).evaluate((element: HTMLMediaElement) => element.paused);
 const hostControls = (page: Page) => page.getByRole("region", { name: "You're hosting" });
@@ -168,6 +168,12 @@ test("three people listen together: play, pause, seek and skip followed; a late 
   // The new host pauses: Cy follows.
   await hostButton(b.page, "Pause").click();
   await expectPaused([b.page, c.page], true);
+
+  // Bo hands the session to Cy: Cy gets the controls, Bo loses them.
+  await b.page.getByRole("button", { name: /^Make .+ the host$/ }).click();
+  await expect(hostControls(c.page)).toBeVisible({ timeout: 10_000 });
+  await expect(hostControls(b.page)).toHaveCount(0);
+  expect((await service.from("listening_sessions").select("host_id").eq("id", sessionId).single()).data).toEqual({ host_id: cy.id });
 
   // Someone who is not a member: the page says only members listen together; the channel refuses them.
   const v = await seat(browser, outsider, path);

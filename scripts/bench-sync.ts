@@ -103,7 +103,7 @@ function record(): void {
   const fileOf = (media: HTMLMediaElement) => media.currentSrc.split("?")[0];
   const seen = new WeakSet<HTMLMediaElement>();
   setInterval(() => {
-    const media = document.querySelector<HTMLMediaElement>("main audio, main video");
+    const media = document.querySelector<HTMLMediaElement>("main audio:not([data-preload-next]), main video");
     if (!media) return;
     if (!seen.has(media)) {
       seen.add(media);

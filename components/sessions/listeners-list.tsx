@@ -13,9 +13,10 @@ export function orderListeners(listeners: readonly Listener[]): Listener[] {
 
 /**
  * Everyone with the session open (from presence): avatar, name (ENS when they have one), the host
- * marked, and who is listening on their own. On a phone: a wrapping row of compact chips.
+ * marked, and who is listening on their own. On a phone: a wrapping row of compact chips. With
+ * `onMakeHost` (the host, moderators and the owner), each other person can be given the host's place.
  */
-export function ListenersList({ listeners }: { listeners: readonly Listener[] }) {
+export function ListenersList({ listeners, onMakeHost }: { listeners: readonly Listener[]; onMakeHost?: (userId: string) => void }) {
   const people = orderListeners(listeners);
   return (
     <section aria-labelledby="listeners-heading" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
@@ -35,6 +36,11 @@ export function ListenersList({ listeners }: { listeners: readonly Listener[] })
               </span>
               {listener.isHost ? <span className="shrink-0 rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-accent-ink">Host</span> : null}
               {!listener.isHost && !listener.following ? <span className="shrink-0 text-xs text-muted">on their own</span> : null}
+              {onMakeHost && !listener.isHost ? (
+                <button type="button" onClick={() => onMakeHost(listener.user_id)} className="ml-auto shrink-0 rounded-md px-2 py-1 text-xs font-medium text-accent underline-offset-2 hover:underline" aria-label={`Make ${listenerName(listener)} the host`}>
+                  Make host
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -93,6 +93,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
         ) : null}
         <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
           <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
+          <PreloadNext posts={posts} />
           {post && !armed ? (
             <div className="flex flex-col items-start gap-2">
               <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
@@ -107,7 +108,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
         <SessionMoments post={post} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
-        <ListenersList listeners={session.listeners} />
+        <ListenersList listeners={session.listeners} onMakeHost={session.canEnd ? (userId) => void session.actions.handOver(userId) : undefined} />
         <SessionQueue posts={posts} />
       </div>
     </div>
@@ -233,4 +234,17 @@ function StartSession({ posts }: { posts: SessionPost[] }) {
       ) : null}
     </section>
   );
+}
+
+/**
+ * The next queued post's file, fetched ahead while this one plays (an uploaded file only: a link's
+ * provider loads its own player): when the host moves on, every player finds the file in the
+ * browser's cache instead of starting to download it then.
+ */
+function PreloadNext({ posts }: { posts: SessionPost[] }) {
+  const { queue, session } = useListeningSession();
+  const nextId = queue.find((entry) => entry.status === "queued")?.post_id ?? null;
+  const next = posts.find((post) => post.id === nextId);
+  if (!next || next.media_kind !== "upload" || next.id === session?.post_id) return null;
+  return <audio src={next.src} preload="auto" muted hidden aria-hidden="true" data-preload-next="" />;
 }

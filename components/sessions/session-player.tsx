@@ -11,6 +11,8 @@ import { useListeningSession } from "@/lib/sessions/use-listening-session";
 
 /** How often the player is checked against the session's timeline (and at once on every change). */
 const tickMs = 50;
+/** About how long a file takes from its first byte to playing, on a start that cannot wait for it. */
+const expectedLoadMs = 100;
 
 /** The player's media element: an HTML media element lets its rate be set finely; embeds' players may not. */
 const nudgeable = (media: HTMLMediaElement) => media instanceof HTMLMediaElement;
@@ -42,6 +44,7 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
     if (!store) return;
     const controller = new DriftController();
     let forState = "";
+    let startedLoading = "";
     const step = () => {
       const media = store.media();
       const { session: s, post: current, armed: mayPlay, ownPost: alone, onBlocked: blocked } = latest.current;
@@ -58,7 +61,17 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
         controller.reset();
         forState = key;
       }
-      if (!sourceMatches(media, current.src) || media.readyState < 1) return;
+      if (!sourceMatches(media, current.src)) return;
+      if (media.readyState < 1) {
+        // A file still loading (the host moved on): start it now, where the timeline will be — a
+        // position set before the metadata is where playback begins — rather than once it has loaded.
+        if (state.playing && mayPlay && media.paused && startedLoading !== key) {
+          startedLoading = key;
+          media.currentTime = positionAt(state, s.serverNow() + expectedLoadMs, s.duration);
+          media.play()?.catch(() => undefined);
+        }
+        return;
+      }
       const duration = s.duration ?? (Number.isFinite(media.duration) && media.duration > 0 ? media.duration : null);
       const target = positionAt(state, s.serverNow(), duration);
       const atEnd = duration !== null && target >= duration - 0.02;
@@ -93,7 +106,12 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
     };
     tick.current = step;
     const timer = setInterval(step, tickMs);
-    return () => clearInterval(timer);
+    // Also at once when the media changes (its metadata arrives, it starts or stops), not at the next tick.
+    const unsubscribe = store.subscribe(step);
+    return () => {
+      clearInterval(timer);
+      unsubscribe();
+    };
   }, [store]);
 
   // A new state from the host is applied at once, not at the next tick.
