@@ -6,6 +6,7 @@ import { formatDuration } from "@/components/posts/format";
 import { Button } from "@/components/ui/button";
 import type { SessionPost } from "@/lib/sessions/types";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
+import { PostSelect } from "./post-select";
 
 const rates = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -116,17 +117,7 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
           if (choice) act(() => actions.playPost(choice));
         }}
       >
-        <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
-          <span>Play a post now</span>
-          <select value={choice} onChange={(event) => setChoice(event.target.value)} className="min-h-10 w-full min-w-0 rounded-lg border border-line bg-raised px-2 text-base">
-            <option value="">Choose a post…</option>
-            {posts.map((post) => (
-              <option key={post.id} value={post.id}>
-                {post.title}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PostSelect label="Play a post now" none="Choose a post…" posts={posts} value={choice} onChange={setChoice} />
         <Button type="submit" variant="secondary" disabled={!choice || busy}>
           Play now
         </Button>

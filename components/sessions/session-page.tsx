@@ -11,6 +11,7 @@ import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSessi
 import { useSessionMoments } from "@/lib/sessions/use-session-moments";
 import { HostControls, PlaybackTime } from "./host-controls";
 import { ListenersList } from "./listeners-list";
+import { PostSelect } from "./post-select";
 import { QueuePanel } from "./queue-panel";
 import { SessionBar } from "./session-bar";
 import { SessionMomentComposer } from "./session-moment-composer";
@@ -209,17 +210,7 @@ function StartSession({ posts }: { posts: SessionPost[] }) {
             void actions.start(choice || null);
           }}
         >
-          <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
-            <span>Start with</span>
-            <select value={choice} onChange={(event) => setChoice(event.target.value)} className="min-h-10 w-full min-w-0 rounded-lg border border-line bg-raised px-2 text-base">
-              <option value="">No post yet</option>
-              {posts.map((post) => (
-                <option key={post.id} value={post.id}>
-                  {post.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PostSelect label="Start with" none="No post yet" posts={posts} value={choice} onChange={setChoice} />
           <Button type="submit" disabled={busy}>
             Start listening together
           </Button>
