@@ -1,7 +1,8 @@
 // `npm run bench:web [bytes] [lighthouse] [dev]` (all three when none is named):
 // - bytes: first-load JavaScript of the production build, as Chromium transfers it on a cold load
-//   (compressed bytes of every script response), for signed-out pages and signed-in ones (/account,
-//   a room, a post: the post page's first load is the scripts its HTML names, before its player);
+//   (compressed bytes of the scripts the page's HTML names, as Next.js counts "First Load JS"), for
+//   signed-out pages and signed-in ones; and beside it, every script fetched once the network is
+//   idle (code a page loads after first paint: its live channel, its player);
 // - lighthouse: Lighthouse's performance, accessibility and best-practices scores of those pages,
 //   with its default settings (mobile, simulated slow 4G and 4× CPU slowdown: see
 //   bench-web/lighthouse.ts for why), median of 3 runs, with the machine's benchmark index;
@@ -34,11 +35,13 @@ const budgets = {
 // A room the bench creates for its account (open, so the signed-in visit shows Join/Leave; as its
 // owner the account also opens the room's settings).
 const benchRoom = `bench-room-${Date.now().toString(36)}`;
-const signedOutPages = ["/", "/login", `/r/${benchRoom}`];
-const signedInPages = ["/account", "/rooms/new", `/r/${benchRoom}`, `/r/${benchRoom}/settings`];
+// The account's profile and the room's post are added once the bench has made them (their paths
+// hold a username and an id).
+const signedOutPages = ["/", "/login", "/signup", `/r/${benchRoom}`];
+const signedInPages = ["/account", "/rooms/new", `/r/${benchRoom}`, `/r/${benchRoom}/settings`, `/r/${benchRoom}/listen`];
 // Signed out, as a newcomer's first visits would be (/account, /rooms/new and the room's settings
 // redirect to sign-in after compiling); the room and post are the bench room's.
-const devRoutes = ["/", "/login", "/signup", "/login/reset", "/account", "/account/password", "/u/nobody", "/auth/error", "/rooms/new", `/r/${benchRoom}`, `/r/${benchRoom}/settings`, "post"];
+const devRoutes = ["/", "/login", "/signup", "/login/reset", "/account", "/account/password", "/u/nobody", "/auth/error", "/rooms/new", `/r/${benchRoom}`, `/r/${benchRoom}/settings`, `/r/${benchRoom}/listen`, "post"];
 
 // Measured with wallet sign-in on (a local client ID, as the e2e build uses), so /login shows that
 // thirdweb stays out of the first load and what opening the wallet adds.
@@ -59,11 +62,9 @@ async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Pr
   return bytes;
 }
 
-const scriptBytes = (page: Page, url: string) => scriptBytesDuring(page, () => page.goto(url, { waitUntil: "networkidle" }));
-
 /**
- * A page that loads more code after its first paint (the post page's player): the scripts its HTML
- * names (first load), and everything it has fetched once the network is idle.
+ * The scripts a page's HTML names (its first load), and every script it has fetched once the network
+ * is idle (with what it loads after first paint: the live channel's client, a player).
  */
 async function firstLoadAndLater(page: Page, url: string): Promise<{ firstLoad: number; total: number }> {
   const cdp = await page.context().newCDPSession(page);
@@ -85,12 +86,14 @@ async function firstLoadAndLater(page: Page, url: string): Promise<{ firstLoad: 
   return { firstLoad, total };
 }
 
+const kilobytes = ({ firstLoad, total }: { firstLoad: number; total: number }) => ({ kb: firstLoad / 1024, idleKb: total / 1024 });
+
 interface PageFigures {
   route: string;
   signedIn: boolean;
   kb?: number;
-  /** Pages that load code after first paint: all scripts once the network is idle. */
-  laterKb?: number;
+  /** All scripts once the network is idle (first load and what the page loaded after it). */
+  idleKb?: number;
   /** How the route is named in the report (e.g. /r/[slug]). */
   label?: string;
   lighthouse?: LighthouseResult;
@@ -100,11 +103,12 @@ const budgetLines: { ok: boolean; text: string }[] = [];
 const budget = (ok: boolean, text: string) => budgetLines.push({ ok, text });
 
 /**
- * The bench's account, with a room of theirs holding one post: the room page, its settings and the
- * post page (which loads its player after first paint). Made once, for every part.
+ * The bench's account, with a room of theirs holding one post: the room page, its settings, its
+ * listening page, the post page (which loads its player after first paint) and the account's public
+ * profile. Made once, for every part.
  */
 const benchAccount = (() => {
-  let made: Promise<{ email: string; password: string; postId: string }> | null = null;
+  let made: Promise<{ email: string; password: string; username: string; postId: string }> | null = null;
   return () =>
     (made ??= (async () => {
       const config = loadConfig();
@@ -118,29 +122,29 @@ const benchAccount = (() => {
         ? await admin.from("posts").insert({ room_id: room.data.id, author_id: created.data.user.id, title: "Bench post", media_kind: "embed", media_url: "https://vimeo.com/76979871" }).select("id").single()
         : null;
       if (!post?.data) throw new Error(`Could not create the bench's room and post: ${room.error?.message ?? post?.error?.message}`);
-      return { email, password, postId: post.data.id };
+      const profile = await admin.from("profiles").select("username").eq("id", created.data.user.id).single();
+      if (!profile.data) throw new Error(`Could not read the bench account's profile: ${profile.error?.message}`);
+      return { email, password, username: profile.data.username, postId: post.data.id };
     })());
 })();
 
 /** Builds, serves and measures the production build: bytes and/or Lighthouse per page. */
 async function production(measureBytes: boolean, measureLighthouse: boolean): Promise<void> {
   if (spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: appEnv }).status !== 0) process.exit(1);
+  const { email, password, username, postId } = await benchAccount();
   const server = await startNext("start", port, appEnv);
-  const label = (route: string) => route.replace(benchRoom, "[slug]");
+  const label = (route: string) => route.replace(benchRoom, "[slug]").replace(postId, "[id]").replace(`/u/${username}`, "/u/[username]");
   const pages: PageFigures[] = [
-    ...signedOutPages.map((route) => ({ route, label: label(route), signedIn: false })),
-    ...signedInPages.map((route) => ({ route, label: label(route), signedIn: true })),
+    ...[...signedOutPages, `/u/${username}`].map((route) => ({ route, label: label(route), signedIn: false })),
+    ...[...signedInPages, `/r/${benchRoom}/p/${postId}`].map((route) => ({ route, label: label(route), signedIn: true })),
   ];
   let walletKb: number | null = null;
   let sessionCookies: Cookie[] = [];
   try {
-    const { email, password, postId } = await benchAccount();
-    pages.push({ route: `/r/${benchRoom}/p/${postId}`, label: "/r/[slug]/p/[id]", signedIn: true });
-
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
     for (const figures of pages.filter((p) => !p.signedIn)) {
       const page = await (await browser.newContext()).newPage();
-      if (measureBytes) figures.kb = (await scriptBytes(page, `${server.origin}${figures.route}`)) / 1024;
+      if (measureBytes) Object.assign(figures, kilobytes(await firstLoadAndLater(page, `${server.origin}${figures.route}`)));
       else await page.goto(`${server.origin}${figures.route}`);
       const walletButton = page.getByRole("button", { name: "Connect wallet and sign in" });
       if (measureBytes && figures.route === "/login" && (await walletButton.count()) > 0) {
@@ -163,11 +167,7 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     sessionCookies = await context.cookies();
     for (const figures of pages.filter((p) => p.signedIn)) {
       const cold = await context.newPage();
-      if (measureBytes && figures.route.includes("/p/")) {
-        const { firstLoad, total } = await firstLoadAndLater(cold, `${server.origin}${figures.route}`);
-        figures.kb = firstLoad / 1024;
-        figures.laterKb = total / 1024;
-      } else if (measureBytes) figures.kb = (await scriptBytes(cold, `${server.origin}${figures.route}`)) / 1024;
+      if (measureBytes) Object.assign(figures, kilobytes(await firstLoadAndLater(cold, `${server.origin}${figures.route}`)));
       if (new URL(cold.url()).pathname !== figures.route && measureBytes) throw new Error(`${figures.route} did not open signed in (ended at ${cold.url()})`);
     }
     await browser.close();
@@ -184,10 +184,9 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
   }
 
   if (measureBytes) {
-    console.log("\nFirst-load JavaScript (compressed bytes transferred, cold cache):");
+    console.log("\nJavaScript (compressed bytes transferred, cold cache): first load (the scripts the HTML names) and all scripts once the network is idle");
     for (const p of pages) {
-      const later = p.laterKb === undefined ? "" : `; ${p.laterKb.toFixed(1)} KB once the player has loaded after first paint`;
-      console.log(`  ${(p.label ?? p.route).padEnd(18)} ${p.kb!.toFixed(1).padStart(7)} KB   ${p.signedIn ? "signed in" : "signed out"}${later}`);
+      console.log(`  ${(p.label ?? p.route).padEnd(22)} ${p.kb!.toFixed(1).padStart(7)} KB first load ${p.idleKb!.toFixed(1).padStart(7)} KB once idle   ${p.signedIn ? "signed in" : "signed out"}`);
     }
     if (walletKb === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
     else console.log(`  /login, then "Connect wallet" loads ${walletKb.toFixed(1)} KB more on demand (thirdweb)`);
@@ -202,7 +201,7 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     for (const p of pages) {
       const { scores, runs: each, benchmarkIndex, loadAverage } = p.lighthouse!;
       const runList = each.map((run) => lighthouseCategories.map((id) => run[id]).join("/")).join(", ");
-      console.log(`  ${(p.label ?? p.route).padEnd(18)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}, load average ${loadAverage.toFixed(1)}`);
+      console.log(`  ${(p.label ?? p.route).padEnd(22)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}, load average ${loadAverage.toFixed(1)}`);
     }
     const floor = budgets.lighthouseFloor;
     for (const p of pages) {

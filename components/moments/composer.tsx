@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
 import { createMoment } from "@/lib/moments/actions";
 import { formatMomentTime, parseMomentTime } from "@/lib/moments/time";
-import { momentAtSchema, momentBodySchema, momentMessages } from "@/lib/validation/moment";
+import { momentMessages } from "@/lib/moments/rules";
+import { loadMomentSchemas } from "@/lib/moments/schemas";
 import { useMoments } from "./moments-context";
 import { usePlayback, usePlaybackStore } from "./playback";
 
@@ -15,12 +16,14 @@ type At = { text: string; seconds: number | null } | null;
 
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
+type MomentSchemas = NonNullable<Awaited<ReturnType<typeof loadMomentSchemas>>>;
+
 /** The time a comment is at, checked as the server checks it; an error message or the seconds. */
-function checkAt(at: { text: string; seconds: number | null }, duration: number | null): { seconds: number } | { error: string } {
+function checkAt(at: { text: string; seconds: number | null }, duration: number | null, schemas: MomentSchemas | null): { seconds: number } | { error: string } {
   const seconds = at.seconds ?? parseMomentTime(at.text);
   if (seconds === null) return { error: momentMessages.atInvalid };
-  const parsed = momentAtSchema.safeParse(seconds);
-  if (!parsed.success) return { error: parsed.error.issues[0].message };
+  const parsed = schemas?.momentAtSchema.safeParse(seconds);
+  if (parsed && !parsed.success) return { error: parsed.error.issues[0].message };
   if (duration !== null && seconds > duration) return { error: momentMessages.atPastEnd };
   return { seconds };
 }
@@ -54,11 +57,12 @@ export function MomentComposer() {
     setFormError(null);
     setPosted(false);
     const found: typeof errors = {};
-    const bodyCheck = momentBodySchema.safeParse(body);
-    if (!bodyCheck.success) found.body = bodyCheck.error.issues[0].message;
+    const schemas = await loadMomentSchemas();
+    const bodyCheck = schemas?.momentBodySchema.safeParse(body);
+    if (bodyCheck && !bodyCheck.success) found.body = bodyCheck.error.issues[0].message;
     let atSeconds: number | null = null;
     if (!general) {
-      const checked = checkAt(at ?? capture(), duration);
+      const checked = checkAt(at ?? capture(), duration, schemas);
       if ("error" in checked) found.atSeconds = checked.error;
       else atSeconds = checked.seconds;
     }
@@ -80,7 +84,7 @@ export function MomentComposer() {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Add a comment" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form onSubmit={submit} onFocus={() => void loadMomentSchemas()} noValidate aria-label="Add a comment" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
       <TextAreaField
         id="moment-body"
         label="Your comment"

@@ -12,7 +12,8 @@ import { momentActionMessages } from "@/lib/moments/errors";
 import { reactionCounts } from "@/lib/moments/state";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
-import { momentBodySchema, reactionEmoji } from "@/lib/validation/moment";
+import { reactionEmoji } from "@/lib/moments/rules";
+import { loadMomentSchemas } from "@/lib/moments/schemas";
 import { useMoments } from "./moments-context";
 import { authorName } from "./names";
 
@@ -25,8 +26,8 @@ function EditMoment({ moment, onDone }: { moment: Moment; onDone: () => void }) 
   const [pending, setPending] = useState(false);
   async function save(event: React.FormEvent) {
     event.preventDefault();
-    const checked = momentBodySchema.safeParse(body);
-    if (!checked.success) return setError(checked.error.issues[0].message);
+    const checked = (await loadMomentSchemas())?.momentBodySchema.safeParse(body);
+    if (checked && !checked.success) return setError(checked.error.issues[0].message);
     setPending(true);
     const answer = await updateMoment({ momentId: moment.id, body }).catch(() => ({ ok: false as const, error: offline }));
     setPending(false);
@@ -35,7 +36,7 @@ function EditMoment({ moment, onDone }: { moment: Moment; onDone: () => void }) 
     onDone();
   }
   return (
-    <form onSubmit={save} noValidate aria-label="Edit comment" className="flex flex-col gap-2">
+    <form onSubmit={save} onFocus={() => void loadMomentSchemas()} noValidate aria-label="Edit comment" className="flex flex-col gap-2">
       <TextAreaField id={`edit-${moment.id}`} label="Edit your comment" value={body} onChange={(event) => setBody(event.target.value)} error={error ?? undefined} className="min-h-20" />
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>

@@ -7,7 +7,7 @@ import { TextAreaField } from "@/components/ui/field";
 import { createMoment } from "@/lib/moments/actions";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
-import { momentBodySchema } from "@/lib/validation/moment";
+import { loadMomentSchemas } from "@/lib/moments/schemas";
 
 export interface SessionMomentComposerProps {
   /** The session the comment is made in (undefined: the person listens to another post on their own). */
@@ -60,9 +60,10 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
     event.preventDefault();
     setFormError(null);
     setPosted(null);
-    const checked = momentBodySchema.safeParse(body);
-    setBodyError(checked.success ? undefined : checked.error.issues[0].message);
-    if (!checked.success) return;
+    const checked = (await loadMomentSchemas())?.momentBodySchema.safeParse(body);
+    const problem = checked && !checked.success ? checked.error.issues[0].message : undefined;
+    setBodyError(problem);
+    if (problem) return;
     const at = current ?? capture();
     if (!at) return setFormError("Nothing is playing — comment once the session plays a post.");
 
@@ -81,7 +82,7 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Comment during the session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form onSubmit={submit} onFocus={() => void loadMomentSchemas()} noValidate aria-label="Comment during the session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
       <TextAreaField
         id="session-moment-body"
         label="Comment on this moment"

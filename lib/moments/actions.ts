@@ -2,7 +2,8 @@
 
 import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
-import { editMomentSchema, momentMessages, newMomentSchema, reactionSchema } from "@/lib/validation/moment";
+import { editMomentSchema, newMomentSchema, reactionSchema } from "@/lib/validation/moment";
+import { momentMessages } from "./rules";
 import { momentActionMessages, type MomentField, writeProblem } from "./errors";
 import { getMoment } from "./queries";
 import type { Moment, MomentReaction } from "./types";

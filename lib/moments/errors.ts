@@ -1,5 +1,5 @@
 // Postgres' refusals of comments and reactions, in words people read next to the field they typed in.
-import { momentMessages } from "@/lib/validation/moment";
+import { momentMessages } from "@/lib/moments/rules";
 
 export type MomentField = "body" | "atSeconds" | "emoji";
 export interface WriteProblem {

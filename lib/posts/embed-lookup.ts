@@ -2,9 +2,9 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 import { findOembedProvider } from "@/lib/media/oembed-providers";
 import { embedMessages } from "@/lib/validation/embed";
-import { embedMetadataSchema, type EmbedMetadata } from "@/lib/validation/post";
+import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 
-export type EmbedLookup = { ok: true; data: EmbedMetadata } | { ok: false; error: string };
+export type EmbedLookup = { ok: true; data: StoredEmbed } | { ok: false; error: string };
 
 /** "We couldn't reach YouTube …", naming the link's provider (or its host when none describes it). */
 function unreachableMessage(url: string): string {
@@ -19,10 +19,9 @@ function unreachableMessage(url: string): string {
 }
 
 /** The metadata in the function's answer (`{ url, embed, cached }`), or null. */
-function metadataIn(answer: unknown): EmbedMetadata | null {
+function metadataIn(answer: unknown): StoredEmbed | null {
   if (!answer || typeof answer !== "object" || !("embed" in answer)) return null;
-  const parsed = embedMetadataSchema.safeParse((answer as { embed: unknown }).embed);
-  return parsed.success ? parsed.data : null;
+  return readStoredEmbed((answer as { embed: unknown }).embed);
 }
 
 /** The function's own words for a refusal (e.g. "We couldn't reach YouTube …"), when it sent them. */

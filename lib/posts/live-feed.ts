@@ -1,6 +1,6 @@
 import type { Tables } from "@/types/database";
-import { embedMetadataSchema } from "@/lib/validation/post";
 import type { Post } from "./queries";
+import { readStoredEmbed } from "./stored-embed";
 
 /**
  * A room's feed as the page holds it while changes arrive live: the server's page, then inserts,
@@ -109,8 +109,7 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 
 /** A post row as the room's channel sends it (no author), shaped as the feed shows posts. */
 export function postFromRow(row: Tables<"posts">): Post {
-  const embed = embedMetadataSchema.safeParse(row.embed);
-  return { ...row, embed: embed.success ? embed.data : null, author: null };
+  return { ...row, embed: readStoredEmbed(row.embed), author: null };
 }
 
 /** Authors the page has no profile for yet (each asked for once: `asked` remembers). */

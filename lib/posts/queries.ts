@@ -1,6 +1,6 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
-import { embedMetadataSchema, type EmbedMetadata } from "@/lib/validation/post";
+import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 import { type FeedCursor, olderThan } from "./cursor";
 
 export const feedPageSize = 20;
@@ -10,14 +10,13 @@ export const postColumns = "id, room_id, author_id, title, body, media_kind, med
 
 type Row = Database["public"]["Tables"]["posts"]["Row"];
 export type Post = Omit<Row, "embed"> & {
-  embed: EmbedMetadata | null;
+  embed: StoredEmbed | null;
   author: { username: string; display_name: string; avatar_path: string | null } | null;
 };
 
 /** A row as PostgREST returns it, with its embed metadata checked. */
 export function shapePost(row: Record<string, unknown>): Post {
-  const embed = embedMetadataSchema.safeParse(row.embed);
-  return { ...(row as unknown as Post), embed: embed.success ? embed.data : null };
+  return { ...(row as unknown as Post), embed: readStoredEmbed(row.embed) };
 }
 
 /** One page of a room's feed, newest first, and the cursor of the next page if there is one. */

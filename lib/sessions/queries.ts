@@ -1,5 +1,5 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { embedMetadataSchema } from "@/lib/validation/post";
+import { readStoredEmbed } from "@/lib/posts/stored-embed";
 import type { Database } from "@/types/database";
 import type { QueueEntry, SessionPost, SessionRow } from "./types";
 
@@ -19,8 +19,7 @@ export const sessionPostColumns = "id, title, author_id, media_kind, media_url, 
 
 /** A post as the session plays it, given its file's signed URL (uploads) — null when it cannot be played. */
 export function sessionPostOf(row: PostRow, signedUrl: string | null): SessionPost | null {
-  const embed = embedMetadataSchema.safeParse(row.embed);
-  const meta = embed.success ? embed.data : null;
+  const meta = readStoredEmbed(row.embed);
   const src = row.media_kind === "upload" ? signedUrl : row.media_url;
   if (!src) return null;
   return {

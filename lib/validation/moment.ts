@@ -1,20 +1,9 @@
+import { momentMessages, reactionEmoji } from "../moments/rules.ts";
 import { z } from "./zod.ts";
 
 // One set of schemas for comments (moments) and reactions: the forms, their server actions, and
 // anything else that accepts them. The database enforces the same rules (moments_* and reactions_*
 // constraints, moments_at_seconds_within_duration in private.moment_from_post).
-
-export const reactionEmoji = ["🔥", "❤️", "😂", "😮", "👏"] as const;
-export type ReactionEmoji = (typeof reactionEmoji)[number];
-
-export const momentMessages = {
-  bodyRequired: "Write a comment",
-  bodyTooLong: "Comments are up to 1000 characters",
-  atNegative: "A moment can't be before the start",
-  atPastEnd: "That time is past the end of the media",
-  atInvalid: "Pick a time in the media",
-  emojiNotInSet: "Reactions are one of 🔥 ❤️ 😂 😮 👏",
-} as const;
 
 /** Seconds into the media, or null for a general comment. */
 export const momentAtSchema = z

@@ -37,15 +37,3 @@ export const uploadPostSchema = z.object({
 });
 export type UploadPostInput = z.infer<typeof uploadPostSchema>;
 
-/** The normalised metadata the `embed` function answers with (never raw HTML), as stored on a post. */
-export const embedMetadataSchema = z.object({
-  provider: z.string().max(40),
-  provider_name: z.string().max(80).nullish(),
-  title: z.string().max(300).nullish(),
-  author: z.string().max(200).nullish(),
-  thumbnail_url: z.url({ protocol: /^https$/ }).max(2048).nullish(),
-  duration: z.number().nullish(),
-  width: z.number().nullish(),
-  height: z.number().nullish(),
-});
-export type EmbedMetadata = z.infer<typeof embedMetadataSchema>;

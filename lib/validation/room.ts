@@ -1,6 +1,7 @@
 import { localChain, publicChains } from "../chain/chains.ts";
 import { maxUint256, wholeTokensToUnits } from "../chain/units.ts";
 import type { GateStandard } from "../rooms/gate-text.ts";
+import { sessionStarterChoices } from "../rooms/session-starters.ts";
 import { z } from "./zod.ts";
 
 // One schema per input for rooms and their gates, shared by the create-room and settings forms,
@@ -51,11 +52,6 @@ export const roomFieldsSchema = z.object({
 });
 
 export type RoomFields = z.infer<typeof roomFieldsSchema>;
-
-/** Who may start a listening session in a room (rooms.session_starters; the owner alone decides). */
-export const sessionStarterChoices = ["moderators", "members"] as const;
-export type SessionStarters = (typeof sessionStarterChoices)[number];
-export const sessionStarterLabels: Record<SessionStarters, string> = { moderators: "Owner and moderators", members: "Any member" };
 
 export const sessionStartersSchema = z.object({
   sessionStarters: z.enum(sessionStarterChoices, { error: roomMessages.sessionStartersUnknown }),

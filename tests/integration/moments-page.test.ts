@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeProblem } from "../../lib/moments/errors";
 import { getMoment, getMomentsPage, refetchMoments } from "../../lib/moments/queries";
 import { keyOf } from "../../lib/moments/types";
-import { momentMessages } from "../../lib/validation/moment";
+import { momentMessages } from "../../lib/moments/rules";
 import { adminQuery, anonClient } from "../helpers/stack";
 import { addMember, createRoom, deleteUsers, signedInUser, type TestUser } from "../helpers/post-fixtures";
 

@@ -1,7 +1,7 @@
 // What people read when the database refuses a comment or a reaction, field by field.
 import { expect, test } from "vitest";
 import { momentActionMessages, writeProblem } from "@/lib/moments/errors";
-import { momentMessages } from "@/lib/validation/moment";
+import { momentMessages } from "@/lib/moments/rules";
 
 test("RLS refusals say to join the room", () => {
   expect(writeProblem({ code: "42501", message: 'new row violates row-level security policy for table "moments"' }, "moment")).toEqual({ message: "Join the room to comment" });

@@ -2,7 +2,8 @@
 // Postgres' refusal of the choice reads.
 import { describe, expect, test } from "vitest";
 import { roomWriteError } from "../../lib/rooms/write-errors";
-import { roomMessages, sessionStarterChoices, sessionStarterLabels, sessionStartersSchema } from "../../lib/validation/room";
+import { sessionStarterChoices, sessionStarterLabels } from "../../lib/rooms/session-starters";
+import { roomMessages, sessionStartersSchema } from "../../lib/validation/room";
 
 describe("the session starters choice", () => {
   test("the owner and moderators, or any member: the two values rooms.session_starters allows, with their labels", () => {

@@ -4,7 +4,7 @@ import { type FormEvent, startTransition, useActionState, useState } from "react
 import { type SessionStartersState, updateSessionStarters } from "@/app/r/[slug]/settings/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { sessionStarterChoices, sessionStarterLabels, type SessionStarters } from "@/lib/validation/room";
+import { sessionStarterChoices, sessionStarterLabels, type SessionStarters } from "@/lib/rooms/session-starters";
 
 const explanations: Record<SessionStarters, string> = {
   moderators: "You and the room's moderators start sessions; members join them.",

@@ -8,7 +8,8 @@ import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { fieldErrors } from "@/lib/validation/profile";
 import { roomSettingsSchema, type RoomSettingsFields } from "@/lib/rooms/settings-fields";
-import { sessionStartersSchema, type SessionStarters } from "@/lib/validation/room";
+import type { SessionStarters } from "@/lib/rooms/session-starters";
+import { sessionStartersSchema } from "@/lib/validation/room";
 
 // The settings page's writes. Each runs as the signed-in person through the server client, so
 // Postgres (row-level security, the rooms migration's guards, the room-covers policies) decides;

@@ -15,7 +15,7 @@ import { getCurrentUser } from "@/lib/auth/current-user";
 import { loadRoomMembers } from "@/lib/rooms/members";
 import { getRoomBySlug } from "@/lib/rooms/queries";
 import { createClient } from "@/lib/supabase/server";
-import { sessionStarterChoices, type SessionStarters } from "@/lib/validation/room";
+import { sessionStarterChoices, type SessionStarters } from "@/lib/rooms/session-starters";
 
 type Params = Promise<{ slug: string }>;
 type Search = Promise<{ moved?: string }>;
