@@ -3,6 +3,8 @@
 import type { ReactNode } from "react";
 import type { BrowserAuth } from "@/lib/supabase/client";
 import type { BrowserData } from "@/lib/supabase/data-client";
+import { publicConfig } from "@/lib/public-config";
+import { sessionStorageKey } from "@/lib/supabase/session-key";
 import { SessionEvents } from "./auth/session-events";
 
 /** The browser session: `supabase.auth` as in supabase-js, without the data client's weight. */
@@ -50,12 +52,14 @@ export function whenSupabaseLoads(listener: (supabase: BrowserSupabase) => void)
 
 /**
  * REST, Storage, Realtime and Functions in the browser (supabase-js), loaded on first use, on the
- * session client's session: only pages that query or listen in the browser pay for it.
+ * session client's session: only pages that query or listen in the browser pay for it. A visitor's
+ * page (no session in the cookies) does not load the session client for it.
  */
 export function loadSupabaseData(): Promise<BrowserData> {
   if (!data) {
-    data = Promise.all([loadSupabase(), import("@/lib/supabase/data-client")]).then(
-      ([{ auth }, { createDataClient }]) => (loadedData = createDataClient(auth)),
+    const session = { loaded: () => client !== null, load: async () => (await loadSupabase()).auth };
+    data = Promise.all([import("@/lib/supabase/data-client"), import("@/lib/supabase/access-token")]).then(
+      ([{ createDataClient }, { currentAccessToken }]) => (loadedData = createDataClient(() => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session))),
       (error: unknown) => {
         data = null;
         throw error;

@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { usePlayback } from "@/components/moments/playback";
 import type { NowPlaying } from "@/lib/realtime/presence";
 import type { RoomChannelStatus } from "@/lib/realtime/room-channel";
-import { refusedMessage } from "@/lib/realtime/room-connection";
+import { refusedMessage } from "@/lib/realtime/room-messages";
 import { type PresenceSelf, useHereNow } from "@/lib/realtime/use-room-channel";
 
 export interface RoomLiveProps {

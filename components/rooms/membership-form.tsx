@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { joinRoomAction, leaveRoomAction, type MembershipFormState } from "@/app/r/[slug]/actions";
 import { Button } from "@/components/ui/button";
-import { noteOwnLeave } from "@/lib/realtime/room-connection";
+import { noteOwnLeave } from "@/lib/realtime/room-messages";
 import { linkClasses } from "@/components/ui/link";
 
 const idle: MembershipFormState = { status: "idle" };

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { SessionBanner } from "./session-banner";
-import { StartSessionForm } from "./start-session-form";
+import { LazySessionBanner, LazyStartSessionForm } from "@/components/rooms/member-parts";
 
 export interface ListenTogetherProps {
   room: { id: string; slug: string };
@@ -41,11 +40,11 @@ export function ListenTogether({ room, signedIn, role, starters, live }: ListenT
           )}
         </div>
       ) : live ? (
-        <SessionBanner roomId={room.id} slug={room.slug} />
+        <LazySessionBanner roomId={room.id} slug={room.slug} />
       ) : mayStartSession(role, starters) ? (
         <div className="flex flex-col gap-3">
           <p className="text-sm text-muted">Play the room&apos;s posts in sync with everyone here, with a shared queue.</p>
-          <StartSessionForm roomId={room.id} slug={room.slug} />
+          <LazyStartSessionForm roomId={room.id} slug={room.slug} />
         </div>
       ) : (
         <p className="text-sm text-muted">Nobody is listening together right now. The owner and moderators start sessions in this room.</p>

@@ -2,6 +2,7 @@ import type { RealtimeChannel } from "@supabase/supabase-js";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, isRefusal, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
+import { membershipEndedMessage, takeOwnLeave } from "./room-messages";
 import { probeSocketAfterOnline } from "./socket-probe";
 
 /**
@@ -40,22 +41,6 @@ export interface RoomConnectionOptions {
 const lingerMs = 3_000;
 /** Wait before rejoining after the server closed the channel. */
 const reopenMs = 1_000;
-
-const ownLeaves = new Set<string>();
-
-/** The person is leaving the room themselves (the Leave button): the page says "You left", not "removed". */
-export function noteOwnLeave(roomId: string): void {
-  ownLeaves.add(roomId);
-}
-
-export function membershipEndedMessage(gated: boolean, ownLeave: boolean): string {
-  if (ownLeave) return gated ? "You left this room — this page has stopped updating." : "You left this room — you can still read along; join again to post.";
-  return gated
-    ? "You're no longer a member of this room — your membership was removed or has lapsed, so this page has stopped updating."
-    : "You're no longer a member of this room — your membership was removed. You can still read along; join again to post and comment.";
-}
-
-export const refusedMessage = "Only members can follow this room live — join it to see new posts and comments as they happen.";
 
 export class RoomConnection {
   status: RoomChannelStatus = "joining";
@@ -195,7 +180,7 @@ export class RoomConnection {
   private membershipEnded(): void {
     if (this.endedMessage) return;
     const gated = this.options.gated ?? false;
-    const message = membershipEndedMessage(gated, ownLeaves.delete(this.roomId));
+    const message = membershipEndedMessage(gated, takeOwnLeave(this.roomId));
     this.endedMessage = message;
     this.tracked = null;
     this.each((subscriber) => subscriber.onMembershipEnded?.(message));

@@ -3,10 +3,13 @@
 import { useEffect, useRef, useState } from "react";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
-import { type RoomConnection, type RoomConnectionOptions, type RoomSubscriber, roomConnection } from "./room-connection";
+import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
 import { type HereNow, type NowPlaying, type PresenceMeta, shapePresence } from "./presence";
 
-/** Runs `use` with the page's connection to the room once it exists (the data client loads lazily). */
+/**
+ * Runs `use` with the page's connection to the room once it exists: the connection's code loads
+ * with the data client, after first paint.
+ */
 function useConnection(roomId: string | null, options: RoomConnectionOptions, subscriber: RoomSubscriber, use?: (connection: RoomConnection) => void): void {
   const latest = useRef({ subscriber, use });
   useEffect(() => {
@@ -17,7 +20,7 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
     if (!roomId) return;
     let cancelled = false;
     let leave = () => {};
-    void loadSupabaseData().then((data) => {
+    void Promise.all([loadSupabaseData(), import("./room-connection")]).then(([data, { roomConnection }]) => {
       if (cancelled) return;
       const connection = roomConnection(data, roomId, { userId, gated, presenceKey });
       const proxy: Required<RoomSubscriber> = {

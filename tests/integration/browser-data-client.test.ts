@@ -41,7 +41,7 @@ test("the data client acts as the session client's user, and as anon after sign-
   const { createClient } = await import("../../lib/supabase/client");
   const { createDataClient } = await import("../../lib/supabase/data-client");
   const auth = createClient();
-  const data = createDataClient(auth);
+  const data = createDataClient(async () => (await auth.getSession()).data.session?.access_token ?? null);
   try {
     const signedIn = await auth.signInWithPassword({ email, password });
     expect(signedIn.error).toBeNull();

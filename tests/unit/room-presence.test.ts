@@ -3,7 +3,7 @@
 import { expect, test } from "vitest";
 import { presenceSelf, shapePresence } from "@/lib/realtime/presence";
 import { endsMembershipOf, isRefusal } from "@/lib/realtime/room-channel";
-import { membershipEndedMessage } from "@/lib/realtime/room-connection";
+import { membershipEndedMessage } from "@/lib/realtime/room-messages";
 
 const ada = { user_id: "u-ada", username: "ada", display_name: "Ada", avatar_path: null };
 const bo = { user_id: "u-bo", username: "bo", display_name: "Bo", avatar_path: "u-bo/a.png" };

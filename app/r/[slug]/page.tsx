@@ -6,7 +6,7 @@ import { Avatar } from "@/components/avatar";
 import { RoomLive } from "@/components/live/room-live";
 import { Feed } from "@/components/posts/feed";
 import { GateBadge } from "@/components/rooms/gate-badge";
-import { MembershipForm } from "@/components/rooms/membership-form";
+import { LazyMembershipForm } from "@/components/rooms/member-parts";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
 import { ListenTogether } from "@/components/sessions/listen-together";
@@ -180,14 +180,14 @@ function MembershipStatus({ roomId, slug, gated, signedIn, membership }: { roomI
           ) : null}
           .
         </p>
-        <MembershipForm roomId={roomId} mode="leave" gated={gated} />
+        <LazyMembershipForm roomId={roomId} mode="leave" gated={gated} />
       </div>
     );
   }
   return (
     <div className="flex flex-col gap-2">
       {gated ? <p className="text-sm text-muted">Joining checks the balances of the wallets linked to your account.</p> : null}
-      <MembershipForm roomId={roomId} mode="join" gated={gated} />
+      <LazyMembershipForm roomId={roomId} mode="join" gated={gated} />
     </div>
   );
 }
