@@ -7,7 +7,8 @@ import { initialMomentsState, type MomentsAction, momentsReducer, type MomentsSt
 import type { Moment, MomentKey } from "@/lib/moments/types";
 import type { RoomRowChange } from "@/lib/realtime/room-channel";
 import { useRoomChannel } from "@/lib/realtime/use-room-channel";
-import { PlaybackProvider, usePlaybackStore } from "./playback";
+import { usePlaybackStore } from "./playback";
+import { PlaybackProvider } from "./playback-provider";
 
 export interface MomentsViewer {
   userId: string | null;

@@ -1,17 +1,28 @@
 "use client";
 
 import { useState } from "react";
+import { lazyComponent } from "@/components/lazy";
 import { LinkPostForm } from "./link-post-form";
-import { UploadPostForm } from "./upload-post-form";
 
-/** Add a post: a link or an uploaded file. Both forms stay mounted, so switching loses nothing typed. */
+// Uploading needs JavaScript (a signed URL, a progress bar), so its form and code load the first
+// time the person picks "Upload a file", not with the room page.
+const UploadPostForm = lazyComponent(() => import("./upload-post-form").then((module) => module.UploadPostForm));
+
+/**
+ * Add a post: a link or an uploaded file. Once shown, both forms stay mounted, so switching loses
+ * nothing typed.
+ */
 export function PostComposer({ room }: { room: { id: string; slug: string } }) {
   const [mode, setMode] = useState<"link" | "upload">("link");
+  const [uploadShown, setUploadShown] = useState(false);
   const tab = (value: typeof mode, label: string) => (
     <button
       type="button"
       aria-pressed={mode === value}
-      onClick={() => setMode(value)}
+      onClick={() => {
+        setMode(value);
+        if (value === "upload") setUploadShown(true);
+      }}
       className={`min-h-10 rounded-lg px-3 py-2 text-sm font-medium ${mode === value ? "bg-accent text-accent-ink" : "border border-line bg-raised text-ink hover:bg-surface"}`}
     >
       {label}
@@ -32,7 +43,7 @@ export function PostComposer({ room }: { room: { id: string; slug: string } }) {
         <LinkPostForm room={room} />
       </div>
       <div hidden={mode !== "upload"}>
-        <UploadPostForm room={room} />
+        {uploadShown ? <UploadPostForm room={room} /> : null}
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { PlaybackProvider, usePlaybackStore } from "@/components/moments/playback";
+import { usePlaybackStore } from "@/components/moments/playback";
+import { PlaybackProvider } from "@/components/moments/playback-provider";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

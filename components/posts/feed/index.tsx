@@ -5,7 +5,7 @@ import { type FeedCursor, encodeCursor } from "@/lib/posts/cursor";
 import { getFeedPage } from "@/lib/posts/queries";
 import { createClient } from "@/lib/supabase/server";
 import { MembersOnly } from "../members-only";
-import { LazyPostComposer } from "@/components/rooms/member-parts";
+import { PostComposer } from "../post-composer";
 import { LiveFeed } from "./live-feed";
 
 export interface FeedProps {
@@ -26,7 +26,7 @@ export async function Feed({ room, canRead, isMember, signedIn, userId, cursor }
   const page = await getFeedPage(supabase, room.id, cursor);
   return (
     <div className="flex flex-col gap-6">
-      {isMember ? <LazyPostComposer room={room} /> : null}
+      {isMember ? <PostComposer room={room} /> : null}
       <section aria-labelledby="feed-heading" className="flex flex-col gap-3">
         <h2 id="feed-heading" className="text-lg font-semibold">
           {cursor ? "Older posts" : "Posts"}
