@@ -1,6 +1,7 @@
 // `npm run bench:web [bytes] [lighthouse] [dev]` (all three when none is named):
 // - bytes: first-load JavaScript of the production build, as Chromium transfers it on a cold load
-//   (compressed bytes of the scripts the page's HTML names, as Next.js counts "First Load JS"), for
+//   (compressed bytes of the scripts the page's HTML names, as Next.js counts "First Load JS": the
+//   responses' bodies; their HTTP headers are printed apart), for
 //   signed-out pages and signed-in ones; and beside it, every script fetched once the network is
 //   idle (code a page loads after first paint: its live channel, its player);
 // - lighthouse: Lighthouse's performance, accessibility and best-practices scores of those pages,
@@ -47,51 +48,62 @@ const devRoutes = ["/", "/login", "/signup", "/login/reset", "/account", "/accou
 // thirdweb stays out of the first load and what opening the wallet adds.
 const appEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || "cuepoint-bench-local" };
 
-/** Compressed bytes of the scripts the page fetches while `action` runs (cache disabled). */
-async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Promise<number> {
+/**
+ * Watches the scripts a page fetches (cache disabled): for each, whether its HTML named it (parser
+ * initiated) and its compressed bytes — the body as sent (the JavaScript, what the budgets count) and
+ * the HTTP/1.1 headers of this local server (which HTTP/2 compresses away in production).
+ */
+async function watchScripts(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  const fromHtml = new Set<string>();
   const scripts = new Set<string>();
-  let bytes = 0;
+  const body = new Map<string, number>();
+  const finished: { requestId: string; total: number }[] = [];
+  cdp.on("Network.requestWillBeSent", (event) => event.initiator.type === "parser" && fromHtml.add(event.requestId));
   cdp.on("Network.responseReceived", (event) => event.type === "Script" && scripts.add(event.requestId));
-  cdp.on("Network.loadingFinished", (event) => scripts.has(event.requestId) && (bytes += event.encodedDataLength));
+  cdp.on("Network.dataReceived", (event) => body.set(event.requestId, (body.get(event.requestId) ?? 0) + event.encodedDataLength));
+  cdp.on("Network.loadingFinished", (event) => scripts.has(event.requestId) && finished.push({ requestId: event.requestId, total: event.encodedDataLength }));
+  return async () => {
+    await cdp.detach();
+    const sum = (only: (requestId: string) => boolean) => {
+      const picked = finished.filter(({ requestId }) => only(requestId));
+      const bodies = picked.reduce((bytes, { requestId }) => bytes + (body.get(requestId) ?? 0), 0);
+      return { body: bodies, headers: picked.reduce((bytes, { total }) => bytes + total, 0) - bodies };
+    };
+    return { firstLoad: sum((id) => fromHtml.has(id)), all: sum(() => true) };
+  };
+}
+
+type ScriptBytes = Awaited<ReturnType<Awaited<ReturnType<typeof watchScripts>>>>;
+
+/** Compressed bytes of the scripts the page fetches while `action` runs. */
+async function scriptBytesDuring(page: Page, action: () => Promise<unknown>): Promise<number> {
+  const stop = await watchScripts(page);
   await action();
   await page.waitForLoadState("networkidle");
-  await cdp.detach();
-  return bytes;
+  return (await stop()).all.body;
 }
 
 /**
  * The scripts a page's HTML names (its first load), and every script it has fetched once the network
  * is idle (with what it loads after first paint: the live channel's client, a player).
  */
-async function firstLoadAndLater(page: Page, url: string): Promise<{ firstLoad: number; total: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-  const fromHtml = new Set<string>();
-  const scripts = new Set<string>();
-  let firstLoad = 0;
-  let total = 0;
-  cdp.on("Network.requestWillBeSent", (event) => event.initiator.type === "parser" && fromHtml.add(event.requestId));
-  cdp.on("Network.responseReceived", (event) => event.type === "Script" && scripts.add(event.requestId));
-  cdp.on("Network.loadingFinished", (event) => {
-    if (!scripts.has(event.requestId)) return;
-    total += event.encodedDataLength;
-    if (fromHtml.has(event.requestId)) firstLoad += event.encodedDataLength;
-  });
+async function firstLoadAndLater(page: Page, url: string): Promise<ScriptBytes> {
+  const stop = await watchScripts(page);
   await page.goto(url, { waitUntil: "networkidle" });
-  await cdp.detach();
-  return { firstLoad, total };
+  return stop();
 }
 
-const kilobytes = ({ firstLoad, total }: { firstLoad: number; total: number }) => ({ kb: firstLoad / 1024, idleKb: total / 1024 });
+const kilobytes = ({ firstLoad, all }: ScriptBytes) => ({ kb: firstLoad.body / 1024, headersKb: firstLoad.headers / 1024, idleKb: all.body / 1024 });
 
 interface PageFigures {
   route: string;
   signedIn: boolean;
   kb?: number;
+  /** The HTTP headers of the first load's script responses (not counted in `kb`). */
+  headersKb?: number;
   /** All scripts once the network is idle (first load and what the page loaded after it). */
   idleKb?: number;
   /** How the route is named in the report (e.g. /r/[slug]). */
@@ -184,9 +196,9 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
   }
 
   if (measureBytes) {
-    console.log("\nJavaScript (compressed bytes transferred, cold cache): first load (the scripts the HTML names) and all scripts once the network is idle");
+    console.log("\nJavaScript (compressed bytes as sent, cold cache): first load (the scripts the HTML names) and all scripts once the network is idle");
     for (const p of pages) {
-      console.log(`  ${(p.label ?? p.route).padEnd(22)} ${p.kb!.toFixed(1).padStart(7)} KB first load ${p.idleKb!.toFixed(1).padStart(7)} KB once idle   ${p.signedIn ? "signed in" : "signed out"}`);
+      console.log(`  ${(p.label ?? p.route).padEnd(22)} ${p.kb!.toFixed(1).padStart(7)} KB first load ${p.idleKb!.toFixed(1).padStart(7)} KB once idle   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  (+${p.headersKb!.toFixed(1)} KB of HTTP/1.1 headers on the first load's scripts)`);
     }
     if (walletKb === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
     else console.log(`  /login, then "Connect wallet" loads ${walletKb.toFixed(1)} KB more on demand (thirdweb)`);
