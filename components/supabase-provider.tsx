@@ -12,6 +12,12 @@ export type BrowserSupabase = { auth: BrowserAuth };
 export type { BrowserData };
 
 let client: Promise<BrowserSupabase> | null = null;
+
+/**
+ * Lets the browser run other work (input, the page's rendering) before going on: a chunk's code runs
+ * in one task with everything chained on it, so creating a client waits for a task of its own.
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 let data: Promise<BrowserData> | null = null;
 let loadedData: BrowserData | null = null;
 const onLoad: ((supabase: BrowserSupabase) => void)[] = [];
@@ -25,7 +31,10 @@ const onLoad: ((supabase: BrowserSupabase) => void)[] = [];
 export function loadSupabase(): Promise<BrowserSupabase> {
   if (!client) {
     client = import("@/lib/supabase/client").then(
-      ({ createClient }) => ({ auth: createClient() }),
+      async ({ createClient }) => {
+        await nextTask();
+        return { auth: createClient() };
+      },
       (error: unknown) => {
         client = null; // a failed chunk load (offline) may be retried
         throw error;
@@ -59,7 +68,12 @@ export function loadSupabaseData(): Promise<BrowserData> {
   if (!data) {
     const session = { loaded: () => client !== null, load: async () => (await loadSupabase()).auth };
     data = Promise.all([import("@/lib/supabase/data-client"), import("@/lib/supabase/access-token")]).then(
-      ([{ createDataClient }, { currentAccessToken }]) => (loadedData = createDataClient(() => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session))),
+      async ([{ createDataClient }, { currentAccessToken }]) => {
+        await nextTask();
+        loadedData = createDataClient(() => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session));
+        await nextTask(); // the pages' own work with it (joining channels, fetching) in another task
+        return loadedData;
+      },
       (error: unknown) => {
         data = null;
         throw error;
