@@ -44,6 +44,12 @@ export function PostPicker({ roomId, exclude, action, onPick, busy, error }: Pos
   }, [open, roomId, text]);
 
   const offered = found?.posts.filter((post) => !exclude.has(post.id)) ?? [];
+  // The last pick's refusal, shown under the search while it is open, else under its button.
+  const errorLine = error ? (
+    <p role="alert" className="text-sm text-danger">
+      {error}
+    </p>
+  ) : null;
 
   return (
     <div className="flex flex-col gap-2 border-t border-line pt-4">
@@ -65,11 +71,7 @@ export function PostPicker({ roomId, exclude, action, onPick, busy, error }: Pos
               Done
             </Button>
           </div>
-          {error ? (
-            <p role="alert" className="text-sm text-danger">
-              {error}
-            </p>
-          ) : null}
+          {errorLine}
           {loadError ? (
             <p role="alert" className="text-sm text-danger">
               {loadError}
@@ -98,11 +100,7 @@ export function PostPicker({ roomId, exclude, action, onPick, busy, error }: Pos
               {action === "add" ? "Add posts" : "Suggest a post"}
             </Button>
           </div>
-          {error ? (
-            <p role="alert" className="text-sm text-danger">
-              {error}
-            </p>
-          ) : null}
+          {errorLine}
         </>
       )}
     </div>

@@ -9,7 +9,9 @@
 // longer, so Total Blocking Time and the performance score fall with the load. Each line therefore
 // prints the benchmark index, and the bench is best run on a quiet machine. A signed-in page is audited with
 // the session cookies already in the browser (Lighthouse keeps them: storage reset is off), as a
-// person who signed in would load it. Each page runs `runs` times and each score is the median, as
+// person who signed in would load it. Every run is a cold load all the same: the bench empties the
+// browser's cache before it (with it goes V8's cache of compiled scripts), as Lighthouse's own storage
+// reset would; otherwise the second and third runs would reuse the first one's scripts. Each page runs `runs` times and each score is the median, as
 // Lighthouse's docs advise: on a shared machine one run's performance score swings by ten points.
 import type { BrowserContext, Cookie } from "@playwright/test";
 import { chromium } from "@playwright/test";
@@ -34,6 +36,14 @@ export interface LighthouseResult {
 /** When set, every run's full Lighthouse report (JSON) is written there, to read its audits. */
 const reportsDir = process.env.BENCH_WEB_LIGHTHOUSE_REPORTS;
 
+/** Empties the browser's HTTP cache (and so its cache of compiled scripts). */
+async function emptyCache(context: BrowserContext): Promise<void> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.clearBrowserCache");
+  await cdp.detach();
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] }[], debuggingPort: number, runs = 3): Promise<LighthouseResult[]> {
@@ -52,6 +62,7 @@ export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] 
       const benchmarkIndexes: number[] = [];
       const loadAverages: number[] = [];
       for (let run = 0; run < runs; run++) {
+        await emptyCache(context);
         await context.clearCookies();
         if (page.cookies) await context.addCookies(page.cookies);
         const result = await lighthouse(page.url, {
