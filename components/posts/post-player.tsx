@@ -1,6 +1,6 @@
 "use client";
 
-import { type ComponentType, type Ref, useEffect, useRef, useState } from "react";
+import { type ComponentType, type Ref, startTransition, useEffect, useRef, useState } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
 
 type PlayerProps = { ref?: Ref<HTMLVideoElement>; src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
@@ -18,7 +18,8 @@ export function PostPlayer({ src, audio, poster, title, controls = true }: { src
   useEffect(() => {
     let live = true;
     import("react-player").then(
-      (module) => live && setPlayer(() => module.default as unknown as ComponentType<PlayerProps>),
+      // A transition: React renders the player in slices, between which the page stays responsive.
+      (module) => live && startTransition(() => setPlayer(() => module.default as unknown as ComponentType<PlayerProps>)),
       () => live && setFailed(true),
     );
     return () => {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
@@ -23,16 +23,18 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
     void Promise.all([loadSupabaseData(), import("./room-connection")]).then(([data, { roomConnection }]) => {
       if (cancelled) return;
       const connection = roomConnection(data, roomId, { userId, gated, presenceKey });
+      // What the channel brings updates the page as transitions: React renders them in slices, so
+      // a burst of changes or presence does not hold the page while it renders.
       const proxy: Required<RoomSubscriber> = {
-        onChange: (change) => latest.current.subscriber.onChange?.(change),
-        onMembership: (change) => latest.current.subscriber.onMembership?.(change),
-        onStatus: (status, detail) => latest.current.subscriber.onStatus?.(status, detail),
+        onChange: (change) => startTransition(() => latest.current.subscriber.onChange?.(change)),
+        onMembership: (change) => startTransition(() => latest.current.subscriber.onMembership?.(change)),
+        onStatus: (status, detail) => startTransition(() => latest.current.subscriber.onStatus?.(status, detail)),
         onResync: () => latest.current.subscriber.onResync?.(),
-        onPresence: (state) => latest.current.subscriber.onPresence?.(state),
-        onMembershipEnded: (message) => latest.current.subscriber.onMembershipEnded?.(message),
+        onPresence: (state) => startTransition(() => latest.current.subscriber.onPresence?.(state)),
+        onMembershipEnded: (message) => startTransition(() => latest.current.subscriber.onMembershipEnded?.(message)),
       };
       leave = connection.subscribe(proxy);
-      latest.current.use?.(connection);
+      startTransition(() => latest.current.use?.(connection));
     });
     return () => {
       cancelled = true;
