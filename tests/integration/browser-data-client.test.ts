@@ -2,20 +2,10 @@
 // signs in and keeps the session in cookies; the data client (lib/supabase/data-client.ts) has no
 // session of its own and acts as whoever that session is, and as anon once it ends.
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { cookieJar } from "../helpers/cookie-jar";
 import { apiUrl, publishableKey, serviceClient } from "../helpers/stack";
 
-const cookies = new Map<string, string>();
-const document = {
-  get cookie() {
-    return [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  },
-  set cookie(line: string) {
-    const [pair, ...attributes] = line.split(";");
-    const at = pair.indexOf("=");
-    if (attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))) cookies.delete(pair.slice(0, at).trim());
-    else cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1));
-  },
-};
+const { jar: cookies, document } = cookieJar();
 const global = globalThis as { window?: unknown; document?: unknown };
 const email = `data-client-${Date.now()}@example.test`;
 const password = "data-client-password-1";

@@ -2,27 +2,19 @@ import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { currentAccessToken } from "../../lib/supabase/access-token";
 import type { BrowserAuth } from "../../lib/supabase/client";
 import { sessionCookieStorage } from "../../lib/supabase/cookie-storage";
+import { cookieJar } from "../helpers/cookie-jar";
 
 // The data client's token on a page: a visitor's page (no session in its cookies) asks as anon
 // without loading the session client; once there is a session, the session client answers.
 
 const storageKey = "sb-127-auth-token";
-const jar = new Map<string, string>();
+let jar: Map<string, string>;
 const global = globalThis as { document?: unknown };
 
 beforeEach(() => {
-  jar.clear();
-  global.document = {
-    get cookie() {
-      return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-    },
-    set cookie(line: string) {
-      const [pair, ...attributes] = line.split(";");
-      const at = pair.indexOf("=");
-      if (attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))) jar.delete(pair.slice(0, at).trim());
-      else jar.set(pair.slice(0, at).trim(), pair.slice(at + 1));
-    },
-  };
+  const cookies = cookieJar();
+  jar = cookies.jar;
+  global.document = cookies.document;
 });
 afterEach(() => {
   delete global.document;

@@ -3,6 +3,7 @@ import { createClient } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sessionStorageKey } from "../../lib/supabase/session-key";
 import { sessionCookieStorage, storedSessionExpiry } from "../../lib/supabase/cookie-storage";
+import { cookieJar } from "../helpers/cookie-jar";
 
 // The browser keeps its session with the session client (lib/supabase/client.ts) in cookies written
 // by lib/supabase/cookie-storage.ts; the server (and proxy.ts) reads them with @supabase/ssr. These
@@ -18,26 +19,6 @@ describe("sessionStorageKey", () => {
     expect(sessionStorageKey(projectUrl)).toBe((client as unknown as { storageKey: string }).storageKey); // protected in its types
   });
 });
-
-/** A minimal document.cookie that records every assignment (the exact Set-Cookie lines). */
-function cookieJar() {
-  const jar = new Map<string, string>();
-  const writes: string[] = [];
-  const document = {
-    get cookie() {
-      return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-    },
-    set cookie(line: string) {
-      writes.push(line);
-      const [pair, ...attributes] = line.split(";");
-      const at = pair.indexOf("=");
-      const name = pair.slice(0, at).trim();
-      if (attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute))) jar.delete(name);
-      else jar.set(name, pair.slice(at + 1));
-    },
-  };
-  return { jar, writes, document };
-}
 
 const global = globalThis as { window?: unknown; document?: unknown };
 let current: ReturnType<typeof cookieJar>;
