@@ -1,5 +1,3 @@
-import type { RealtimeChannel } from "@supabase/supabase-js";
-import type { BrowserData } from "@/lib/supabase/data-client";
 import type { Tables } from "@/types/database";
 
 /**
@@ -50,55 +48,7 @@ export type RoomChannelHandlers = {
 
 export const roomTopic = (roomId: string) => `room:${roomId}`;
 
-const tables: RoomTable[] = ["posts", "moments", "reactions"];
-
-/** Realtime's reason when the policies refuse a join ("Unauthorized: You do not have permissions to read …"). */
-export function isRefusal(message: string): boolean {
-  return /unauthori[sz]ed|permissions? to read|denied|policy/i.test(message);
-}
-
 /** A membership change that ends `userId`'s membership (deleted, or left with no role). */
 export function endsMembershipOf(change: MembershipChange, userId: string | null): boolean {
   return userId !== null && change.user_id === userId && (change.operation === "DELETE" || change.role === null);
-}
-
-/** Joins the room's channel on `data`'s Realtime client; returns the channel (leave with `leaveRoomChannel`). */
-export function joinRoomChannel(
-  data: BrowserData,
-  roomId: string,
-  handlers: RoomChannelHandlers,
-  presenceKey?: string,
-): RealtimeChannel {
-  const channel = data.channel(roomTopic(roomId), {
-    config: { private: true, ...(presenceKey ? { presence: { key: presenceKey } } : {}) },
-  });
-  for (const table of tables) {
-    channel.on("broadcast", { event: table }, ({ payload }) => {
-      handlers.onChange?.(payload as RoomRowChange);
-    });
-  }
-  channel.on("broadcast", { event: "memberships" }, ({ payload }) => {
-    handlers.onMembership?.(payload as MembershipChange);
-  });
-  let wasLive = false;
-  handlers.onStatus?.("joining");
-  channel.subscribe((status, error) => {
-    if (status === "SUBSCRIBED") {
-      handlers.onStatus?.("live");
-      if (wasLive) handlers.onResync?.();
-      wasLive = true;
-    } else if (status === "CHANNEL_ERROR") {
-      const message = error?.message ?? "";
-      handlers.onStatus?.(isRefusal(message) ? "refused" : "reconnecting", message);
-    } else if (status === "TIMED_OUT") {
-      handlers.onStatus?.("reconnecting");
-    } else if (status === "CLOSED") {
-      handlers.onStatus?.("closed");
-    }
-  });
-  return channel;
-}
-
-export function leaveRoomChannel(data: BrowserData, channel: RealtimeChannel): void {
-  void data.removeChannel(channel);
 }

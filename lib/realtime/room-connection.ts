@@ -1,6 +1,7 @@
 import type { RealtimeChannel } from "@supabase/supabase-js";
 import type { BrowserData } from "@/lib/supabase/data-client";
-import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, isRefusal, roomTopic } from "./room-channel";
+import { channelTurn, MissedChanges } from "./channel-status";
+import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
 import { membershipEndedMessage, takeOwnLeave } from "./room-messages";
 import { probeSocketAfterOnline } from "./socket-probe";
@@ -50,8 +51,7 @@ export class RoomConnection {
   private channel: RealtimeChannel | null = null;
   private presence: Record<string, PresenceMeta[]> | null = null;
   private tracked: PresenceMeta | null = null;
-  private everLive = false;
-  private missed = false;
+  private readonly missed = new MissedChanges();
   private stopped = false;
   private generation = 0;
   private lingerTimer: ReturnType<typeof setTimeout> | undefined;
@@ -132,20 +132,12 @@ export class RoomConnection {
     });
     channel.subscribe((status, error) => {
       if (channel !== this.channel) return;
-      if (status === "SUBSCRIBED") return this.joined(channel);
-      if (status === "CHANNEL_ERROR") {
-        const message = error?.message ?? "";
-        if (isRefusal(message)) return this.refused(message);
-        this.missed = true;
-        return this.setStatus("reconnecting", message);
-      }
-      if (status === "TIMED_OUT") {
-        this.missed = true;
-        return this.setStatus("reconnecting");
-      }
-      // CLOSED that this page did not ask for: the server ended the channel (its token expired or
-      // no longer allows reading). Join again with a fresh token; a refusal then says why.
-      this.missed = true;
+      const turn = channelTurn(status, error);
+      if (turn.kind === "joined") return this.joined(channel);
+      if (turn.kind === "refused") return this.refused(turn.message);
+      this.missed.gap();
+      if (turn.kind === "gap") return this.setStatus("reconnecting", turn.detail);
+      // Closed without this page asking: join again with a fresh token; a refusal then says why.
       this.setStatus("reconnecting", "The live connection closed");
       this.channel = null;
       setTimeout(() => void this.open(presenceKey), reopenMs);
@@ -153,9 +145,7 @@ export class RoomConnection {
   }
 
   private joined(channel: RealtimeChannel): void {
-    const resync = this.everLive || this.missed;
-    this.everLive = true;
-    this.missed = false;
+    const resync = this.missed.joined();
     this.setStatus("live");
     if (this.tracked && !this.endedMessage) void channel.track(this.tracked);
     if (resync) this.each((subscriber) => subscriber.onResync?.());
@@ -173,7 +163,7 @@ export class RoomConnection {
   private refused(message: string): void {
     void this.leaveChannel();
     // Live before and refused now: the person's membership of a gated room ended while the page was away.
-    if (this.everLive && this.options.userId && this.options.gated) return this.membershipEnded();
+    if (this.missed.everLive && this.options.userId && this.options.gated) return this.membershipEnded();
     this.setStatus("refused", message);
   }
 
@@ -187,7 +177,7 @@ export class RoomConnection {
     void this.leaveChannel().then(() => {
       if (gated || this.stopped) return this.setStatus("ended", message);
       // A public room is still readable: follow it again, without presence.
-      this.missed = true;
+      this.missed.gap();
       void this.open("");
     });
     if (gated) this.setStatus("ended", message);
@@ -204,13 +194,13 @@ export class RoomConnection {
 
   private wentOffline(): void {
     if (this.status !== "live") return;
-    this.missed = true;
+    this.missed.gap();
     this.setStatus("reconnecting", "Offline");
   }
 
   /** Back online: a socket that lived through it may have missed nothing, or not — check, and fetch. */
   private cameOnline(): void {
-    if (!this.missed || this.stopped || !this.channel) return;
+    if (!this.missed.pending || this.stopped || !this.channel) return;
     probeSocketAfterOnline(this.data);
     if (this.channel.state === "joined") this.joined(this.channel);
   }

@@ -1,5 +1,5 @@
 import type { RealtimeChannel } from "@supabase/supabase-js";
-import { isRefusal } from "@/lib/realtime/room-channel";
+import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
@@ -59,8 +59,7 @@ export class SessionConnection {
   status: SessionChannelStatus = "joining";
   private channel: RealtimeChannel | null = null;
   private tracked: ListenerMeta | null = null;
-  private everLive = false;
-  private missed = false;
+  private readonly missed = new MissedChanges();
   private stopped = false;
   private generation = 0;
   private readonly onOffline = () => this.wentOffline();
@@ -110,39 +109,30 @@ export class SessionConnection {
     });
     channel.subscribe((status, error) => {
       if (channel !== this.channel) return;
-      if (status === "SUBSCRIBED") return this.joined(channel);
-      if (status === "CHANNEL_ERROR") {
-        const message = error?.message ?? "";
-        if (isRefusal(message)) {
-          void this.leaveChannel();
-          return this.setStatus("refused", sessionRefusedMessage);
-        }
-        this.missed = true;
-        return this.setStatus("reconnecting", message);
+      const turn = channelTurn(status, error);
+      if (turn.kind === "joined") return this.joined(channel);
+      if (turn.kind === "refused") {
+        void this.leaveChannel();
+        return this.setStatus("refused", sessionRefusedMessage);
       }
-      if (status === "TIMED_OUT") {
-        this.missed = true;
-        return this.setStatus("reconnecting");
-      }
-      // Closed by the server (an expired token, a restart): join again with a fresh token, once
-      // supabase-js has forgotten this channel (it keeps one per topic, and would hand it back).
-      this.missed = true;
+      this.missed.gap();
+      if (turn.kind === "gap") return this.setStatus("reconnecting", turn.detail);
+      // Closed by the server: join again with a fresh token, once supabase-js has forgotten this
+      // channel (it keeps one per topic, and would hand it back).
       this.setStatus("reconnecting", "The live connection closed");
       void this.leaveChannel().then(() => setTimeout(() => !this.stopped && void this.open(), reopenMs));
     });
   }
 
   private joined(channel: RealtimeChannel): void {
-    const resync = this.everLive || this.missed;
-    this.everLive = true;
-    this.missed = false;
+    const resync = this.missed.joined();
     this.setStatus("live");
     if (this.tracked) void channel.track(this.tracked);
     if (resync) this.handlers.onResync();
   }
 
   private wentOffline(): void {
-    this.missed = true;
+    this.missed.gap();
     if (this.status === "live") this.setStatus("reconnecting", "Offline");
   }
 
