@@ -11,13 +11,13 @@ import { SessionEvents } from "./auth/session-events";
 export type BrowserSupabase = { auth: BrowserAuth };
 export type { BrowserData };
 
-let client: Promise<BrowserSupabase> | null = null;
-
 /**
  * Lets the browser run other work (input, the page's rendering) before going on: a chunk's code runs
  * in one task with everything chained on it, so creating a client waits for a task of its own.
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+let client: Promise<BrowserSupabase> | null = null;
 let data: Promise<BrowserData> | null = null;
 let loadedData: BrowserData | null = null;
 const onLoad: ((supabase: BrowserSupabase) => void)[] = [];

@@ -6,13 +6,15 @@
 // mobile is the stricter of Lighthouse's two presets; and simulated throttling varies less between
 // runs than throttling applied live on a shared machine. The 4× slowdown assumes a fast desktop
 // host (benchmark index ≥ ~1000): on a busy 2-core machine the long tasks it scales are already
-// longer, so Total Blocking Time and the performance score fall with the load. Each line therefore
-// prints the benchmark index, and the bench is best run on a quiet machine. A signed-in page is audited with
-// the session cookies already in the browser (Lighthouse keeps them: storage reset is off), as a
-// person who signed in would load it. Every run is a cold load all the same: the bench empties the
-// browser's cache before it (with it goes V8's cache of compiled scripts), as Lighthouse's own storage
-// reset would; otherwise the second and third runs would reuse the first one's scripts. Each page runs `runs` times and each score is the median, as
-// Lighthouse's docs advise: on a shared machine one run's performance score swings by ten points.
+// longer, and here the servers the page calls (next start, the local backend, Postgres) share those
+// cores with it, so Total Blocking Time and the performance score fall with the load. Each line
+// therefore prints the benchmark index, and the bench is best run on a quiet machine. A signed-in
+// page is audited with the session cookies already in the browser (Lighthouse keeps them: storage
+// reset is off), as a person who signed in would load it. Every run is a cold load all the same: the
+// bench empties the browser's cache before it (with it goes V8's cache of compiled scripts), as
+// Lighthouse's own storage reset would; otherwise the second and third runs would reuse the first
+// one's scripts. Each page runs `runs` times and each score is the median, as Lighthouse's docs
+// advise: on a shared machine one run's performance score swings by ten points.
 import type { BrowserContext, Cookie } from "@playwright/test";
 import { chromium } from "@playwright/test";
 import lighthouse from "lighthouse";
