@@ -3,13 +3,14 @@
 import type { ReactNode } from "react";
 import type { BrowserAuth } from "@/lib/supabase/client";
 import type { BrowserData } from "@/lib/supabase/data-client";
+import type { LiveClient } from "@/lib/supabase/live-client";
 import { publicConfig } from "@/lib/public-config";
 import { sessionStorageKey } from "@/lib/supabase/session-key";
 import { SessionEvents } from "./auth/session-events";
 
 /** The browser session: `supabase.auth` as in supabase-js, without the data client's weight. */
 export type BrowserSupabase = { auth: BrowserAuth };
-export type { BrowserData };
+export type { BrowserData, LiveClient };
 
 /**
  * Lets the browser run other work (input, the page's rendering) before going on: a chunk's code runs
@@ -19,7 +20,8 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 let client: Promise<BrowserSupabase> | null = null;
 let data: Promise<BrowserData> | null = null;
-let loadedData: BrowserData | null = null;
+let live: Promise<LiveClient> | null = null;
+let loadedLive: LiveClient | null = null;
 const onLoad: ((supabase: BrowserSupabase) => void)[] = [];
 
 /**
@@ -60,19 +62,28 @@ export function whenSupabaseLoads(listener: (supabase: BrowserSupabase) => void)
 }
 
 /**
- * REST, Storage, Realtime and Functions in the browser (supabase-js), loaded on first use, on the
- * session client's session: only pages that query or listen in the browser pay for it. A visitor's
- * page (no session in the cookies) does not load the session client for it.
+ * The access token the page's data and live clients send (see lib/supabase/access-token.ts): a
+ * visitor's page (no session in the cookies) does not load the session client for it, nor does a
+ * signed-in page whose token is not yet due.
+ */
+const accessTokenSource = () =>
+  import("@/lib/supabase/access-token").then(({ currentAccessToken }) => {
+    const session = { loaded: () => client !== null, load: async () => (await loadSupabase()).auth };
+    return () => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session);
+  });
+
+/**
+ * REST, Storage and Functions in the browser (supabase-js), loaded on first use, on the session
+ * client's session: only pages that query in the browser pay for it, when they first do.
  */
 export function loadSupabaseData(): Promise<BrowserData> {
   if (!data) {
-    const session = { loaded: () => client !== null, load: async () => (await loadSupabase()).auth };
-    data = Promise.all([import("@/lib/supabase/data-client"), import("@/lib/supabase/access-token")]).then(
-      async ([{ createDataClient }, { currentAccessToken }]) => {
+    data = Promise.all([import("@/lib/supabase/data-client"), accessTokenSource()]).then(
+      async ([{ createDataClient }, accessToken]) => {
         await nextTask();
-        loadedData = createDataClient(() => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session));
-        await nextTask(); // the pages' own work with it (joining channels, fetching) in another task
-        return loadedData;
+        const created = createDataClient(accessToken);
+        await nextTask(); // the pages' own work with it (fetching) in another task
+        return created;
       },
       (error: unknown) => {
         data = null;
@@ -83,9 +94,31 @@ export function loadSupabaseData(): Promise<BrowserData> {
   return data;
 }
 
-/** The data client if a page has loaded it (session events act on its Realtime channels). */
-export function supabaseDataIfLoaded(): BrowserData | null {
-  return loadedData;
+/**
+ * Realtime in the browser (realtime-js alone), loaded on first use, on the session client's
+ * session: the live pages join their channels with it without loading the rest of supabase-js.
+ */
+export function loadLiveClient(): Promise<LiveClient> {
+  if (!live) {
+    live = Promise.all([import("@/lib/supabase/live-client"), accessTokenSource()]).then(
+      async ([{ createLiveClient }, accessToken]) => {
+        await nextTask();
+        loadedLive = createLiveClient(accessToken);
+        await nextTask(); // the pages' own work with it (joining channels) in another task
+        return loadedLive;
+      },
+      (error: unknown) => {
+        live = null;
+        throw error;
+      },
+    );
+  }
+  return live;
+}
+
+/** The live client if a page has loaded it (session events act on its channels). */
+export function liveClientIfLoaded(): LiveClient | null {
+  return loadedLive;
 }
 
 /** Session events for the whole app; the client itself loads on demand (see loadSupabase). */

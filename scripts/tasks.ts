@@ -147,8 +147,12 @@ async function advisors(config: StackConfig): Promise<LayerResult> {
 
 /** The e2e build's thirdweb client ID: wallet sign-in with an injected wallet needs one, and no network. */
 const e2eThirdwebClientId = "cuepoint-e2e-local";
-/** Access tokens live this long during e2e, so a test can watch supabase-js refresh one. */
-const e2eJwtExpirySeconds = "120";
+/**
+ * Access tokens live this long during e2e, so a test can watch supabase-js refresh one; longer than
+ * the 120 s before expiry at which a page stops sending its cookies' token and loads the session
+ * client (lib/supabase/access-token.ts), so pages opened early in a token's life take both paths.
+ */
+const e2eJwtExpirySeconds = "150";
 
 /** Runs `body` with the API restarted under `env`, then restarts it as it was. */
 async function withApiEnv<T>(config: StackConfig, env: Record<string, string>, body: () => Promise<T>): Promise<T> {

@@ -1,10 +1,7 @@
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
 import { publicConfig } from "@/lib/public-config";
-import { sessionStorageKey } from "@/lib/supabase/session-key";
-
-/** The session client refreshes a token that expires within three of its 30 s ticks; load it a little before. */
-const loadBeforeExpiryMs = 120_000;
+import { sessionStorageKey, tokenRefreshMarginMs } from "@/lib/supabase/session-key";
 
 type SessionEvent = (event: AuthChangeEvent, session: Session | null) => void;
 
@@ -15,7 +12,7 @@ type SessionEvent = (event: AuthChangeEvent, session: Session | null) => void;
  *   key) go to `onOtherTabEvent`, as the client hands them to its subscribers. The channel stays
  *   open until the client has loaded and `onOtherTabEvent`'s listener is subscribed to it (both in
  *   the same microtask run, see loadSupabase), so no event falls between the two.
- * - The client is loaded when it has work: when the access token comes within `loadBeforeExpiryMs`
+ * - The client is loaded when it has work: when the access token comes within `tokenRefreshMarginMs`
  *   of expiring (re-read after each other-tab event and whenever the tab is shown, as background
  *   timers are throttled), or at once when the cookies hold no session, as after a sign-out this
  *   page did not hear (sent before it listened): the client's INITIAL_SESSION then reports it.
@@ -41,15 +38,15 @@ export function deferSessionClient(onOtherTabEvent: SessionEvent): () => void {
     let expiresAt: number | null;
     try {
       // The cookie reader (with @supabase/ssr's chunk decoding) stays out of signed-out pages' first load.
-      const { storedSessionExpiry } = await import("@/lib/supabase/cookie-storage");
-      expiresAt = await storedSessionExpiry(storageKey);
+      const { storedSession } = await import("@/lib/supabase/cookie-storage");
+      expiresAt = (await storedSession(storageKey))?.expiresAt ?? null;
     } catch {
       return; // the chunk did not load (offline): try again when the tab is shown
     }
     if (done) return;
     clearTimeout(timer);
     if (expiresAt === null) return load();
-    timer = setTimeout(load, Math.max(0, expiresAt * 1000 - loadBeforeExpiryMs - Date.now()));
+    timer = setTimeout(load, Math.max(0, expiresAt * 1000 - tokenRefreshMarginMs - Date.now()));
   };
   function onVisible() {
     if (document.visibilityState === "visible") void check();

@@ -3,14 +3,14 @@
 import { usePathname, useRouter } from "next/navigation";
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { useEffect, useEffectEvent, useRef } from "react";
-import { type BrowserSupabase, supabaseDataIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
+import { type BrowserSupabase, liveClientIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
 import { deferSessionClient } from "./deferred-session";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**
  * What the product does on each session event (docs/product.md, "Accounts and sessions").
  * The session client also relays these events to the app's other tabs, so signing out in one tab
- * signs out the others; Realtime channels live on the data client, when a page has loaded one. Handlers never await Supabase calls inside the callback (that can
+ * signs out the others; Realtime channels live on the live client, when a page has loaded one. Handlers never await Supabase calls inside the callback (that can
  * deadlock the auth lock); navigation and refresh are enough.
  */
 export function SessionEvents({ serverUserId }: { serverUserId: string | null }) {
@@ -24,7 +24,7 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
 
   const leave = () => {
     renderedUser.current = null;
-    void supabaseDataIfLoaded()?.removeAllChannels();
+    void liveClientIfLoaded()?.removeAllChannels();
     // A full load of /, not router.replace + refresh: the refresh re-renders the page being left
     // (e.g. /account, which then redirects to /login?next=…) and can win the race with the
     // navigation; a document load also drops every client cache and channel at once.
@@ -55,7 +55,7 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
         leave();
         break;
       case "TOKEN_REFRESHED":
-        if (session) void supabaseDataIfLoaded()?.realtime.setAuth(session.access_token);
+        if (session) void liveClientIfLoaded()?.setAuth(session.access_token);
         break;
       case "USER_UPDATED":
         router.refresh();

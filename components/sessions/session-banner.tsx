@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadLiveClient } from "@/components/supabase-provider";
 import { buttonClasses } from "@/components/ui/button";
 import { sessionTopic } from "@/lib/sessions/types";
 
@@ -28,13 +28,13 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
   useEffect(() => {
     let leave = () => {};
     let live = true;
-    void loadSupabaseData().then(async (data) => {
-      await data.realtime.setAuth().catch(() => undefined);
+    void loadLiveClient().then(async (client) => {
+      await client.setAuth().catch(() => undefined);
       if (!live) return;
-      const channel = data.channel(sessionTopic(roomId), { config: { private: true, presence: { key: "", enabled: true } } });
+      const channel = client.channel(sessionTopic(roomId), { config: { private: true, presence: { key: "", enabled: true } } });
       channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));
       channel.subscribe();
-      leave = () => void data.removeChannel(channel);
+      leave = () => void client.removeChannel(channel);
     });
     return () => {
       live = false;

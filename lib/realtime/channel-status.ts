@@ -19,7 +19,7 @@ export type ChannelTurn =
   /** The server ended the channel (an expired or revoked token, a restart): join again with a fresh token. */
   | { kind: "closed" };
 
-/** Reads the status supabase-js passes to `channel.subscribe`'s callback. */
+/** Reads the status realtime-js passes to `channel.subscribe`'s callback. */
 export function channelTurn(status: string, error?: Error): ChannelTurn {
   if (status === "SUBSCRIBED") return { kind: "joined" };
   if (status === "CHANNEL_ERROR") {

@@ -1,5 +1,5 @@
-import type { RealtimeChannel } from "@supabase/supabase-js";
-import type { BrowserData } from "@/lib/supabase/data-client";
+import type { RealtimeChannel } from "@supabase/realtime-js";
+import type { LiveClient } from "@/lib/supabase/live-client";
 import { channelTurn, MissedChanges } from "./channel-status";
 import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
@@ -8,7 +8,7 @@ import { probeSocketAfterOnline } from "./socket-probe";
 
 /**
  * One page's connection to a room's live channel, shared by everything on the page that listens to
- * the room (the feed, the moments list, "here now", the status line): supabase-js keeps one channel
+ * the room (the feed, the moments list, "here now", the status line): realtime-js keeps one channel
  * per topic, so two components joining it separately would share, and one leaving would end it for
  * both. It also does what the channel alone does not:
  *
@@ -59,7 +59,7 @@ export class RoomConnection {
   private readonly onOnline = () => this.cameOnline();
 
   constructor(
-    private readonly data: BrowserData,
+    private readonly live: LiveClient,
     readonly roomId: string,
     private options: RoomConnectionOptions,
     private readonly forget: () => void,
@@ -114,9 +114,9 @@ export class RoomConnection {
     const generation = ++this.generation;
     // The join carries the session's token as it is now: ask for it first, so a join never goes out
     // as anon (which a gated room refuses) while the client is still fetching it.
-    await this.data.realtime.setAuth().catch(() => undefined);
+    await this.live.setAuth().catch(() => undefined);
     if (generation !== this.generation || this.stopped) return;
-    const channel = this.data.channel(roomTopic(this.roomId), {
+    const channel = this.live.channel(roomTopic(this.roomId), {
       config: { private: true, presence: { key: presenceKey, enabled: true } },
     });
     this.channel = channel;
@@ -187,9 +187,9 @@ export class RoomConnection {
     const channel = this.channel;
     this.channel = null;
     this.generation++;
-    // Wait until supabase-js has forgotten the channel: it forgets channels by topic, so a new
+    // Wait until realtime-js has forgotten the channel: it forgets channels by topic, so a new
     // channel for the same room made before the old one closed would be forgotten with it.
-    if (channel) await this.data.removeChannel(channel).catch(() => undefined);
+    if (channel) await this.live.removeChannel(channel).catch(() => undefined);
   }
 
   private wentOffline(): void {
@@ -201,7 +201,7 @@ export class RoomConnection {
   /** Back online: a socket that lived through it may have missed nothing, or not — check, and fetch. */
   private cameOnline(): void {
     if (!this.missed.pending || this.stopped || !this.channel) return;
-    probeSocketAfterOnline(this.data);
+    probeSocketAfterOnline(this.live);
     if (this.channel.state === "joined") this.joined(this.channel);
   }
 
@@ -217,10 +217,10 @@ export class RoomConnection {
 const connections = new Map<string, RoomConnection>();
 
 /** The page's connection to a room (made on first use; the first caller's options hold). */
-export function roomConnection(data: BrowserData, roomId: string, options: RoomConnectionOptions): RoomConnection {
+export function roomConnection(live: LiveClient, roomId: string, options: RoomConnectionOptions): RoomConnection {
   let connection = connections.get(roomId);
   if (!connection) {
-    connection = new RoomConnection(data, roomId, options, () => connections.delete(roomId));
+    connection = new RoomConnection(live, roomId, options, () => connections.delete(roomId));
     connections.set(roomId, connection);
   } else {
     connection.configure(options);

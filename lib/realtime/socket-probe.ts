@@ -1,4 +1,4 @@
-import type { BrowserData } from "@/lib/supabase/data-client";
+import type { LiveClient } from "@/lib/supabase/live-client";
 
 const probedAt = new WeakMap<object, number>();
 
@@ -8,9 +8,9 @@ const probedAt = new WeakMap<object, number>();
  * same `online` event, and realtime-js takes a second heartbeat sent before the first is answered
  * as a timeout — it would drop a healthy socket and rejoin every channel.
  */
-export function probeSocketAfterOnline(data: BrowserData): void {
+export function probeSocketAfterOnline(live: LiveClient): void {
   const now = Date.now();
-  if (now - (probedAt.get(data.realtime) ?? -Infinity) < 5_000) return;
-  probedAt.set(data.realtime, now);
-  void data.realtime.sendHeartbeat();
+  if (now - (probedAt.get(live) ?? -Infinity) < 5_000) return;
+  probedAt.set(live, now);
+  void live.sendHeartbeat();
 }

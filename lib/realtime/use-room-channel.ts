@@ -1,14 +1,14 @@
 "use client";
 
 import { startTransition, useEffect, useRef, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadLiveClient } from "@/components/supabase-provider";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
 import { type HereNow, type NowPlaying, type PresenceMeta, shapePresence } from "./presence";
 
 /**
  * Runs `use` with the page's connection to the room once it exists: the connection's code loads
- * with the data client, after first paint.
+ * with the live client, after first paint.
  */
 function useConnection(roomId: string | null, options: RoomConnectionOptions, subscriber: RoomSubscriber, use?: (connection: RoomConnection) => void): void {
   const latest = useRef({ subscriber, use });
@@ -20,9 +20,9 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
     if (!roomId) return;
     let cancelled = false;
     let leave = () => {};
-    void Promise.all([loadSupabaseData(), import("./room-connection")]).then(([data, { roomConnection }]) => {
+    void Promise.all([loadLiveClient(), import("./room-connection")]).then(([live, { roomConnection }]) => {
       if (cancelled) return;
-      const connection = roomConnection(data, roomId, { userId, gated, presenceKey });
+      const connection = roomConnection(live, roomId, { userId, gated, presenceKey });
       // What the channel brings updates the page as transitions: React renders them in slices, so
       // a burst of changes or presence does not hold the page while it renders.
       const proxy: Required<RoomSubscriber> = {

@@ -1,6 +1,6 @@
-import type { RealtimeChannel } from "@supabase/supabase-js";
+import type { RealtimeChannel } from "@supabase/realtime-js";
 import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
-import type { BrowserData } from "@/lib/supabase/data-client";
+import type { LiveClient } from "@/lib/supabase/live-client";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 
@@ -66,7 +66,7 @@ export class SessionConnection {
   private readonly onOnline = () => this.cameOnline();
 
   constructor(
-    private readonly data: BrowserData,
+    private readonly live: LiveClient,
     readonly roomId: string,
     private readonly userId: string,
     private readonly handlers: SessionChannelHandlers,
@@ -91,9 +91,9 @@ export class SessionConnection {
 
   private async open(): Promise<void> {
     const generation = ++this.generation;
-    await this.data.realtime.setAuth().catch(() => undefined);
+    await this.live.setAuth().catch(() => undefined);
     if (generation !== this.generation || this.stopped) return;
-    const channel = this.data.channel(sessionTopic(this.roomId), {
+    const channel = this.live.channel(sessionTopic(this.roomId), {
       config: { private: true, presence: { key: this.userId, enabled: true } },
     });
     this.channel = channel;
@@ -117,7 +117,7 @@ export class SessionConnection {
       }
       this.missed.gap();
       if (turn.kind === "gap") return this.setStatus("reconnecting", turn.detail);
-      // Closed by the server: join again with a fresh token, once supabase-js has forgotten this
+      // Closed by the server: join again with a fresh token, once realtime-js has forgotten this
       // channel (it keeps one per topic, and would hand it back).
       this.setStatus("reconnecting", "The live connection closed");
       void this.leaveChannel().then(() => setTimeout(() => !this.stopped && void this.open(), reopenMs));
@@ -142,7 +142,7 @@ export class SessionConnection {
    */
   private cameOnline(): void {
     if (this.stopped || !this.channel) return;
-    probeSocketAfterOnline(this.data);
+    probeSocketAfterOnline(this.live);
     if (this.channel.state === "joined") this.joined(this.channel);
     else this.handlers.onResync();
   }
@@ -151,7 +151,7 @@ export class SessionConnection {
     const channel = this.channel;
     this.channel = null;
     this.generation++;
-    if (channel) await this.data.removeChannel(channel).catch(() => undefined);
+    if (channel) await this.live.removeChannel(channel).catch(() => undefined);
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { loadSupabase, loadSupabaseData } from "@/components/supabase-provider";
+import { loadLiveClient, loadSupabase, loadSupabaseData } from "@/components/supabase-provider";
 import { publicConfig } from "@/lib/public-config";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { fetchSession, hostStillHere, releaseOnExit, sessionActions, sessionMessages } from "./actions";
@@ -176,10 +176,10 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
     if (sessionRef.current?.id === live.id) setQueue(orderQueue(entries));
   }, [clock, receive, room.id]);
 
-  // The data client, the clock and the channel.
+  // The data and live clients, the clock and the channel.
   useEffect(() => {
     let cancelled = false;
-    void loadSupabaseData().then(async (data) => {
+    void Promise.all([loadSupabaseData(), loadLiveClient()]).then(async ([data, live]) => {
       if (cancelled) return;
       dataRef.current = data;
       clock.setSource(async () => {
@@ -191,7 +191,7 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
       if (cancelled) return;
       clock.start();
       sinceRef.current = clock.serverNow();
-      const connection = new SessionConnection(data, room.id, selfId, {
+      const connection = new SessionConnection(live, room.id, selfId, {
         onSession: receive,
         onQueue: (change) => setQueue((entries) => applyQueueChange(entries, change, sessionRef.current?.id ?? null)),
         onPresence: (next) => {

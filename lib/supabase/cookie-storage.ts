@@ -52,13 +52,17 @@ export const sessionCookieStorage = {
   },
 };
 
-/** When the session in the cookies expires (Unix seconds), or null when there is none or it does not parse. */
-export async function storedSessionExpiry(storageKey: string): Promise<number | null> {
+/**
+ * The session in the cookies, as far as a page needs it before the session client loads: when it
+ * expires (Unix seconds) and its access token. Null when there is none, or it has no expires_at.
+ */
+export async function storedSession(storageKey: string): Promise<{ expiresAt: number; accessToken: string | null } | null> {
   const stored = await sessionCookieStorage.getItem(storageKey);
   if (!stored) return null;
   try {
-    const expiresAt = (JSON.parse(stored) as { expires_at?: unknown }).expires_at;
-    return typeof expiresAt === "number" ? expiresAt : null;
+    const { expires_at: expiresAt, access_token: accessToken } = JSON.parse(stored) as { expires_at?: unknown; access_token?: unknown };
+    if (typeof expiresAt !== "number") return null;
+    return { expiresAt, accessToken: typeof accessToken === "string" && accessToken !== "" ? accessToken : null };
   } catch {
     return null;
   }

@@ -2,3 +2,10 @@
 export function sessionStorageKey(supabaseUrl: string): string {
   return `sb-${new URL(supabaseUrl).hostname.split(".")[0]}-auth-token`;
 }
+
+/**
+ * How long before its expiry a token counts as due: the session client refreshes a token that
+ * expires within three of its 30 s ticks; a page without it loads it, and stops using the stored
+ * token, a little before that.
+ */
+export const tokenRefreshMarginMs = 120_000;

@@ -2,7 +2,7 @@ import { createBrowserClient, createServerClient } from "@supabase/ssr";
 import { createClient } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sessionStorageKey } from "../../lib/supabase/session-key";
-import { sessionCookieStorage, storedSessionExpiry } from "../../lib/supabase/cookie-storage";
+import { sessionCookieStorage, storedSession } from "../../lib/supabase/cookie-storage";
 import { cookieJar } from "../helpers/cookie-jar";
 
 // The browser keeps its session with the session client (lib/supabase/client.ts) in cookies written
@@ -115,26 +115,35 @@ describe("the session cookies", () => {
 });
 
 // A signed-in page starts without the session client and loads it by this reading of the cookies
-// (components/auth/deferred-session.ts): when the token is due, or at once when there is no session.
-describe("storedSessionExpiry", () => {
-  test("is the stored session's expires_at, whole or split over several cookies", async () => {
+// (components/auth/deferred-session.ts): when the token is due, or at once when there is no session;
+// until then its data and live clients send the stored token (lib/supabase/access-token.ts).
+describe("storedSession", () => {
+  test("is the stored session's expires_at and access token, whole or split over several cookies", async () => {
     const storageKey = sessionStorageKey(url);
     await sessionCookieStorage.setItem(storageKey, session(100));
-    expect(await storedSessionExpiry(storageKey)).toBe(1_900_000_000);
-    await sessionCookieStorage.setItem(storageKey, session(7000));
-    expect(await storedSessionExpiry(storageKey)).toBe(1_900_000_000);
+    expect(await storedSession(storageKey)).toEqual({ expiresAt: 1_900_000_000, accessToken: `header.${"p".repeat(100)}.signature` });
+    await sessionCookieStorage.setItem(storageKey, session(7000, "q"));
+    expect(await storedSession(storageKey)).toEqual({ expiresAt: 1_900_000_000, accessToken: `header.${"q".repeat(7000)}.signature` });
+  });
+
+  test("has no access token when the stored one is missing, empty or not a string", async () => {
+    const storageKey = sessionStorageKey(url);
+    for (const accessToken of [undefined, "", 42]) {
+      await sessionCookieStorage.setItem(storageKey, JSON.stringify({ access_token: accessToken, expires_at: 1_900_000_000 }));
+      expect(await storedSession(storageKey)).toEqual({ expiresAt: 1_900_000_000, accessToken: null });
+    }
   });
 
   test("is null with no session, after sign-out, for a torn write and for a value without expires_at", async () => {
     const storageKey = sessionStorageKey(url);
-    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    expect(await storedSession(storageKey)).toBeNull();
     await sessionCookieStorage.setItem(storageKey, session(7000));
     await sessionCookieStorage.removeItem(storageKey);
-    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    expect(await storedSession(storageKey)).toBeNull();
     await sessionCookieStorage.setItem(storageKey, session(7000));
     current.jar.set(`${storageKey}.1`, "not-the-same-write");
-    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    expect(await storedSession(storageKey)).toBeNull();
     await sessionCookieStorage.setItem(storageKey, JSON.stringify({ access_token: "a", refresh_token: "r" }));
-    expect(await storedSessionExpiry(storageKey)).toBeNull();
+    expect(await storedSession(storageKey)).toBeNull();
   });
 });
