@@ -6,7 +6,8 @@
 //   idle (code a page loads after first paint: its live channel, its player);
 // - lighthouse: Lighthouse's performance, accessibility and best-practices scores of those pages,
 //   with its default settings (mobile, simulated slow 4G and 4× CPU slowdown: see
-//   bench-web/lighthouse.ts for why), median of 3 runs, with the machine's benchmark index;
+//   bench-web/lighthouse.ts for why), median of 5 runs (BENCH_WEB_LIGHTHOUSE_RUNS), with the
+//   machine's benchmark index;
 // - dev: each route's first compile in `next dev`.
 // It ends with the budgets as pass/fail lines. Ports: BENCH_WEB_PORT (next start, default 3300),
 // BENCH_WEB_DEV_PORT (next dev, default +10), BENCH_WEB_DEBUG_PORT (Chromium for Lighthouse, +20).
@@ -24,6 +25,8 @@ import { startNext } from "./bench-web/server.ts";
 const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
 const devPort = Number(process.env.BENCH_WEB_DEV_PORT ?? port + 10);
 const debugPort = Number(process.env.BENCH_WEB_DEBUG_PORT ?? port + 20);
+/** Lighthouse runs per page; the score is their median (one run swings by ten points here). */
+const lighthouseRuns = Number(process.env.BENCH_WEB_LIGHTHOUSE_RUNS ?? 5);
 
 const budgets = {
   signedOutKb: 150,
@@ -188,6 +191,7 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
       const scores = await lighthouseScores(
         pages.map((p) => ({ url: `${server.origin}${p.route}`, cookies: p.signedIn ? sessionCookies : undefined })),
         debugPort,
+        lighthouseRuns,
       );
       pages.forEach((p, index) => (p.lighthouse = scores[index]));
     }

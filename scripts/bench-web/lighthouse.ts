@@ -48,7 +48,8 @@ async function emptyCache(context: BrowserContext): Promise<void> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] }[], debuggingPort: number, runs = 3): Promise<LighthouseResult[]> {
+export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] }[], debuggingPort: number, runs: number): Promise<LighthouseResult[]> {
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`Lighthouse runs must be a whole number of at least 1 (BENCH_WEB_LIGHTHOUSE_RUNS), not ${runs}`);
   if (!(await portIsFree(debuggingPort))) throw new Error(`Port ${debuggingPort} is in use (BENCH_WEB_DEBUG_PORT)`);
   const profile = mkdtempSync(path.join(tmpdir(), "cuepoint-lighthouse-"));
   let context: BrowserContext | null = null;
