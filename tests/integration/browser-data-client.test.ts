@@ -1,9 +1,11 @@
-// The browser's two halves against a running stack: the session client (lib/supabase/client.ts)
-// signs in and keeps the session in cookies; the data client (lib/supabase/data-client.ts) has no
-// session of its own and acts as whoever that session is, and as anon once it ends.
-import { afterAll, beforeAll, expect, test } from "vitest";
+// The browser's clients against a running stack: the session client (lib/supabase/client.ts) signs
+// in and keeps the session in cookies; the data client (lib/supabase/data-client.ts) and the live
+// client (lib/supabase/live-client.ts) have no session of their own and act as whoever that session
+// is, and as anon once it ends.
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { cookieJar } from "../helpers/cookie-jar";
-import { apiUrl, publishableKey, serviceClient } from "../helpers/stack";
+import { createRoom } from "../helpers/post-fixtures";
+import { adminQuery, apiUrl, publishableKey, serviceClient } from "../helpers/stack";
 
 const { jar: cookies, document } = cookieJar();
 const global = globalThis as { window?: unknown; document?: unknown };
@@ -51,5 +53,45 @@ test("the data client acts as the session client's user, and as anon after sign-
   } finally {
     auth.stopAutoRefresh();
     await data.removeAllChannels();
+  }
+});
+
+test("the live client joins a member's gated room channel with the cookies' token, without running the session client, and hears the room's posts", async () => {
+  const { createClient } = await import("../../lib/supabase/client");
+  const { createLiveClient } = await import("../../lib/supabase/live-client");
+  const { currentAccessToken } = await import("../../lib/supabase/access-token");
+  const { sessionStorageKey, tokenRefreshMarginMs } = await import("../../lib/supabase/session-key");
+  const auth = createClient();
+  const signedIn = await auth.signInWithPassword({ email, password });
+  auth.stopAutoRefresh();
+  expect(signedIn.data.session?.expires_in, "the stack issues tokens that outlive the refresh margin").toBeGreaterThan(tokenRefreshMarginMs / 1000);
+  const room = await createRoom(userId, "gated"); // its owner is its first member
+  let loads = 0;
+  const session = { loaded: () => false, load: async () => (loads++, auth) };
+  const live = createLiveClient(() => currentAccessToken(sessionStorageKey(apiUrl), session));
+  // As the app's connections do: ask for the token first, so the join carries it.
+  const join = async (onPost: (title: string) => void) => {
+    await live.setAuth();
+    return new Promise<string>((resolve) => {
+      const channel = live.channel(`room:${room.id}`, { config: { private: true } });
+      channel.on("broadcast", { event: "posts" }, ({ payload }) => onPost((payload as { record: { title: string } }).record.title));
+      channel.subscribe((status) => status !== "CLOSED" && resolve(status));
+    });
+  };
+  try {
+    const titles: string[] = [];
+    expect(await join((title) => titles.push(title))).toBe("SUBSCRIBED");
+    await adminQuery("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, 'Heard live', 'embed', 'https://example.com/a.mp3')", [room.id, userId]);
+    await vi.waitFor(() => expect(titles).toEqual(["Heard live"]), { timeout: 10_000 });
+    expect(loads, "the session client was not needed for a token that is not due").toBe(0);
+
+    // Signed out: the cookies are empty, so the next join goes as anon, which a gated room refuses.
+    await live.removeAllChannels();
+    expect((await auth.signOut({ scope: "local" })).error).toBeNull();
+    expect(await join(() => {})).toBe("CHANNEL_ERROR");
+    expect(loads).toBe(0);
+  } finally {
+    await live.removeAllChannels();
+    await adminQuery("delete from public.rooms where id = $1", [room.id]);
   }
 });
