@@ -1,7 +1,7 @@
 import { type UploadRefusal, uploadRefusal } from "./storage/upload";
 
 // Avatar rules the browser checks before uploading; the bucket enforces the same (config.toml).
-export const avatarMaxBytes = 2 * 1024 * 1024;
+const avatarMaxBytes = 2 * 1024 * 1024;
 export const avatarTypes = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 
 const extensions: Record<(typeof avatarTypes)[number], string> = {

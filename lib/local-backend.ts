@@ -8,7 +8,7 @@ import path from "node:path";
 const localHosts = new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
 
 /** Whether something accepts TCP connections on host:port within `timeoutMs`. */
-export function portAnswers(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
+function portAnswers(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: host === "[::1]" ? "::1" : host === "0.0.0.0" ? "127.0.0.1" : host, port });
     const done = (answer: boolean) => {

@@ -87,7 +87,7 @@ async function expectNoSidewaysScroll(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-export async function screenshot(page: Page, name: string) {
+async function screenshot(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `e2e/screenshots/${name}-${width}.png`, fullPage: true });

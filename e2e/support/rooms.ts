@@ -7,7 +7,7 @@ import { apiUrl } from "./users";
 
 export const admin = createClient(apiUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
-export function uniqueSlug(label: string): string {
+function uniqueSlug(label: string): string {
   return `${label}-${Date.now().toString(36)}-${randomBytes(2).toString("hex")}`;
 }
 

@@ -10,7 +10,7 @@ function base32(secret: string): Buffer {
   return Buffer.from(bits.match(/.{8}/g)!.map((byte) => Number.parseInt(byte, 2)));
 }
 
-export function totpAt(secret: string, step: number): string {
+function totpAt(secret: string, step: number): string {
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
   const mac = createHmac("sha1", base32(secret)).update(counter).digest();

@@ -9,7 +9,7 @@ export type ChainCredentials =
   | { ok: false; error: typeof missingCredentialsMessage | typeof tokenSecretNeedsClientIdMessage };
 
 /** A secretKey "in token form" is a JWT: three dot-separated segments. */
-export function isTokenSecret(secretKey: string): boolean {
+function isTokenSecret(secretKey: string): boolean {
   return secretKey.split(".").length === 3;
 }
 

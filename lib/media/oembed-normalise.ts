@@ -17,7 +17,7 @@ export interface EmbedMetadata {
   height: number | null;
 }
 
-export const embedTextLimits = { title: 300, author: 200 } as const;
+const embedTextLimits = { title: 300, author: 200 } as const;
 
 const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
 

@@ -2,7 +2,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 import { compareKeys, keyOf, type Moment, type MomentKey } from "./types";
 
-export const momentsPageSize = 50;
+const momentsPageSize = 50;
 
 const momentColumns = "id, post_id, author_id, at_seconds, body, created_at, updated_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path), reactions(id, emoji, user_id)";
 

@@ -2,7 +2,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 
 /** How long a file may sit in the media bucket without a post before it counts as abandoned. */
-export const orphanGrace = "1 hour";
+const orphanGrace = "1 hour";
 
 /**
  * Deletes files that never became a post (uploads cancelled or failed without cleaning up after

@@ -3,7 +3,7 @@ import type { Database } from "@/types/database";
 import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 import { type FeedCursor, olderThan } from "./cursor";
 
-export const feedPageSize = 20;
+const feedPageSize = 20;
 
 /** The columns a feed card and the post page show (the author's profile joined). */
 export const postColumns = "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";

@@ -3,10 +3,10 @@ import { type UploadRefusal, uploadRefusal } from "../storage/upload";
 // Room-cover rules the browser checks before uploading; the room-covers bucket enforces the same
 // (config.toml), and its policies let only the room's owner and moderators write `{room id}/…`.
 export const coverBucket = "room-covers";
-export const coverMaxBytes = 5 * 1024 * 1024;
+const coverMaxBytes = 5 * 1024 * 1024;
 export const coverTypes = ["image/png", "image/jpeg", "image/webp"] as const;
 
-export const coverMessages = {
+const coverMessages = {
   wrongType: "Covers can be PNG, JPEG or WebP",
   tooLarge: "Covers up to 5 MB",
   empty: "That file is empty",

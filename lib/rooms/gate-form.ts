@@ -9,7 +9,7 @@ export interface GateFormValues {
   minBalance: string;
 }
 
-export const gateFields = ["chainId", "standard", "contractAddress", "tokenId", "minBalance"] as const satisfies readonly (keyof GateFormValues)[];
+const gateFields = ["chainId", "standard", "contractAddress", "tokenId", "minBalance"] as const satisfies readonly (keyof GateFormValues)[];
 
 /** Field → first message. */
 export function gateFormErrors(error: z.ZodError): Partial<Record<keyof GateFormValues, string>> {

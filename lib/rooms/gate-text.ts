@@ -19,7 +19,7 @@ export interface GateTokenFacts {
 }
 
 /** "1 CUE", "2 CUEPASS", "3 of token #1 of 0x0165…Eb8F", "1 token of 0xAb…cd". */
-export function tokenAmountText(facts: Omit<GateTokenFacts, "chainName">): string {
+function tokenAmountText(facts: Omit<GateTokenFacts, "chainName">): string {
   const amount = formatUnits(BigInt(facts.minBalance), facts.standard === "erc20" ? facts.decimals : 0);
   const symbol = facts.symbol?.trim();
   if (facts.standard === "erc1155") {

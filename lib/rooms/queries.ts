@@ -84,7 +84,7 @@ async function currentUserId(supabase: Client): Promise<string | null> {
 // The directory
 // ---------------------------------------------------------------------------------------------
 
-export const directoryPageSize = 24;
+const directoryPageSize = 24;
 
 export type DirectoryRoom = Pick<Room, "id" | "slug" | "name" | "description" | "cover_path" | "visibility" | "member_count" | "created_at"> & {
   gate: Pick<RoomGate, "chain_id" | "contract_address" | "standard" | "token_id" | "min_balance"> | null;

@@ -3,7 +3,7 @@
 // it on its own scripts, and 'strict-dynamic' lets those scripts load the app's chunks.
 
 /** Where react-player's players live: their iframes, streams and thumbnails. */
-export const mediaProviders = {
+const mediaProviders = {
   frames: [
     "https://www.youtube.com",
     "https://www.youtube-nocookie.com",
@@ -27,7 +27,7 @@ export const mediaProviders = {
 } as const;
 
 /** thirdweb's RPC edge and its telemetry (c.thirdweb.com), which chain reads and wallet sign-in call. */
-export const thirdwebHosts = ["https://*.thirdweb.com", "https://*.rpc.thirdweb.com"] as const;
+const thirdwebHosts = ["https://*.thirdweb.com", "https://*.rpc.thirdweb.com"] as const;
 
 export interface CspSettings {
   nonce: string;

@@ -29,10 +29,10 @@ export interface SessionChannelHandlers {
 
 const reopenMs = 1_000;
 
-export const sessionRefusedMessage = "Only members of this room can listen together — join the room to take part.";
+const sessionRefusedMessage = "Only members of this room can listen together — join the room to take part.";
 
 /** Every meta of every key, the malformed ones (anything a client could put there) left out. */
-export function listenerMetasOf(state: Record<string, unknown[]>): ListenerMeta[] {
+function listenerMetasOf(state: Record<string, unknown[]>): ListenerMeta[] {
   const metas: ListenerMeta[] = [];
   for (const list of Object.values(state)) {
     for (const meta of list) {

@@ -35,7 +35,7 @@ export interface DriftOptions {
   maxSeekLead: number;
 }
 
-export const defaultDriftOptions: DriftOptions = {
+const defaultDriftOptions: DriftOptions = {
   maxNudge: 0.1,
   gain: 1,
   nudgeAbove: 0.04,

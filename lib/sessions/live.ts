@@ -2,7 +2,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 
 /** How long a session whose host has gone quiet stays on (private.session_idle_after() in the migration). */
-export const sessionIdleAfterMs = 2 * 60_000;
+const sessionIdleAfterMs = 2 * 60_000;
 
 /** A session not ended is on while someone hosts it: its host was heard from within the idle time. */
 export const sessionIsLive = (session: { host_seen_at: string }, now: number): boolean => now - Date.parse(session.host_seen_at) < sessionIdleAfterMs;

@@ -9,7 +9,7 @@ type Client = SupabaseClient<Database>;
 export const sessionSignedUrlSeconds = 30 * 60;
 
 /** How many of the room's posts the session page offers (newest first). */
-export const sessionPostLimit = 200;
+const sessionPostLimit = 200;
 
 const audioFile = /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/i;
 

@@ -4,9 +4,9 @@
 import type { Moment } from "@/lib/moments/types";
 
 /** A jump further than this between two looks is a seek: what it skipped does not pop. */
-export const maxStepSeconds = 2;
+const maxStepSeconds = 2;
 /** A comment that arrives stamped at most this far behind the position (or a little ahead) pops at once. */
-export const arrivalWindowSeconds = 10;
+const arrivalWindowSeconds = 10;
 const arrivalLeadSeconds = 1;
 /** How long a comment stays up, and how many at once. */
 export const shownMs = 6_000;

@@ -24,7 +24,7 @@ export function checkEmail(value: string): { email: string } | { error: string }
   return emailPattern.test(email) ? { email } : { error: authMessages.emailInvalid };
 }
 
-export function checkNewPassword(value: string): string | null {
+function checkNewPassword(value: string): string | null {
   if (value.length < 8) return authMessages.passwordTooShort;
   if (value.length > 72) return authMessages.passwordTooLong;
   return null;

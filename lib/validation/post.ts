@@ -12,11 +12,11 @@ export const postMessages = {
   uploadMissing: "The upload has not finished — try again once it has",
 } as const;
 
-export const postTitleSchema = z.string().trim().min(1, postMessages.titleRequired).max(120, postMessages.titleTooLong);
-export const postBodySchema = z.string().trim().max(2000, postMessages.bodyTooLong);
+const postTitleSchema = z.string().trim().min(1, postMessages.titleRequired).max(120, postMessages.titleTooLong);
+const postBodySchema = z.string().trim().max(2000, postMessages.bodyTooLong);
 
 /** The link's rules and react-player's (lib/media/playable.ts); its messages say which failed. */
-export const mediaUrlSchema = z.string().transform((value, context) => {
+const mediaUrlSchema = z.string().transform((value, context) => {
   const checked = checkPlayableUrl(value);
   if (checked.ok) return checked.url;
   context.addIssue({ code: "custom", message: checked.error });

@@ -31,9 +31,9 @@ export const roomMessages = {
 } as const;
 
 /** Chain ids a gate may name (room_gates_chain_supported); whether one is enabled here is the server's call. */
-export const gateChainIds: readonly number[] = [...publicChains, localChain].map((chain) => chain.id);
+const gateChainIds: readonly number[] = [...publicChains, localChain].map((chain) => chain.id);
 
-export const gateStandards = ["erc20", "erc721", "erc1155"] as const satisfies readonly GateStandard[];
+const gateStandards = ["erc20", "erc721", "erc1155"] as const satisfies readonly GateStandard[];
 
 export const roomSlugSchema = z
   .string()

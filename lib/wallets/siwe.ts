@@ -75,7 +75,7 @@ function sameSite(site: URL, host: string): boolean {
 }
 
 /** How long a signed message stays usable, at most: the nonce's own lifetime. */
-export const messageLifetimeMs = 10 * 60 * 1000;
+const messageLifetimeMs = 10 * 60 * 1000;
 
 export function checkSiwe(fields: SiweFields, options: { siteUrl: string; now: Date; chains: ChainConfig }): SiweCheck {
   const site = new URL(options.siteUrl);

@@ -15,14 +15,14 @@ import { type ServiceSpec, servicePid, startService, stopService } from "./servi
  * nothing. A chain without the contracts (new, reset, or killed before it could save) is deployed
  * and seeded again: the same transactions from the same deployer give the same addresses.
  */
-export const chainDir = path.join(stateDir, "chain");
+const chainDir = path.join(stateDir, "chain");
 const statePath = path.join(chainDir, "state.json");
 /** What the chain was deployed from and for: the contracts' input digest and the API port of the avatar URLs. */
 const seedMarkerPath = path.join(chainDir, "seeded.json");
 
 const anvilPlatforms: Record<string, string> = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "darwin-x64": "darwin-amd64", "darwin-arm64": "darwin-arm64" };
 
-export function anvilBinary(): string {
+function anvilBinary(): string {
   const platform = anvilPlatforms[`${process.platform}-${process.arch}`];
   const pkg = platform && `@foundry-rs/anvil-${platform}`;
   try {
@@ -36,7 +36,7 @@ export function anvilBinary(): string {
   );
 }
 
-export function chainService(config: StackConfig): ServiceSpec {
+function chainService(config: StackConfig): ServiceSpec {
   return {
     name: "chain",
     command: anvilBinary(),

@@ -17,7 +17,7 @@ export function dbUrl(config: StackConfig, user = "postgres"): string {
 }
 
 /** A connection as the cluster's bootstrap superuser over the private Unix socket. */
-export function adminClient(config: StackConfig, database = "postgres"): pg.Client {
+function adminClient(config: StackConfig, database = "postgres"): pg.Client {
   return new pg.Client({ host: pgSocketDir, port: config.dbPort, user: "supabase_admin", database });
 }
 
@@ -204,18 +204,5 @@ export async function execAsAdmin(config: StackConfig, sql: string): Promise<voi
     await client.query(sql);
   } finally {
     await client.end();
-  }
-}
-
-export async function isReady(config: StackConfig): Promise<boolean> {
-  const client = new pg.Client({ connectionString: dbUrl(config), connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }

@@ -7,9 +7,9 @@ import { packageDir } from "./paths.ts";
  * realtime.messages housekeeping, as Supabase Realtime does it: one partition per UTC day
  * (`messages_YYYY_MM_DD`), created ahead, and dropped once the whole day is more than 72 hours old.
  */
-export const realtimeSchemaPath = path.join(packageDir, "db", "realtime-schema.sql");
+const realtimeSchemaPath = path.join(packageDir, "db", "realtime-schema.sql");
 /** Recorded in realtime.schema_migrations once db/realtime-schema.sql has been applied; bump it when the file changes. */
-export const realtimeSchemaVersion = "20261123180000";
+const realtimeSchemaVersion = "20261123180000";
 const retentionHours = 72;
 const daysAhead = 3;
 

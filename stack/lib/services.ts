@@ -16,7 +16,7 @@ export interface ServiceSpec {
 }
 
 const pidFile = (name: string) => path.join(runDir, `${name}.pid`);
-export const serviceLogPath = (name: string) => path.join(logsDir, `${name}.log`);
+const serviceLogPath = (name: string) => path.join(logsDir, `${name}.log`);
 
 export function servicePid(name: string): number | undefined {
   if (!existsSync(pidFile(name))) return undefined;

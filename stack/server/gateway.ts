@@ -81,7 +81,7 @@ function applyCors(req: IncomingMessage, res: ServerResponse): void {
  * The request URL. The request target is always taken as a path (as Kong/nginx do), so a target
  * such as `//%%` is the path `//%%`, not a malformed authority that would throw.
  */
-export function requestUrl(target: string | undefined): URL | undefined {
+function requestUrl(target: string | undefined): URL | undefined {
   const raw = target ?? "/";
   try {
     return new URL(`http://127.0.0.1${raw.startsWith("/") ? raw : `/${raw}`}`);

@@ -11,7 +11,7 @@ import { loadSigningKeys, signWithKey } from "@cuepoint/stack/signing-keys";
 type Claims = Record<string, unknown>;
 
 /** Signed as Auth signs: the project's first signing key. */
-export const projectSigned = (claims: Claims) => signWithKey(loadSigningKeys(loadConfig())[0], claims);
+const projectSigned = (claims: Claims) => signWithKey(loadSigningKeys(loadConfig())[0], claims);
 
 export async function freshSessionCookies(apiUrl: string, user: { email: string; password: string }, sign: (claims: Claims) => string = projectSigned) {
   const signedIn = await createClient(apiUrl, publishableKey, { auth: { persistSession: false, autoRefreshToken: false } }).auth.signInWithPassword(user);

@@ -1,14 +1,14 @@
 // The local chain's test tokens in tests: mint to fresh wallets (the deployer owns the contracts),
 // give a wallet gas, move tokens with the holder's key, read balances. Fresh wallets per test keep
 // the seeded demo wallets' holdings as the seed left them.
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, erc721Abi, http, parseAbi, type Hex } from "viem";
+import { createPublicClient, createWalletClient, defineChain, erc721Abi, http, parseAbi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { contracts, deployer, localDeployment } from "@cuepoint/stack/chain";
 import { config } from "./stack";
 
 const deployment = localDeployment(config);
 export const localChain = defineChain({ id: deployment.chainId, name: "Local chain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [deployment.rpcUrl] } } });
-export const chainReader = createPublicClient({ chain: localChain, transport: http(deployment.rpcUrl) });
+const chainReader = createPublicClient({ chain: localChain, transport: http(deployment.rpcUrl) });
 
 const mintAbi = parseAbi(["function mint(address to, uint256 amount)"]);
 const mintPassAbi = parseAbi(["function mint(address to, uint256 tokenId)"]);
@@ -63,8 +63,4 @@ export async function transferErc721(fromKey: Hex, to: `0x${string}`, tokenId: b
 
 export async function erc721Balance(owner: `0x${string}`): Promise<bigint> {
   return chainReader.readContract({ address: contracts.erc721, abi: erc721Abi, functionName: "balanceOf", args: [owner] });
-}
-
-export async function erc20Balance(owner: `0x${string}`): Promise<bigint> {
-  return chainReader.readContract({ address: contracts.erc20, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
 }

@@ -6,7 +6,7 @@ import { type AuthService, type Call, type Caller, ok, requireUser } from "./ser
 import { sendPhoneOtp } from "./phone.ts";
 import { type Db, type UserRow, withTransaction } from "./users.ts";
 
-export const invalidNonceMessage = "Nonce has expired or is invalid";
+const invalidNonceMessage = "Nonce has expired or is invalid";
 
 /**
  * GET /reauthenticate: sends the signed-in user a one-time code (the nonce) for a sensitive change —
@@ -50,7 +50,7 @@ async function sendEmailNonce(svc: AuthService, db: Db, user: UserRow): Promise<
 }
 
 /** Keeps the nonce's hash where GoTrue keeps it: the user's reauthentication_token and auth.one_time_tokens. */
-export async function storeNonce(db: Db, userId: string, hash: string, relatesTo: string): Promise<void> {
+async function storeNonce(db: Db, userId: string, hash: string, relatesTo: string): Promise<void> {
   await db.query("update auth.users set reauthentication_token = $2, reauthentication_sent_at = now() where id = $1", [userId, hash]);
   await db.query(
     `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)

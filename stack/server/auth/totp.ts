@@ -44,7 +44,7 @@ export function base32Decode(text: string): Buffer {
 
 export const generateTotpSecret = () => base32Encode(randomBytes(20));
 
-export const timeStep = (nowMs = Date.now()) => Math.floor(nowMs / 1000 / period);
+const timeStep = (nowMs = Date.now()) => Math.floor(nowMs / 1000 / period);
 
 /** The code for one time step (RFC 4226's HOTP with the step as counter). */
 export function totpCode(secret: string, step: number): string {

@@ -5,7 +5,7 @@ import type { AuthSettings } from "./settings.ts";
 import type { AuthMethod } from "./sessions.ts";
 import { type Db, type UserRow, findUserByEmail, findUserById, findUserByToken } from "./users.ts";
 
-export const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
+const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
 export type VerifyType = (typeof verifyTypes)[number];
 export type PhoneVerifyType = "sms" | "phone_change";
 

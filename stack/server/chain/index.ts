@@ -5,7 +5,7 @@ import { type ServiceRoute, sendJson } from "../gateway.ts";
 const avatarPath = /^\/avatars\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.svg$/;
 
 /** A round avatar with the name's first letter, in a colour derived from the name. */
-export function avatarSvg(name: string): string {
+function avatarSvg(name: string): string {
   const hue = createHash("sha256").update(name).digest()[0] * (360 / 256);
   const letter = name[0].toUpperCase();
   return [

@@ -14,7 +14,7 @@ export interface WorkerLaunch {
   log: (line: string) => void;
 }
 
-export class BootError extends Error {}
+class BootError extends Error {}
 
 /**
  * One running function: a Deno process serving on a loopback port. `ready` settles once it

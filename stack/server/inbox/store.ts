@@ -33,7 +33,7 @@ function mailpitId(): string {
 }
 
 /** Plain text of an HTML body, for the Text part and the snippet (as Mailpit derives them). */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(br|\/p|\/h\d|\/div|\/li)\s*\/?>/gi, "\n")
     .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, "$2 ($1)")

@@ -32,7 +32,7 @@ const binary: Record<string, string> = {
 };
 const fts: Record<string, string> = { fts: "to_tsquery", plfts: "plainto_tsquery", phfts: "phraseto_tsquery", wfts: "websearch_to_tsquery" };
 
-export function operationSql(expr: string, operation: Operation, params: Params): string {
+function operationSql(expr: string, operation: Operation, params: Params): string {
   const { op } = operation;
   let sql: string;
   if (op === "in") sql = `${expr} = any(${params.add(pgArrayLiteral(operation.list ?? []))})`;
@@ -50,11 +50,11 @@ export function operationSql(expr: string, operation: Operation, params: Params)
   return operation.negated ? `not ${sql}` : sql;
 }
 
-export function filterSql(alias: Scope, filter: Filter, params: Params): string {
+function filterSql(alias: Scope, filter: Filter, params: Params): string {
   return operationSql(fieldSql(alias, filter.field, params), filter.operation, params);
 }
 
-export function logicSql(alias: Scope, tree: LogicTree, params: Params): string {
+function logicSql(alias: Scope, tree: LogicTree, params: Params): string {
   const parts = tree.children.map((child) => (child.kind === "logic" ? logicSql(alias, child, params) : filterSql(alias, child, params)));
   const joined = `(${parts.join(` ${tree.op} `) || (tree.op === "and" ? "true" : "false")})`;
   return tree.negated ? `not ${joined}` : joined;

@@ -74,7 +74,7 @@ export const errors = {
 };
 
 /** The HTTP status PostgREST answers for a Postgres error (SQLSTATE), per its documented table. */
-export function statusForSqlState(code: string, message: string, authenticated: boolean): number {
+function statusForSqlState(code: string, message: string, authenticated: boolean): number {
   const exact: Record<string, number> = { "23503": 409, "23505": 409, "25006": 405, "53400": 500, "57P01": 503, P0001: 400, "42P01": 404, "42P17": 500 };
   if (code in exact) return exact[code];
   if (code === "42501") return authenticated ? 403 : 401;

@@ -256,7 +256,7 @@ function parseEmbedTail(c: Cursor, name: string, alias: string | undefined): Ext
 // ---------- filters ----------
 
 /** Parses a filter's value part (`not.eq.5`, `in.(1,2)`, `fts(english).cat`). */
-export function parseOperation(text: string, what = "filter"): Operation {
+function parseOperation(text: string, what = "filter"): Operation {
   const c = new Cursor(text, what);
   const operation = parseOperationAt(c, false);
   return operation;

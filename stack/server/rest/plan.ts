@@ -245,7 +245,7 @@ export interface Accepted {
 }
 
 /** Content negotiation on Accept (PostgREST negotiates while planning), in the client's order of preference (q values honoured). */
-export function negotiate(header: string | undefined, allowed: MediaType[] = ["json", "object", "array", "csv"]): Accepted {
+function negotiate(header: string | undefined, allowed: MediaType[] = ["json", "object", "array", "csv"]): Accepted {
   if (!header || !header.trim()) return { type: "json", stripNulls: false };
   const entries = header.split(",").map((part, index) => {
     const [type, ...paramsRaw] = part.split(";").map((s) => s.trim());

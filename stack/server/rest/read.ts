@@ -145,7 +145,7 @@ export interface ReadOptions {
 }
 
 /** The body-producing select over `pgrst_source`: row count, JSON/CSV body, optional total. */
-export function bodySql(format: BodyFormat, stripNulls: boolean): string {
+function bodySql(format: BodyFormat, stripNulls: boolean): string {
   const rows = `coalesce(json_agg("_postgrest_t"), '[]')`;
   switch (format) {
     case "object":

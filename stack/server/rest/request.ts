@@ -145,7 +145,7 @@ const preferenceValues: Record<string, string[]> = {
   tx: ["commit", "rollback"],
 };
 
-export function parsePreferences(header: string | string[] | undefined): Preferences {
+function parsePreferences(header: string | string[] | undefined): Preferences {
   const prefs: Preferences = { invalid: [] };
   const raw = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((p) => p.trim()).filter(Boolean);
   for (const pref of raw) {

@@ -23,7 +23,7 @@ export function shapeBucket(row: Record<string, unknown>): Bucket {
 }
 
 /** Looks a bucket up as Storage does for itself (superuser), whatever the caller may see. */
-export async function findBucket(adminPool: pg.Pool, id: string): Promise<Bucket | undefined> {
+async function findBucket(adminPool: pg.Pool, id: string): Promise<Bucket | undefined> {
   const { rows } = await adminPool.query(`select ${bucketColumns} from storage.buckets where id = $1`, [id]);
   return rows[0] ? shapeBucket(rows[0]) : undefined;
 }
@@ -52,7 +52,7 @@ export interface ConfiguredBucket {
   allowedMimeTypes: string[] | null;
 }
 
-export function configuredBuckets(raw: Table): ConfiguredBucket[] {
+function configuredBuckets(raw: Table): ConfiguredBucket[] {
   return Object.entries(table(table(raw.storage).buckets)).map(([id, value]) => {
     const spec = table(value);
     const limit = parseSize(spec.file_size_limit);

@@ -11,7 +11,7 @@ import { errors } from "./errors.ts";
  * version, so a file is written once (to a temporary file, then renamed into place) and never
  * changed; replacing or moving an object points its row at a new file and deletes the old one.
  */
-export const storageRoot = path.join(stateDir, "storage");
+const storageRoot = path.join(stateDir, "storage");
 const uploadsDir = path.join(stateDir, "storage-uploads");
 
 function bucketDir(bucket: string): string {
@@ -20,7 +20,7 @@ function bucketDir(bucket: string): string {
   return dir;
 }
 
-export function objectPath(bucket: string, name: string, version: string): string {
+function objectPath(bucket: string, name: string, version: string): string {
   const root = bucketDir(bucket);
   const file = path.resolve(root, ...name.split("/")) + (name.endsWith("/") ? `/.${version}` : `.${version}`);
   if (!file.startsWith(root + path.sep)) throw errors.invalidKey(name);

@@ -137,7 +137,7 @@ const upsertObject = `${insertObject}
   returning id`;
 
 /** Writes the object's row as the caller (RLS decides); returns the row's id. */
-export async function writeObjectRow(
+async function writeObjectRow(
   tx: Tx,
   write: ObjectWrite,
   values: { version: string; metadata?: unknown; userMetadata?: unknown },

@@ -52,18 +52,18 @@ export interface MessageRow {
   private: boolean;
 }
 
-export const messagesPublication = "supabase_realtime_messages_publication";
+const messagesPublication = "supabase_realtime_messages_publication";
 const slot = "realtime_stack_messages";
 /** Ids of the last messages delivered: a stream resumed after a crash may replay a few. */
 const rememberedIds = 10_000;
 
 /** The JSON every receiver of a message gets: Realtime's broadcast payload, with the message id in `meta`. */
-export function broadcastJson(message: MessageRow): string {
+function broadcastJson(message: MessageRow): string {
   return `{"type":"broadcast","event":${JSON.stringify(message.event)},"payload":${message.payload},"meta":{"id":${JSON.stringify(message.id)}}}`;
 }
 
 /** A committed broadcast row of realtime.messages (or a partition of it), or undefined for anything else. */
-export function messageRow(columns: string[], tuple: TupleValue[]): MessageRow | undefined {
+function messageRow(columns: string[], tuple: TupleValue[]): MessageRow | undefined {
   const value = (name: string) => tuple[columns.indexOf(name)];
   const [extension, id, topic, event, payload, isPrivate] = ["extension", "id", "topic", "event", "payload", "private"].map(value);
   if (extension !== "broadcast" || !id || !topic || typeof event !== "string" || typeof payload !== "string") return undefined;

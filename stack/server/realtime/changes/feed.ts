@@ -21,7 +21,7 @@ interface Subscription {
 type Transaction = { commitTime: Date; xid: number; messages: PgOutputMessage[] };
 
 /** Postgres-connection failures worth retrying (as opposed to bad subscription params). */
-export function isConnectionError(error: unknown): boolean {
+function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   if (!code) return !/Subscription insert failed|Error parsing|No subscription params/.test((error as Error).message ?? "");
   return code.startsWith("E") || code.startsWith("08") || code === "57P01" || code === "57P03";

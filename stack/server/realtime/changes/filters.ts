@@ -4,7 +4,7 @@
 // unchanged TOAST value, a non-key column of a DELETE without REPLICA IDENTITY FULL) is not
 // filtered on, as in Realtime's is_visible_through_filters.
 
-export const filterOps = ["eq", "neq", "lt", "lte", "gt", "gte", "in"] as const;
+const filterOps = ["eq", "neq", "lt", "lte", "gt", "gte", "in"] as const;
 export type FilterOp = (typeof filterOps)[number];
 
 export interface Filter {

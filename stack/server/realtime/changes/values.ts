@@ -32,7 +32,7 @@ function scalarJson(type: string, text: string): string {
 
 /** Parses a PostgreSQL array literal ("{1,2,NULL}", "{{a,b},{c,d}}", '{"x y","q\"z"}') to nested arrays of text|null. */
 type PgArray = Array<string | null | PgArray>;
-export function parseArrayLiteral(text: string): PgArray {
+function parseArrayLiteral(text: string): PgArray {
   let i = text.startsWith("[") ? text.indexOf("=") + 1 : 0; // skip dimension decorations like [0:1]=
   function parseLevel(): PgArray {
     const out: PgArray = [];
