@@ -3,8 +3,8 @@ import { storedSession } from "./cookie-storage";
 import { tokenRefreshMarginMs } from "./session-key";
 
 /**
- * The access token the browser's data client sends, asked before every request and Realtime join
- * (so a sign-in or refresh in another tab is picked up from the cookies):
+ * The access token the browser's data and live clients send, asked before every request, every
+ * Realtime join and heartbeat (so a sign-in or refresh in another tab is picked up from the cookies):
  * - none when the cookies hold no session and the session client has not loaded: a visitor's page
  *   reads and listens as anon;
  * - the token in the cookies while it has more than `tokenRefreshMarginMs` to live and the session
