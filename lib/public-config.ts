@@ -6,3 +6,9 @@ export const publicConfig = {
   supabaseUrl: process.env.NEXT_PUBLIC_SUPABASE_URL ?? "",
   supabaseKey: process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY || process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY || "",
 } as const;
+
+/** A Supabase service's URL under the project URL (`auth/v1`, `realtime/v1`), with or without its trailing slash. */
+export function projectServiceUrl(path: string): URL {
+  const { supabaseUrl } = publicConfig;
+  return new URL(path, supabaseUrl.endsWith("/") ? supabaseUrl : `${supabaseUrl}/`);
+}

@@ -1,5 +1,5 @@
 import { AuthClient, navigatorLock } from "@supabase/supabase-js";
-import { publicConfig } from "../public-config";
+import { projectServiceUrl, publicConfig } from "../public-config";
 import { sessionCookieStorage } from "./cookie-storage";
 import { sessionStorageKey } from "./session-key";
 
@@ -25,7 +25,7 @@ export type BrowserAuth = InstanceType<typeof AuthClient>;
 export function createClient(): BrowserAuth {
   const { supabaseUrl, supabaseKey } = publicConfig;
   return new AuthClient({
-    url: new URL("auth/v1", supabaseUrl.endsWith("/") ? supabaseUrl : `${supabaseUrl}/`).href,
+    url: projectServiceUrl("auth/v1").href,
     headers: { Authorization: `Bearer ${supabaseKey}`, apikey: supabaseKey },
     storageKey: sessionStorageKey(supabaseUrl),
     storage: sessionCookieStorage,

@@ -1,5 +1,5 @@
 import { RealtimeClient } from "@supabase/realtime-js";
-import { publicConfig } from "../public-config";
+import { projectServiceUrl, publicConfig } from "../public-config";
 
 /**
  * The browser's Realtime client, for the pages' live channels (rooms, listening sessions): the
@@ -9,8 +9,8 @@ import { publicConfig } from "../public-config";
  * `accessToken` before joining and on every heartbeat; with no session it joins as anon (the key).
  */
 export function createLiveClient(accessToken: () => Promise<string | null>): RealtimeClient {
-  const { supabaseUrl, supabaseKey } = publicConfig;
-  const url = new URL("realtime/v1", supabaseUrl.endsWith("/") ? supabaseUrl : `${supabaseUrl}/`);
+  const { supabaseKey } = publicConfig;
+  const url = projectServiceUrl("realtime/v1");
   url.protocol = url.protocol.replace("http", "ws");
   return new RealtimeClient(url.href, {
     params: { apikey: supabaseKey },
