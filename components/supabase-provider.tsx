@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import type { BrowserAuth } from "@/lib/supabase/client";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import type { LiveClient } from "@/lib/supabase/live-client";
+import type { currentAccessToken as CurrentAccessToken } from "@/lib/supabase/access-token";
+import { nextTask } from "@/lib/next-task";
 import { publicConfig } from "@/lib/public-config";
 import { sessionStorageKey } from "@/lib/supabase/session-key";
 import { SessionEvents } from "./auth/session-events";
@@ -11,12 +13,6 @@ import { SessionEvents } from "./auth/session-events";
 /** The browser session: `supabase.auth` as in supabase-js, without the data client's weight. */
 export type BrowserSupabase = { auth: BrowserAuth };
 export type { BrowserData, LiveClient };
-
-/**
- * Lets the browser run other work (input, the page's rendering) before going on: a chunk's code runs
- * in one task with everything chained on it, so creating a client waits for a task of its own.
- */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 let client: Promise<BrowserSupabase> | null = null;
 let data: Promise<BrowserData> | null = null;
@@ -66,11 +62,10 @@ export function whenSupabaseLoads(listener: (supabase: BrowserSupabase) => void)
  * visitor's page (no session in the cookies) does not load the session client for it, nor does a
  * signed-in page whose token is not yet due.
  */
-const accessTokenSource = () =>
-  import("@/lib/supabase/access-token").then(({ currentAccessToken }) => {
-    const session = { loaded: () => client !== null, load: async () => (await loadSupabase()).auth };
-    return () => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session);
-  });
+const accessTokenFrom = (currentAccessToken: typeof CurrentAccessToken) => {
+  const session = { loaded: () => client !== null, load: async () => (await loadSupabase()).auth };
+  return () => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session);
+};
 
 /**
  * REST, Storage and Functions in the browser (supabase-js), loaded on first use, on the session
@@ -78,10 +73,10 @@ const accessTokenSource = () =>
  */
 export function loadSupabaseData(): Promise<BrowserData> {
   if (!data) {
-    data = Promise.all([import("@/lib/supabase/data-client"), accessTokenSource()]).then(
-      async ([{ createDataClient }, accessToken]) => {
+    data = Promise.all([import("@/lib/supabase/data-client"), import("@/lib/supabase/access-token")]).then(
+      async ([{ createDataClient }, { currentAccessToken }]) => {
         await nextTask();
-        const created = createDataClient(accessToken);
+        const created = createDataClient(accessTokenFrom(currentAccessToken));
         await nextTask(); // the pages' own work with it (fetching) in another task
         return created;
       },
@@ -100,18 +95,21 @@ export function loadSupabaseData(): Promise<BrowserData> {
  */
 export function loadLiveClient(): Promise<LiveClient> {
   if (!live) {
-    live = Promise.all([import("@/lib/supabase/live-client"), accessTokenSource()]).then(
-      async ([{ createLiveClient }, accessToken]) => {
-        await nextTask();
-        loadedLive = createLiveClient(accessToken);
-        await nextTask(); // the pages' own work with it (joining channels) in another task
-        return loadedLive;
-      },
-      (error: unknown) => {
-        live = null;
-        throw error;
-      },
-    );
+    // Not in the task that asked (a page's effects, which start other loads too: lib/next-task.ts).
+    live = nextTask()
+      .then(() => import("@/lib/realtime/live-runtime"))
+      .then(
+        async ({ createLiveClient, currentAccessToken }) => {
+          await nextTask();
+          loadedLive = createLiveClient(accessTokenFrom(currentAccessToken));
+          await nextTask(); // the pages' own work with it (joining channels) in another task
+          return loadedLive;
+        },
+        (error: unknown) => {
+          live = null;
+          throw error;
+        },
+      );
   }
   return live;
 }

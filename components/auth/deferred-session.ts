@@ -1,5 +1,6 @@
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
+import { nextTask } from "@/lib/next-task";
 import { publicConfig } from "@/lib/public-config";
 import { sessionStorageKey, tokenRefreshMarginMs } from "@/lib/supabase/session-key";
 
@@ -38,7 +39,7 @@ export function deferSessionClient(onOtherTabEvent: SessionEvent): () => void {
     let expiresAt: number | null;
     try {
       // The cookie reader (with @supabase/ssr's chunk decoding) stays out of signed-out pages' first load.
-      const { storedSession } = await import("@/lib/supabase/cookie-storage");
+      const { storedSession } = await import("@/lib/supabase/access-token");
       expiresAt = (await storedSession(storageKey))?.expiresAt ?? null;
     } catch {
       return; // the chunk did not load (offline): try again when the tab is shown
@@ -58,7 +59,10 @@ export function deferSessionClient(onOtherTabEvent: SessionEvent): () => void {
   });
   document.addEventListener("visibilitychange", onVisible);
   const stopOnLoad = whenSupabaseLoads(stop); // after the page's listener (registered first) has subscribed
-  void check();
+  // Not in the task that mounts the page: its effects start other loads too (see lib/next-task.ts).
+  void nextTask().then(() => {
+    if (!done) void check();
+  });
   return () => {
     stopOnLoad();
     stop();

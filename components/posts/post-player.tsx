@@ -2,6 +2,7 @@
 
 import { type ComponentType, type Ref, startTransition, useEffect, useRef, useState } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
+import { nextTask } from "@/lib/next-task";
 
 type PlayerProps = { ref?: Ref<HTMLVideoElement>; src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
 
@@ -17,7 +18,8 @@ export function PostPlayer({ src, audio, poster, title, controls = true }: { src
   const playback = usePlaybackStore();
   useEffect(() => {
     let live = true;
-    import("react-player").then(
+    // In a task of its own: the page's other effects start loads too (see lib/next-task.ts).
+    nextTask().then(() => import("react-player")).then(
       // A transition: React renders the player in slices, between which the page stays responsive.
       (module) => live && startTransition(() => setPlayer(() => module.default as unknown as ComponentType<PlayerProps>)),
       () => live && setFailed(true),

@@ -20,7 +20,9 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
     if (!roomId) return;
     let cancelled = false;
     let leave = () => {};
-    void Promise.all([loadLiveClient(), import("./room-connection")]).then(([live, { roomConnection }]) => {
+    // The live client loads the runtime's chunk: importing it again here requests nothing.
+    void loadLiveClient().then(async (live) => {
+      const { roomConnection } = await import("./live-runtime");
       if (cancelled) return;
       const connection = roomConnection(live, roomId, { userId, gated, presenceKey });
       // What the channel brings updates the page as transitions: React renders them in slices, so

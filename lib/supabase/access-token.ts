@@ -2,6 +2,10 @@ import type { BrowserAuth } from "./client";
 import { storedSession } from "./cookie-storage";
 import { tokenRefreshMarginMs } from "./session-key";
 
+// The deferred session reads the stored session from here, so that the cookie reader arrives in the
+// same chunk as this rule on every signed-in page (see components/auth/deferred-session.ts).
+export { storedSession };
+
 /**
  * The access token the browser's data and live clients send, asked before every request, every
  * Realtime join and heartbeat (so a sign-in or refresh in another tab is picked up from the cookies):
