@@ -103,8 +103,14 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await card.getByRole("link", { name: "The first video" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("The first video");
   await expect(page.getByText("YouTube · Me at the zoo · by jawed")).toBeVisible();
-  await expect(page.locator("[data-player-ready=true] youtube-video")).toHaveAttribute("src", youtubeLink);
+  // A hosted player waits for the person: the thumbnail and a play button until then, no player.
+  const play = page.getByRole("button", { name: "Play The first video" });
+  await expect(play.locator("img")).toHaveAttribute("src", /^https:\/\/i\.ytimg\.com\/vi\/jNQXAC9IVRw\//);
   await checkPage(page, "post-link");
+  await expect(page.locator("youtube-video")).toHaveCount(0);
+  await play.click();
+  await expect(page.locator("[data-player-ready=true] youtube-video")).toHaveAttribute("src", youtubeLink);
+  await expect(play).toHaveCount(0);
 
   // The provider does not answer (the local YouTube stand-in stalls on this link): posted without details.
   await page.goto(`/r/${room.slug}`);

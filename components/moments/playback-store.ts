@@ -24,6 +24,8 @@ export interface PlaybackStore {
   seek(seconds: number, options?: { play?: boolean }): void;
   /** The attached media element (null until the player has loaded): for code that drives it, as a session does. */
   media(): Media | null;
+  /** Has anything sought (played, jumped to a moment)? A player that waits to be played loads then. */
+  sought(): boolean;
   /** The duration to show when the media plays another post (null: the media's own). */
   setKnownDuration(seconds: number | null): void;
 }
@@ -32,14 +34,18 @@ export function createPlaybackStore(knownDuration: number | null): PlaybackStore
   let snapshot: PlaybackSnapshot = { time: 0, duration: knownDuration, playing: false };
   let media: Media | null = null;
   let pending: { seconds: number; play: boolean } | null = null;
+  let sought = false;
   let detach = () => {};
   const listeners = new Set<() => void>();
 
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const set = (next: Partial<PlaybackSnapshot>) => {
     const merged = { ...snapshot, ...next };
     if (merged.time === snapshot.time && merged.duration === snapshot.duration && merged.playing === snapshot.playing) return;
     snapshot = merged;
-    for (const listener of listeners) listener();
+    notify();
   };
   const mediaDuration = (element: Media) => (Number.isFinite(element.duration) && element.duration > 0 ? element.duration : null);
   const apply = (element: Media) => {
@@ -74,12 +80,17 @@ export function createPlaybackStore(knownDuration: number | null): PlaybackStore
       sync();
     },
     media: () => media,
+    sought: () => sought,
     setKnownDuration(seconds) {
       knownDuration = seconds;
       set({ duration: knownDuration ?? (media ? mediaDuration(media) : null) });
     },
     seek(seconds, { play = false } = {}) {
       pending = { seconds, play };
+      if (!sought) {
+        sought = true;
+        if (snapshot.time === seconds) notify(); // `set` below notifies only on a change of time
+      }
       set({ time: seconds });
       if (media) apply(media);
     },

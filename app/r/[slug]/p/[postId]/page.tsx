@@ -84,7 +84,7 @@ export default async function PostPage({ params }: { params: Params }) {
       {roomLink}
       <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: access.room.id, slug: access.room.slug, name: access.room.name }} viewer={viewer} initial={moments}>
         <div className="flex flex-col gap-2">
-          {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
+          {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={post.embed !== null} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
           <MomentTimeline />
         </div>
         <div className="flex flex-col gap-2">
