@@ -120,6 +120,15 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await expect(form.getByRole("status")).toHaveText("Posted. We couldn't reach YouTube to read this link's details — you can still post it", { timeout: 20_000 });
   await expect(feed.getByRole("listitem").filter({ hasText: "Slow provider" })).toContainText("youtu.be");
   expect((await postsIn(room.id)).find((post) => post.title === "Slow provider")?.embed).toBeNull();
+  // Without the link's details there is no thumbnail: a dark frame and the play button, the same wait.
+  await feed.getByRole("link", { name: "Slow provider" }).click();
+  const playSlow = page.getByRole("button", { name: "Play Slow provider" });
+  await expect(playSlow).toBeVisible();
+  await expect(playSlow.locator("img")).toHaveCount(0);
+  await expect(page.locator("youtube-video")).toHaveCount(0);
+  await playSlow.click();
+  await expect(page.locator("[data-player-ready=true] youtube-video")).toHaveAttribute("src", "https://youtu.be/slow0000000");
+  await page.goto(`/r/${room.slug}`);
 
   await form.getByLabel("Link").fill("https://media.cuepoint-files.com/tone.wav");
   await form.getByLabel("Title").fill("A file on the web");

@@ -18,6 +18,7 @@ import { mayDeletePost, getRoomAccess } from "@/lib/posts/room-access";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { getMomentsPage } from "@/lib/moments/queries";
 import { getPost } from "@/lib/posts/queries";
+import { playerFor } from "@/lib/media/playable";
 import { createClient } from "@/lib/supabase/server";
 
 type Params = Promise<{ slug: string; postId: string }>;
@@ -75,6 +76,8 @@ export default async function PostPage({ params }: { params: Params }) {
   const durationSeconds = post.duration_seconds === null ? null : Number(post.duration_seconds);
   const duration = formatDuration(durationSeconds);
   const isAuthor = access.userId === post.author_id;
+  // Hosted players and streams (YouTube, Vimeo, HLS, …) wait to be played; a file's element is cheap.
+  const hostedPlayer = post.media_kind === "embed" && post.media_url !== null && playerFor(post.media_url) !== "html";
   // Cached per request: the page's header has asked already.
   const profile = access.role ? (await getCurrentUser())?.profile : null;
   const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
@@ -84,7 +87,7 @@ export default async function PostPage({ params }: { params: Params }) {
       {roomLink}
       <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: access.room.id, slug: access.room.slug, name: access.room.name }} viewer={viewer} initial={moments}>
         <div className="flex flex-col gap-2">
-          {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={post.embed !== null} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
+          {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={hostedPlayer} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
           <MomentTimeline />
         </div>
         <div className="flex flex-col gap-2">
