@@ -15,9 +15,9 @@ const never = () => () => {};
  * a PlaybackProvider, its media element is attached there (time, duration, seeking for moments).
  *
  * With `loadOnPlay` (a hosted player or a stream: YouTube, Vimeo, HLS, …, whose code, element and
- * iframe are most of the page's work), the thumbnail (or a dark frame) stands in with a play button until the person plays it or jumps to a
- * moment: then the player loads and starts there. Pointing at the button or focusing it starts the
- * download. Without a PlaybackProvider it loads at once.
+ * iframe are most of the page's work), the thumbnail (or a dark frame) stands in with a play button
+ * until the person plays it or jumps to a moment: then the player loads and starts there. Pointing
+ * at the button or focusing it starts the download. Without a PlaybackProvider it loads at once.
  */
 export function PostPlayer({
   src,
