@@ -7,6 +7,8 @@ import { nextTask } from "@/lib/next-task";
 type PlayerProps = { ref?: Ref<HTMLVideoElement>; src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
 
 const loadPlayer = () => import("react-player");
+/** Starts the download early (a pointer on the play button); a failure shows when the player loads for real. */
+const preloadPlayer = () => void loadPlayer().catch(() => {});
 const never = () => () => {};
 
 /**
@@ -70,8 +72,8 @@ export function PostPlayer({
           type="button"
           aria-label={`Play ${title}`}
           className={`group relative flex h-full w-full items-center justify-center overflow-hidden ${audio ? "rounded-xl bg-raised ring-1 ring-line" : ""}`}
-          onPointerEnter={() => void loadPlayer().catch(() => {})}
-          onFocus={() => void loadPlayer().catch(() => {})}
+          onPointerEnter={preloadPlayer}
+          onFocus={preloadPlayer}
           onClick={() => playback?.seek(playback.get().time, { play: true })}
         >
           {thumbnail ? <span className="absolute inset-0">{thumbnail}</span> : null}
