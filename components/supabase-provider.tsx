@@ -67,9 +67,15 @@ const accessTokenFrom = (currentAccessToken: typeof CurrentAccessToken) => {
   return () => currentAccessToken(sessionStorageKey(publicConfig.supabaseUrl), session);
 };
 
+/** The access token the page's data and live clients would send now, for a request made without them. */
+export async function loadAccessToken(): Promise<string | null> {
+  const { currentAccessToken } = await import("@/lib/supabase/access-token");
+  return accessTokenFrom(currentAccessToken)();
+}
+
 /**
- * REST, Storage and Functions in the browser (supabase-js), loaded on first use, on the session
- * client's session: only pages that query in the browser pay for it, when they first do.
+ * REST, Storage and Functions in the browser (lib/supabase/data-client.ts), loaded on first use, on
+ * the session client's session: only pages that query in the browser pay for it, when they first do.
  */
 export function loadSupabaseData(): Promise<BrowserData> {
   if (!data) {

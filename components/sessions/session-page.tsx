@@ -51,7 +51,7 @@ function useSessionPost(postId: string | null, posts: SessionPost[]): SessionPos
     void loadSupabaseData().then(async (data) => {
       const { data: row } = await data.from("posts").select(sessionPostColumns).eq("id", postId).maybeSingle();
       if (!row || !live) return;
-      const signed = row.storage_path ? (await data.storage.from("media").createSignedUrl(row.storage_path, sessionSignedUrlSeconds)).data?.signedUrl ?? null : null;
+      const signed = row.storage_path ? (await (await data.storage()).from("media").createSignedUrl(row.storage_path, sessionSignedUrlSeconds)).data?.signedUrl ?? null : null;
       const post = sessionPostOf(row, signed);
       if (post && live) setFetched((all) => ({ ...all, [post.id]: post }));
     });

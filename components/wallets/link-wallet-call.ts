@@ -1,6 +1,6 @@
 // Calls the link-wallet function with the page's Supabase session; its error answers come back
 // as values ({ code, error }) with the words to show.
-import { FunctionsHttpError } from "@supabase/supabase-js";
+import { FunctionsHttpError } from "@supabase/functions-js";
 import { loadSupabaseData } from "@/components/supabase-provider";
 import type { LinkWalletResponse } from "@/lib/validation/wallet";
 

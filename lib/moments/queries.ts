@@ -6,7 +6,7 @@ const momentsPageSize = 50;
 
 const momentColumns = "id, post_id, author_id, at_seconds, body, created_at, updated_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path), reactions(id, emoji, user_id)";
 
-type Data = SupabaseClient<Database>;
+type Data = Pick<SupabaseClient<Database>, "from" | "rpc">;
 type Page = { moments: Moment[]; next: MomentKey | null };
 type Result<T> = { ok: true; data: T } | { ok: false; error: string };
 

@@ -6,7 +6,7 @@ import { queueMessages, queueWriteError, refusedBy } from "./queue-errors";
 import { likePattern } from "./queue";
 import type { QueueEntry, SessionActionResult } from "./types";
 
-type Data = SupabaseClient<Database>;
+type Data = Pick<SupabaseClient<Database>, "from" | "rpc">;
 type Result<T> = SessionActionResult<T>;
 
 const queueColumns = "id, session_id, room_id, post_id, added_by, status, sort_key, created_at";

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { loadLiveClient, loadSupabase, loadSupabaseData } from "@/components/supabase-provider";
+import { loadAccessToken, loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
 import { publicConfig } from "@/lib/public-config";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { fetchSession, hostStillHere, releaseOnExit, sessionActions, sessionMessages } from "./actions";
@@ -235,8 +235,7 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
       if (!data || stopped) return;
       const answer = await sessionActions.heartbeat(data, sessionId);
       if (!answer.ok && answer.error !== sessionMessages.unreachable) void resync();
-      const auth = await loadSupabase();
-      tokenRef.current = (await auth.auth.getSession()).data.session?.access_token ?? null;
+      tokenRef.current = await loadAccessToken();
     };
     void beat();
     const timer = setInterval(() => void beat(), heartbeatMs);

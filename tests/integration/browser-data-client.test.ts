@@ -29,11 +29,16 @@ afterAll(async () => {
   if (userId) await serviceClient().auth.admin.deleteUser(userId);
 });
 
-test("the data client acts as the session client's user, and as anon after sign-out", async () => {
+test("the data client acts as the session client's user, and as anon after sign-out: REST, Functions and Storage", async () => {
   const { createClient } = await import("../../lib/supabase/client");
   const { createDataClient } = await import("../../lib/supabase/data-client");
   const auth = createClient();
   const data = createDataClient(async () => (await auth.getSession()).data.session?.access_token ?? null);
+  const room = await createRoom(userId, "gated"); // its owner is its first member
+  const path = `${room.id}/${userId}/clip.wav`;
+  const bytes = new TextEncoder().encode("RIFF-not-really-a-wav");
+  const uploaded = await serviceClient().storage.from("media").upload(path, bytes, { contentType: "audio/wav" });
+  expect(uploaded.error).toBeNull();
   try {
     const signedIn = await auth.signInWithPassword({ email, password });
     expect(signedIn.error).toBeNull();
@@ -43,6 +48,21 @@ test("the data client acts as the session client's user, and as anon after sign-
     const own = await data.from("profiles").update({ bio: "set through the data client" }).eq("id", userId).select("id, bio");
     expect(own.error).toBeNull();
     expect(own.data).toEqual([{ id: userId, bio: "set through the data client" }]);
+    const clock = await data.rpc("server_clock_ms");
+    expect(clock.error).toBeNull();
+    expect(Math.abs(Number(clock.data) - Date.now())).toBeLessThan(60_000);
+    // A function that needs a signed-in caller (verify_jwt) answers them.
+    const refreshed = await data.functions.invoke<{ refreshed: number }>("link-wallet", { body: { action: "refresh" } });
+    expect(refreshed.error).toBeNull();
+    expect(refreshed.data).toEqual({ refreshed: 0 });
+    // A member reads the room's media through a signed URL.
+    const storage = await data.storage();
+    expect(await data.storage()).toBe(storage);
+    const signed = await storage.from("media").createSignedUrl(path, 60);
+    expect(signed.error).toBeNull();
+    const file = await fetch(signed.data!.signedUrl);
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
 
     expect((await auth.signOut({ scope: "local" })).error).toBeNull();
     expect([...cookies.keys()].filter((name) => /^sb-127-auth-token/.test(name))).toEqual([]);
@@ -50,9 +70,17 @@ test("the data client acts as the session client's user, and as anon after sign-
     expect(anon.data ?? []).toEqual([]);
     const stored = await serviceClient().from("profiles").select("bio").eq("id", userId).single();
     expect(stored.data?.bio).toBe("set through the data client");
+    // Signed out, the function is refused before it runs (no JWT: the publishable key is not one),
+    // and the gated room's media cannot be signed.
+    const refused = await data.functions.invoke("link-wallet", { body: { action: "refresh" } });
+    expect((refused.error as { context?: Response } | null)?.context?.status).toBe(401);
+    const anonSigned = await storage.from("media").createSignedUrl(path, 60);
+    expect(anonSigned.data).toBeNull();
+    expect(anonSigned.error).not.toBeNull();
   } finally {
     auth.stopAutoRefresh();
-    await data.removeAllChannels();
+    await serviceClient().storage.from("media").remove([path]);
+    await adminQuery("delete from public.rooms where id = $1", [room.id]);
   }
 });
 
