@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { loadLiveClient } from "@/components/supabase-provider";
+import { authorizeLive } from "@/lib/realtime/live-auth";
 import { buttonClasses } from "@/components/ui/button";
 import { sessionTopic } from "@/lib/sessions/types";
 
@@ -29,7 +30,7 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
     let leave = () => {};
     let live = true;
     void loadLiveClient().then(async (client) => {
-      await client.setAuth().catch(() => undefined);
+      await authorizeLive(client);
       if (!live) return;
       const channel = client.channel(sessionTopic(roomId), { config: { private: true, presence: { key: "", enabled: true } } });
       channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));

@@ -1,5 +1,6 @@
 import type { RealtimeChannel } from "@supabase/realtime-js";
 import type { LiveClient } from "@/lib/supabase/live-client";
+import { authorizeLive } from "@/lib/realtime/live-auth";
 import { channelTurn, MissedChanges } from "./channel-status";
 import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
@@ -114,7 +115,7 @@ export class RoomConnection {
     const generation = ++this.generation;
     // The join carries the session's token as it is now: ask for it first, so a join never goes out
     // as anon (which a gated room refuses) while the client is still fetching it.
-    await this.live.setAuth().catch(() => undefined);
+    await authorizeLive(this.live);
     if (generation !== this.generation || this.stopped) return;
     const channel = this.live.channel(roomTopic(this.roomId), {
       config: { private: true, presence: { key: presenceKey, enabled: true } },

@@ -1,6 +1,7 @@
 import type { RealtimeChannel } from "@supabase/realtime-js";
 import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
 import type { LiveClient } from "@/lib/supabase/live-client";
+import { authorizeLive } from "@/lib/realtime/live-auth";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 
@@ -91,7 +92,7 @@ export class SessionConnection {
 
   private async open(): Promise<void> {
     const generation = ++this.generation;
-    await this.live.setAuth().catch(() => undefined);
+    await authorizeLive(this.live);
     if (generation !== this.generation || this.stopped) return;
     const channel = this.live.channel(sessionTopic(this.roomId), {
       config: { private: true, presence: { key: this.userId, enabled: true } },

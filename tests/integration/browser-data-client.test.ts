@@ -123,3 +123,31 @@ test("the live client joins a member's gated room channel with the cookies' toke
     await adminQuery("delete from public.rooms where id = $1", [room.id]);
   }
 });
+
+test("two connections of a page joining at once on one live client both carry the token", async () => {
+  const { createClient } = await import("../../lib/supabase/client");
+  const { createLiveClient } = await import("../../lib/supabase/live-client");
+  const { authorizeLive } = await import("../../lib/realtime/live-auth");
+  const auth = createClient();
+  const signedIn = await auth.signInWithPassword({ email, password });
+  auth.stopAutoRefresh();
+  const token = signedIn.data.session?.access_token ?? null;
+  expect(token).not.toBeNull();
+  const room = await createRoom(userId, "gated"); // its owner is its first member
+  // As the app's token rule does, the token comes back after a moment (it reads the cookies).
+  const live = createLiveClient(() => new Promise((resolve) => setTimeout(() => resolve(token), 20)));
+  const join = async (topic: string) => {
+    await authorizeLive(live);
+    return new Promise<string>((resolve) => {
+      live.channel(topic, { config: { private: true } }).subscribe((status) => status !== "CLOSED" && resolve(status));
+    });
+  };
+  try {
+    // The room's channel and its listening session's, both for members only.
+    expect(await Promise.all([join(`room:${room.id}`), join(`session:${room.id}`)])).toEqual(["SUBSCRIBED", "SUBSCRIBED"]);
+  } finally {
+    await live.removeAllChannels();
+    await auth.signOut({ scope: "local" });
+    await adminQuery("delete from public.rooms where id = $1", [room.id]);
+  }
+});
