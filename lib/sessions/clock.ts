@@ -85,7 +85,17 @@ export class ServerClock {
 
   /** The server's clock now (ms since the epoch), as well as the page knows it; the local clock until estimated. */
   serverNow(): number {
-    return this.now() + (this.current?.offsetMs ?? 0);
+    return this.serverTimeAt(this.now());
+  }
+
+  /** The server's time at a moment of the local clock (ms), as well as the page knows it. */
+  serverTimeAt(localMs: number): number {
+    return localMs + (this.current?.offsetMs ?? 0);
+  }
+
+  /** Re-estimating on a timer (between start() and stop()). */
+  get started(): boolean {
+    return this.timer !== undefined;
   }
 
   get ready(): boolean {

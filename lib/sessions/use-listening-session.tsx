@@ -5,7 +5,7 @@ import { loadAccessToken, loadLiveClient, loadSupabaseData } from "@/components/
 import { publicConfig } from "@/lib/public-config";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import { fetchSession, hostStillHere, releaseOnExit, sessionActions, sessionMessages } from "./actions";
-import { ServerClock } from "./clock";
+import { localNow, ServerClock } from "./clock";
 import { SessionConnection, type SessionChannelStatus } from "./connection";
 import { claimDelayMs, fallbackStepMs } from "./successor";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
@@ -138,7 +138,10 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   const sessionRef = useRef(session);
   const pendingRef = useRef(0);
   const heldRef = useRef<SessionRow | null>(null);
-  const sinceRef = useRef<number | null>(null);
+  /** When this page joined the channel, on the local clock (the server's time of it is known once the clock is). */
+  const joinedAtRef = useRef<number | null>(null);
+  const [clockReady, setClockReady] = useState(false);
+  const [clientsReady, setClientsReady] = useState(false);
   const tokenRef = useRef<string | null>(null);
 
   /** A row from anywhere (broadcast, REST, an RPC's answer): kept when newer; the host's pending change holds it back. */
@@ -158,7 +161,7 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   const resync = useCallback(async () => {
     const data = dataRef.current;
     if (!data) return;
-    void clock.estimate();
+    if (clock.started) void clock.estimate(); // after a gap, the estimate may be stale too
     const fetched = await fetchSession(data, room.id);
     if (!fetched.ok) return;
     const { session: live, queue: entries } = fetched.data;
@@ -169,17 +172,17 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
         const { data: row } = await data.from("listening_sessions").select("*").eq("id", current.id).maybeSingle();
         if (row) receive(row);
       }
-      setQueue([]);
+      setQueue((entries) => (entries.length ? [] : entries));
       return;
     }
     receive(live);
     if (sessionRef.current?.id === live.id) setQueue(orderQueue(entries));
   }, [clock, receive, room.id]);
 
-  // The data and live clients, the clock and the channel.
+  // The data and live clients and the channel.
   useEffect(() => {
     let cancelled = false;
-    void Promise.all([loadSupabaseData(), loadLiveClient()]).then(async ([data, live]) => {
+    void Promise.all([loadSupabaseData(), loadLiveClient()]).then(([data, live]) => {
       if (cancelled) return;
       dataRef.current = data;
       clock.setSource(async () => {
@@ -187,10 +190,8 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
         if (clockError || typeof ms !== "number") throw new Error(clockError?.message ?? "no clock");
         return ms;
       });
-      await clock.estimate();
-      if (cancelled) return;
-      clock.start();
-      sinceRef.current = clock.serverNow();
+      joinedAtRef.current = localNow();
+      setClientsReady(true);
       const connection = new SessionConnection(live, room.id, selfId, {
         onSession: receive,
         onQueue: (change) => setQueue((entries) => applyQueueChange(entries, change, sessionRef.current?.id ?? null)),
@@ -207,21 +208,32 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
     });
     return () => {
       cancelled = true;
-      clock.stop();
       connectionRef.current?.close();
       connectionRef.current = null;
     };
   }, [clock, receive, resync, room.id, selfId]);
 
-  // Presence: who this page is, and whether it follows.
+  const live = session && !session.ended_at ? session : null;
+
+  // The server's clock, while a session is live (nothing else needs it): estimated at once, then
+  // kept fresh. Until the first estimate, the page goes by its own clock.
+  useEffect(() => {
+    if (!live?.id || !clientsReady) return;
+    clock.start();
+    void clock.estimate().then((estimate) => estimate && setClockReady(true));
+    return () => clock.stop();
+  }, [live?.id, clientsReady, clock]);
+
+  // Presence: who this page is, whether it follows, and since when (in the server's time, once the
+  // page knows it: the order in which listeners take over from a host who left goes by it).
   const presence = JSON.stringify(self);
   useEffect(() => {
     const connection = connectionRef.current;
-    if (!connection || sinceRef.current === null) return;
-    connection.setPresence({ ...(JSON.parse(presence) as ListenerSelf), since: sinceRef.current, following });
-  }, [presence, following, status.status]);
+    const joinedAt = joinedAtRef.current;
+    if (!connection || joinedAt === null) return;
+    connection.setPresence({ ...(JSON.parse(presence) as ListenerSelf), since: clock.serverTimeAt(joinedAt), following });
+  }, [presence, following, status.status, clockReady, clock]);
 
-  const live = session && !session.ended_at ? session : null;
   const hostId = live?.host_id ?? null;
   const isHost = live !== null && hostId === selfId;
 

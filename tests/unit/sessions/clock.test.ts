@@ -1,6 +1,6 @@
 // The page's estimate of the server's clock: the sample with the shortest round trip wins; a
 // congested re-estimate does not replace a good one; failed samples are skipped.
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { ServerClock, bestEstimate, estimateOf } from "@/lib/sessions/clock";
 
 describe("estimates", () => {
@@ -49,6 +49,35 @@ describe("ServerClock", () => {
     expect(clock.ready).toBe(true);
     expect(clock.lastEstimate?.rttMs).toBe(8);
     expect(clock.serverNow() - server.now()).toBeCloseTo(2_500, 6);
+  });
+
+  test("a moment of the local clock noted before the estimate (a join) maps to the server's time once estimated", async () => {
+    const server = fakeServer(-4_000, [10]);
+    const clock = new ServerClock(server.ask, { samples: 1, now: server.now });
+    const joinedAt = server.now();
+    expect(clock.serverTimeAt(joinedAt)).toBe(joinedAt);
+    server.advance(60_000);
+    await clock.estimate();
+    expect(clock.serverTimeAt(joinedAt)).toBeCloseTo(joinedAt - 4_000, 6);
+  });
+
+  test("started: re-estimating on a timer from start() until stop()", () => {
+    vi.useFakeTimers();
+    try {
+      const server = fakeServer(0, [1, 1, 1]);
+      const ask = vi.fn(server.ask);
+      const clock = new ServerClock(ask, { samples: 1, everyMs: 1_000, now: server.now });
+      expect(clock.started).toBe(false);
+      clock.start();
+      expect(clock.started).toBe(true);
+      expect(ask).toHaveBeenCalledTimes(1);
+      clock.stop();
+      expect(clock.started).toBe(false);
+      vi.advanceTimersByTime(5_000);
+      expect(ask).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("a re-estimate in a congested moment does not replace a better one", async () => {
