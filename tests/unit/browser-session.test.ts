@@ -1,6 +1,6 @@
 import { createBrowserClient, createServerClient } from "@supabase/ssr";
 import { createClient } from "@supabase/supabase-js";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { sessionStorageKey } from "../../lib/supabase/session-key";
 import { sessionCookieStorage, storedSession } from "../../lib/supabase/cookie-storage";
 import { cookieJar } from "../helpers/cookie-jar";
@@ -145,5 +145,48 @@ describe("storedSession", () => {
     expect(await storedSession(storageKey)).toBeNull();
     await sessionCookieStorage.setItem(storageKey, JSON.stringify({ access_token: "a", refresh_token: "r" }));
     expect(await storedSession(storageKey)).toBeNull();
+  });
+
+  describe("where the browser has the Cookie Store API", () => {
+    const withCookieStore = globalThis as { cookieStore?: unknown };
+    const getAll = vi.fn(async () => [...current.jar].map(([name, value]) => ({ name, value })));
+    beforeEach(() => {
+      getAll.mockClear();
+      withCookieStore.cookieStore = { getAll };
+    });
+    afterEach(() => {
+      delete withCookieStore.cookieStore;
+    });
+    /** Until `allow()`, reading document.cookie (which blocks the page) fails the test. */
+    const blockDocumentCookieReads = () => {
+      global.document = {
+        get cookie(): string {
+          throw new Error("read document.cookie");
+        },
+      };
+      return { allow: () => void (global.document = current.document) };
+    };
+
+    test("reads the session through it, without reading document.cookie, and sees each new write", async () => {
+      const storageKey = sessionStorageKey(url);
+      await sessionCookieStorage.setItem(storageKey, session(7000, "q"));
+      let reads = blockDocumentCookieReads();
+      expect(await storedSession(storageKey)).toEqual({ expiresAt: 1_900_000_000, accessToken: `header.${"q".repeat(7000)}.signature` });
+      reads.allow();
+      // Another tab refreshed the session (written here as @supabase/ssr writes it).
+      await ssrStorage().setItem(storageKey, session(100));
+      reads = blockDocumentCookieReads();
+      expect(await storedSession(storageKey)).toEqual({ expiresAt: 1_900_000_000, accessToken: `header.${"p".repeat(100)}.signature` });
+      reads.allow();
+      expect(getAll).toHaveBeenCalledTimes(2);
+    });
+
+    test("falls back to document.cookie when the Cookie Store refuses", async () => {
+      const storageKey = sessionStorageKey(url);
+      await sessionCookieStorage.setItem(storageKey, session(100));
+      getAll.mockRejectedValueOnce(new DOMException("insecure context", "SecurityError"));
+      expect(await storedSession(storageKey)).toEqual({ expiresAt: 1_900_000_000, accessToken: `header.${"p".repeat(100)}.signature` });
+      expect(getAll).toHaveBeenCalledTimes(1);
+    });
   });
 });
