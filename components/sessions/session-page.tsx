@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
 import { PlaybackProvider } from "@/components/moments/playback-provider";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { type BrowserData, loadSupabaseData } from "@/components/supabase-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
@@ -34,6 +34,11 @@ export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetu
 /** Signed URLs from the server are fresh for this long after the page loaded; later, a post is signed again. */
 const signedFreshMs = (sessionSignedUrlSeconds - 5 * 60) * 1000;
 
+async function signedMediaUrl(data: BrowserData, path: string): Promise<string | null> {
+  const { data: signed } = await (await data.storage()).from("media").createSignedUrl(path, sessionSignedUrlSeconds);
+  return signed?.signedUrl ?? null;
+}
+
 /**
  * The post to play: from the page's list; a post the page does not know (posted after it loaded),
  * or an uploaded file whose signed URL has aged, is read and signed now.
@@ -51,7 +56,7 @@ function useSessionPost(postId: string | null, posts: SessionPost[]): SessionPos
     void loadSupabaseData().then(async (data) => {
       const { data: row } = await data.from("posts").select(sessionPostColumns).eq("id", postId).maybeSingle();
       if (!row || !live) return;
-      const signed = row.storage_path ? (await (await data.storage()).from("media").createSignedUrl(row.storage_path, sessionSignedUrlSeconds)).data?.signedUrl ?? null : null;
+      const signed = row.storage_path ? await signedMediaUrl(data, row.storage_path) : null;
       const post = sessionPostOf(row, signed);
       if (post && live) setFetched((all) => ({ ...all, [post.id]: post }));
     });
