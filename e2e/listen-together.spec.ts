@@ -11,7 +11,8 @@ import { createConfirmedUser } from "./support/users";
 // seeks and skips and both others follow each time; a late joiner lands at the live position; a
 // follower has no controls and the database refuses its direct call; a follower offline for 10 s
 // is back in step within 2 s of coming back; the host closes their page and the member here longest
-// takes over, with playback going on. Visitors who are not members are told, and refused by the channel.
+// takes over, with playback going on, as that follower does after being offline. Visitors who are
+// not members are told, and refused by the channel.
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -176,6 +177,11 @@ test("three people listen together: play, pause, seek and skip followed; a late 
   expect(await gap(c.page, b.page)).toBeGreaterThan(1); // Bo heard nothing of the seek
   await b.context.setOffline(false);
   await expectInStep(c.page, [b.page], 0.35, 2_000);
+
+  // Cy leaves: Bo, back from being offline, takes over at once (the quiet window is the server's only wait).
+  await c.page.close({ runBeforeUnload: true });
+  await expect(hostControls(b.page)).toBeVisible({ timeout: 15_000 });
+  expect((await service.from("listening_sessions").select("host_id").eq("id", sessionId).single()).data).toEqual({ host_id: bo.id });
 
   // Someone who is not a member: the page says only members listen together; the channel refuses them.
   const v = await seat(browser, outsider, path);
