@@ -34,11 +34,12 @@ function authorizedFetch(accessToken: AccessToken, { keyAsBearer }: { keyAsBeare
  * needs in the browser (a signed URL for a file it did not sign on the server), loads on first use.
  */
 export function createDataClient(accessToken: AccessToken) {
-  const rest = new PostgrestClient<Database>(projectServiceUrl("rest/v1").href, { fetch: authorizedFetch(accessToken, { keyAsBearer: true }) });
+  const fetchAsCaller = authorizedFetch(accessToken, { keyAsBearer: true });
+  const rest = new PostgrestClient<Database>(projectServiceUrl("rest/v1").href, { fetch: fetchAsCaller });
   let storage: Promise<StorageClient> | null = null;
   const loadStorage = () =>
     import("@supabase/storage-js").then(
-      ({ StorageClient }) => new StorageClient(projectServiceUrl("storage/v1").href, {}, authorizedFetch(accessToken, { keyAsBearer: true })),
+      ({ StorageClient }) => new StorageClient(projectServiceUrl("storage/v1").href, {}, fetchAsCaller),
       (error: unknown) => {
         storage = null; // a failed chunk load (offline) may be retried
         throw error;
