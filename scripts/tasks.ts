@@ -263,6 +263,18 @@ async function dbAdvisors(): Promise<number> {
   }
 }
 
+/** Runs scripts/`script` with the stack up (started and then stopped if it was not); a bench that drives a browser gets Chromium installed first. */
+async function bench(script: string, { browser = false } = {}): Promise<number> {
+  if (browser) await ensureDebianPackages([debianPackages.chromium], log);
+  const config = loadConfig();
+  const stop = await withStack(config);
+  try {
+    return await runInherit(process.execPath, [path.join(repoRoot, "scripts", script), ...process.argv.slice(3)], { cwd: repoRoot });
+  } finally {
+    await stop();
+  }
+}
+
 const tasks: Record<string, () => Promise<number>> = {
   dev,
   test,
@@ -272,60 +284,12 @@ const tasks: Record<string, () => Promise<number>> = {
   "db:types": dbTypes,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
-  "bench:web": async () => {
-    const config = loadConfig();
-    const stop = await withStack(config);
-    try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-web.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
-    } finally {
-      await stop();
-    }
-  },
-  "bench:auth": async () => {
-    const config = loadConfig();
-    const stop = await withStack(config);
-    try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-auth.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
-    } finally {
-      await stop();
-    }
-  },
-  "bench:rooms": async () => {
-    const config = loadConfig();
-    const stop = await withStack(config);
-    try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-rooms.ts")], { cwd: repoRoot });
-    } finally {
-      await stop();
-    }
-  },
-  "bench:posts": async () => {
-    const config = loadConfig();
-    const stop = await withStack(config);
-    try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-posts.ts")], { cwd: repoRoot });
-    } finally {
-      await stop();
-    }
-  },
-  "bench:moments": async () => {
-    const config = loadConfig();
-    const stop = await withStack(config);
-    try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-moments.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
-    } finally {
-      await stop();
-    }
-  },
-  "bench:sync": async () => {
-    const config = loadConfig();
-    const stop = await withStack(config);
-    try {
-      return await runInherit(process.execPath, [path.join(repoRoot, "scripts", "bench-sync.ts"), ...process.argv.slice(3)], { cwd: repoRoot });
-    } finally {
-      await stop();
-    }
-  },
+  "bench:web": () => bench("bench-web.ts", { browser: true }),
+  "bench:auth": () => bench("bench-auth.ts"),
+  "bench:rooms": () => bench("bench-rooms.ts"),
+  "bench:posts": () => bench("bench-posts.ts"),
+  "bench:moments": () => bench("bench-moments.ts"),
+  "bench:sync": () => bench("bench-sync.ts", { browser: true }),
   "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
