@@ -7,12 +7,13 @@ import { createRoomAs, service, signedInClient } from "./support/post-rooms";
 import { addMember } from "./support/rooms";
 import { createConfirmedUser } from "./support/users";
 
-// Listening together, three people in three browsers on uploaded files: the host plays, pauses,
+// Listening together, four people in four browsers on uploaded files: the host plays, pauses,
 // seeks and skips and both others follow each time; a late joiner lands at the live position; a
 // follower has no controls and the database refuses its direct call; a follower offline for 10 s
 // is back in step within 2 s of coming back; the host closes their page and the member here longest
-// takes over, with playback going on, as that follower does after being offline. Visitors who are
-// not members are told, and refused by the channel.
+// takes over, with playback going on, as that follower does after being offline — ahead of a fourth
+// member who came later, whose page waits its turn. Visitors who are not members are told, and
+// refused by the channel.
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -68,12 +69,13 @@ async function joinSession(page: Page) {
   await page.getByRole("button", { name: "Mute", exact: true }).click();
 }
 
-test("three people listen together: play, pause, seek and skip followed; a late joiner; a follower offline 10 s; the host leaves and a member takes over", async ({ browser }) => {
-  const [ada, bo, cy, outsider] = await Promise.all([createConfirmedUser("listen-ada"), createConfirmedUser("listen-bo"), createConfirmedUser("listen-cy"), createConfirmedUser("listen-out")]);
+test("four people listen together: play, pause, seek and skip followed; a late joiner; a follower offline 10 s; the host leaves and the member here longest takes over, ahead of a later one", async ({ browser }) => {
+  const [ada, bo, cy, dee, outsider] = await Promise.all(["listen-ada", "listen-bo", "listen-cy", "listen-dee", "listen-out"].map((name) => createConfirmedUser(name)));
   const adaClient = await signedInClient(ada.email, ada.password);
   const room = await createRoomAs(adaClient, "listen-together");
   await addMember(room.id, bo.id);
   await addMember(room.id, cy.id);
+  await addMember(room.id, dee.id);
   const first = await uploadTrack(adaClient, room.id, ada.id, "Long tone", 180);
   const second = await uploadTrack(adaClient, room.id, ada.id, "Second tone", 90);
   const path = `/r/${room.slug}/listen`;
@@ -166,10 +168,14 @@ test("three people listen together: play, pause, seek and skip followed; a late 
   await expect(hostControls(b.page)).toHaveCount(0);
   expect((await service.from("listening_sessions").select("host_id").eq("id", sessionId).single()).data).toEqual({ host_id: cy.id });
 
-  // Bo is offline for 10 s while Cy, now hosting, seeks: back online, Bo is in step within 2 s.
+  // Dee joins: here after Bo, so after Bo in the order of who takes over.
   await hostButton(c.page, "Play").click();
-  await expectPaused([b.page, c.page], false);
-  await expectInStep(c.page, [b.page]);
+  const d = await seat(browser, dee, path);
+  await joinSession(d.page);
+  await expectPaused([b.page, c.page, d.page], false);
+  await expectInStep(c.page, [b.page, d.page]);
+
+  // Bo is offline for 10 s while Cy, now hosting, seeks: back online, Bo is in step within 2 s.
   await b.context.setOffline(true);
   await b.page.waitForTimeout(2_000);
   await hostControls(c.page).getByRole("slider", { name: "Position" }).fill("5"); // well back from where it plays
@@ -178,10 +184,15 @@ test("three people listen together: play, pause, seek and skip followed; a late 
   await b.context.setOffline(false);
   await expectInStep(c.page, [b.page], 0.35, 2_000);
 
-  // Cy leaves: Bo, back from being offline, takes over at once (the quiet window is the server's only wait).
+  // Cy leaves: Bo, back from being offline, takes over at once (the quiet window is the server's only
+  // wait); Dee, next in line, would claim only if Bo had not, and so never does.
   await c.page.close({ runBeforeUnload: true });
   await expect(hostControls(b.page)).toBeVisible({ timeout: 15_000 });
   expect((await service.from("listening_sessions").select("host_id").eq("id", sessionId).single()).data).toEqual({ host_id: bo.id });
+  await expect(d.page.getByText(/^Hosted by /)).toContainText((await service.from("profiles").select("display_name").eq("id", bo.id).single()).data!.display_name as string);
+  await expect(hostControls(d.page)).toHaveCount(0);
+  await expectPaused([b.page, d.page], false);
+  await expectInStep(b.page, [d.page]);
 
   // Someone who is not a member: the page says only members listen together; the channel refuses them.
   const v = await seat(browser, outsider, path);
@@ -195,6 +206,6 @@ test("three people listen together: play, pause, seek and skip followed; a late 
   expect(joined.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: session:${room.id}`);
   await outsiderClient.removeAllChannels();
 
-  for (const seated of [a, b, c, v]) expect(seated.errors).toEqual([]);
-  await Promise.all([a.context.close(), b.context.close(), c.context.close(), v.context.close()]);
+  for (const seated of [a, b, c, d, v]) expect(seated.errors).toEqual([]);
+  await Promise.all([a, b, c, d, v].map((seated) => seated.context.close()));
 });
