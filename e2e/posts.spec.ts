@@ -7,17 +7,18 @@ import { checkPage, signInWithPassword, watchConsole } from "./support/pages";
 import { createRoomAs, filesIn, postsIn, service, signedInClient } from "./support/post-rooms";
 import { createConfirmedUser } from "./support/users";
 
-// Posts as a member makes them: a link (its details from the local oEmbed stand-in for YouTube),
+// Posts as a member makes them: links (details from the local oEmbed stand-ins for YouTube and Vimeo),
 // uploads with a progress bar, played on the post page; refusals before any byte is sent; a
 // cancelled upload and a deleted post leave no file; a gated room shows nothing to outsiders.
 
 const youtubeLink = "https://www.youtube.com/watch?v=jNQXAC9IVRw";
-// A 1×1 PNG: what the stand-in answers for provider thumbnails (i.ytimg.com), as the internet is not here.
+const vimeoLink = "https://vimeo.com/76979871";
+// A 1×1 PNG: what the stand-in answers for provider thumbnails (i.ytimg.com, i.vimeocdn.com), as the internet is not here.
 const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 /** Hosts outside this machine, answered locally: provider thumbnails and player scripts, and a file host. */
 async function standInForTheInternet(page: Page) {
-  await page.route("https://i.ytimg.com/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: pixel }));
+  for (const thumbnails of ["https://i.ytimg.com/**", "https://i.vimeocdn.com/**"]) await page.route(thumbnails, (route) => route.fulfill({ status: 200, contentType: "image/png", body: pixel }));
   await page.route("https://www.youtube.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }));
   await page.route("https://media.cuepoint-files.com/**", (route) => route.fulfill({ status: 200, contentType: "audio/wav", body: Buffer.from(wavFile(2)) }));
 }
@@ -111,6 +112,24 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await play.click();
   await expect(page.locator("[data-player-ready=true] youtube-video")).toHaveAttribute("src", youtubeLink);
   await expect(play).toHaveCount(0);
+
+  // A Vimeo link: the provider says how long it is, so the feed shows its length and its page shows
+  // the comments' markers on the seek bar before anyone has pressed play (no player loaded yet).
+  await page.goto(`/r/${room.slug}`);
+  await form.getByLabel("Link").fill(vimeoLink);
+  await form.getByLabel("Title").fill("A Vimeo video");
+  await form.getByRole("button", { name: "Post link" }).click();
+  await expect(form.getByRole("status")).toContainText("Posted.");
+  const vimeoCard = feed.getByRole("listitem").filter({ hasText: "A Vimeo video" });
+  await expect(vimeoCard).toContainText("Vimeo · Vimeo");
+  await expect(vimeoCard).toContainText("1:02");
+  const vimeoPost = (await postsIn(room.id)).find((post) => post.title === "A Vimeo video")!;
+  expect(Number(vimeoPost.duration_seconds)).toBe(62);
+  expect((await service.from("moments").insert({ post_id: vimeoPost.id, author_id: member.id, at_seconds: 30, body: "Here it opens up" })).error).toBeNull();
+  await vimeoCard.getByRole("link", { name: "A Vimeo video" }).click();
+  await expect(page.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: /^Comment at 0:30 by / })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Play A Vimeo video" })).toBeVisible();
+  await expect(page.locator("vimeo-video")).toHaveCount(0);
 
   // The provider does not answer (the local YouTube stand-in stalls on this link): posted without details.
   await page.goto(`/r/${room.slug}`);

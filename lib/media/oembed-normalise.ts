@@ -69,7 +69,8 @@ export function normaliseOembed(provider: OembedProvider, answer: unknown): Embe
   const fields = answer as Record<string, unknown>;
   const width = positiveNumber(fields.width, 100_000);
   const height = positiveNumber(fields.height, 100_000);
-  const duration = positiveNumber(fields.duration, 31 * 24 * 3600);
+  // Vimeo and Wistia say `duration`; Twitch says `video_length` for a recorded video (none for a live channel).
+  const duration = positiveNumber(fields.duration ?? fields.video_length, 31 * 24 * 3600);
   return {
     provider: provider.key,
     provider_name: provider.name,

@@ -9,7 +9,7 @@ import { createClient } from "@/lib/supabase/server";
 import { checkMediaFile, mediaMessages, mediaObjectPath } from "@/lib/media/files";
 import { type FieldErrors, fieldErrors } from "@/lib/validation/profile";
 import { linkPostSchema, postEditSchema, postMessages, uploadPostSchema, type LinkPostInput, type PostEditInput, type UploadPostInput } from "@/lib/validation/post";
-import { lookupEmbed } from "./embed-lookup";
+import { embedDurationSeconds, lookupEmbed } from "./embed-lookup";
 import { removeOrphanUploads } from "./orphans";
 
 export interface LinkPostState {
@@ -48,7 +48,8 @@ const text = (formData: FormData, name: string) => {
 
 /**
  * Posts a link: the row is written as the member (RLS decides who may post), then the link's
- * metadata from the `embed` function is written by the server (authors cannot write `embed`).
+ * metadata from the `embed` function is written by the server (authors cannot write `embed`), with
+ * the media's length when the provider gave it.
  */
 export async function createLinkPost(room: { id: string; slug: string }, _previous: LinkPostState, formData: FormData): Promise<LinkPostState> {
   const values = { title: text(formData, "title"), body: text(formData, "body"), url: text(formData, "url") };
@@ -67,7 +68,7 @@ export async function createLinkPost(room: { id: string; slug: string }, _previo
   const embed = await lookupEmbed(supabase, parsed.data.url);
   let notice: string | undefined;
   if (embed.ok) {
-    const { error: embedError } = await createAdminClient().from("posts").update({ embed: embed.data }).eq("id", post.id);
+    const { error: embedError } = await createAdminClient().from("posts").update({ embed: embed.data, duration_seconds: embedDurationSeconds(embed.data) }).eq("id", post.id);
     if (embedError) notice = "Posted, without the link's details — they couldn't be saved.";
   } else notice = embed.error;
   revalidatePath(`/r/${room.slug}`);

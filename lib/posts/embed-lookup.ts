@@ -2,6 +2,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 import { findOembedProvider } from "@/lib/media/oembed-providers";
 import { embedMessages } from "@/lib/validation/embed";
+import { maxPostDurationSeconds } from "@/lib/validation/post";
 import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 
 export type EmbedLookup = { ok: true; data: StoredEmbed } | { ok: false; error: string };
@@ -50,4 +51,14 @@ export async function lookupEmbed(supabase: SupabaseClient<Database>, url: strin
   } catch {
     return { ok: false, error: unreachableMessage(url) };
   }
+}
+
+/**
+ * The media's length as its provider gave it (Vimeo, Wistia, a Twitch recording), to store as the
+ * post's: its length shows in the feed and its comments' markers before the player has loaded.
+ * Null when the provider gave none, or one longer than a post may be.
+ */
+export function embedDurationSeconds(embed: StoredEmbed): number | null {
+  const seconds = embed.duration;
+  return typeof seconds === "number" && seconds > 0 && seconds <= maxPostDurationSeconds ? seconds : null;
 }

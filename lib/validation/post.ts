@@ -29,11 +29,14 @@ export type LinkPostInput = z.infer<typeof linkPostSchema>;
 export const postEditSchema = z.object({ title: postTitleSchema, body: postBodySchema });
 export type PostEditInput = z.infer<typeof postEditSchema>;
 
+/** The longest media a post may have (48 h, as the posts table's check allows). */
+export const maxPostDurationSeconds = 172800;
+
 export const uploadPostSchema = z.object({
   title: postTitleSchema,
   body: postBodySchema,
   path: z.string().regex(/^[0-9a-f-]{36}\/[0-9a-f-]{36}\/[A-Za-z0-9-]+\.[a-z0-9]{1,5}$/, "That upload isn't one of yours"),
-  durationSeconds: z.number().positive().max(172800).nullable(),
+  durationSeconds: z.number().positive().max(maxPostDurationSeconds).nullable(),
 });
 export type UploadPostInput = z.infer<typeof uploadPostSchema>;
 

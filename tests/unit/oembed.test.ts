@@ -127,7 +127,7 @@ describe("normaliseOembed", () => {
       vimeo: { title: "The New Vimeo Player (You Know, For Videos)", author: "Vimeo", duration: 62, width: 640, height: 360 },
       soundcloud: { title: "Flickermood by Forss", author: "Forss", thumbnail_url: "https://i1.sndcdn.com/artworks-000067273316-smsiqx-t500x500.jpg", width: null, height: 400 },
       spotify: { title: "Never Gonna Give You Up", author: null, width: 456, height: 152 },
-      twitch: { title: "Speedrun marathon, day 3", author: "GamesDoneQuick", width: 500, height: 281 },
+      twitch: { title: "Speedrun marathon, day 3", author: "GamesDoneQuick", duration: 5426, width: 500, height: 281 },
       tiktok: { title: "Scramble up ur name & I’ll try to guess it😍❤️ #foryoupage #petsoftiktok #aesthetic", author: "Scout, Suki & Stella", width: null, height: null },
       wistia: { title: "Brendan - Make It Clap", author: null, duration: 16.43, width: 960, height: 540 },
       mux: { title: "Big Buck Bunny", author: null, width: 1920, height: 1080 },
@@ -165,6 +165,13 @@ describe("normaliseOembed", () => {
   test("sizes and durations are positive numbers or null", () => {
     expect(normaliseOembed(provider("vimeo"), { width: "640", height: "-1", duration: "abc" })).toMatchObject({ width: 640, height: null, duration: null });
     expect(normaliseOembed(provider("vimeo"), { width: Infinity, height: 0, duration: 1e12 })).toMatchObject({ width: null, height: null, duration: null });
+  });
+
+  test("a Twitch recording's length is its video_length; a live channel has none", () => {
+    const { video_length, ...live } = realAnswer("twitch", "https://www.twitch.tv/gamesdonequick");
+    expect(video_length).toBe(5426);
+    expect(normaliseOembed(provider("twitch"), { ...live, twitch_type: "channel" })?.duration).toBeNull();
+    expect(normaliseOembed(provider("twitch"), { ...live, video_length: 0 })?.duration).toBeNull();
   });
 
   test("an answer that is not a JSON object is not oEmbed", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { embedDurationSeconds } from "@/lib/posts/embed-lookup";
 import { readStoredEmbed } from "@/lib/posts/stored-embed";
 
 const vimeo = {
@@ -46,5 +47,20 @@ describe("readStoredEmbed", () => {
     ["a height that is not a number", { ...vimeo, height: Number.NaN }],
   ])("is null for %s", (_case, value) => {
     expect(readStoredEmbed(value)).toBeNull();
+  });
+});
+
+describe("embedDurationSeconds", () => {
+  it("is the provider's length of the media, to store as the post's", () => {
+    expect(embedDurationSeconds(vimeo)).toBe(62);
+    expect(embedDurationSeconds({ provider: "wistia", duration: 16.43 })).toBe(16.43);
+  });
+
+  it("is null when the provider gave none, or a length no post may have", () => {
+    expect(embedDurationSeconds({ provider: "youtube" })).toBeNull();
+    expect(embedDurationSeconds({ provider: "youtube", duration: null })).toBeNull();
+    expect(embedDurationSeconds({ provider: "vimeo", duration: 0 })).toBeNull();
+    expect(embedDurationSeconds({ provider: "twitch", duration: 172_800.5 })).toBeNull();
+    expect(embedDurationSeconds({ provider: "twitch", duration: 172_800 })).toBe(172_800);
   });
 });
