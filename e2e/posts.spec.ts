@@ -127,9 +127,11 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   expect(Number(vimeoPost.duration_seconds)).toBe(62);
   expect((await service.from("moments").insert({ post_id: vimeoPost.id, author_id: member.id, at_seconds: 30, body: "Here it opens up" })).error).toBeNull();
   await vimeoCard.getByRole("link", { name: "A Vimeo video" }).click();
+  await expect(page.getByText("Vimeo · The New Vimeo Player (You Know, For Videos) · by Vimeo · 1:02")).toBeVisible();
   await expect(page.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: /^Comment at 0:30 by / })).toBeVisible();
   await expect(page.getByRole("button", { name: "Play A Vimeo video" })).toBeVisible();
   await expect(page.locator("vimeo-video")).toHaveCount(0);
+  await checkPage(page, "post-link-length-known");
 
   // The provider does not answer (the local YouTube stand-in stalls on this link): posted without details.
   await page.goto(`/r/${room.slug}`);

@@ -97,6 +97,7 @@ export default async function PostPage({ params }: { params: Params }) {
               {post.embed.provider_name ?? post.embed.provider}
               {post.embed.title && post.embed.title !== post.title ? ` · ${post.embed.title}` : ""}
               {post.embed.author ? ` · by ${post.embed.author}` : ""}
+              {duration ? ` · ${duration}` : ""}
             </p>
           ) : post.media_url ? (
             <p className="text-sm text-muted [overflow-wrap:anywhere]">{post.media_url}</p>
