@@ -13,7 +13,7 @@ import { createConfirmedUser } from "./support/users";
 // is back in step within 2 s of coming back; the host closes their page and the member here longest
 // takes over, with playback going on, as that follower does after being offline — ahead of a fourth
 // member who came later, whose page waits its turn. Visitors who are not members are told, and
-// refused by the channel.
+// refused by the channel. A post that plays out moves the session on to the next in the queue.
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -208,4 +208,46 @@ test("four people listen together: play, pause, seek and skip followed; a late j
 
   for (const seated of [a, b, c, d, v]) expect(seated.errors).toEqual([]);
   await Promise.all([a, b, c, d, v].map((seated) => seated.context.close()));
+});
+
+/** How far the host's player got into a post's file while the page showed it (read once it has moved on). */
+async function watchPlayOut(page: Page, title: string): Promise<() => Promise<number>> {
+  await page.evaluate((shownTitle) => {
+    const probe = { reached: 0 };
+    Object.assign(window, { playOut: probe });
+    const shown = document.querySelector("[data-testid=now-playing-title]");
+    const element = document.querySelector<HTMLMediaElement>("main audio:not([data-preload-next])");
+    element?.addEventListener("timeupdate", () => {
+      if (shown?.textContent === shownTitle) probe.reached = Math.max(probe.reached, element.currentTime);
+    });
+  }, title);
+  return () => page.evaluate(() => (window as unknown as { playOut: { reached: number } }).playOut.reached);
+}
+
+test("a post that plays out moves the session on to the next in the queue, at the media's own end when its stored length is shorter", async ({ browser }) => {
+  const host = await createConfirmedUser("listen-end");
+  const hostClient = await signedInClient(host.email, host.password);
+  const room = await createRoomAs(hostClient, "listen-end");
+  // Stored as 2 s long while the file plays 4 s, as a provider's length in whole seconds can fall short.
+  const short = await uploadTrack(hostClient, room.id, host.id, "Short tone", 4);
+  expect((await service.from("posts").update({ duration_seconds: 2 }).eq("id", short)).error).toBeNull();
+  const next = await uploadTrack(hostClient, room.id, host.id, "Next tone", 60);
+
+  const h = await seat(browser, host, `/r/${room.slug}/listen`);
+  await h.page.getByLabel("Start with").selectOption({ label: "Short tone" });
+  await h.page.getByRole("button", { name: "Start listening together" }).click();
+  await expect(nowPlaying(h.page)).toHaveText("Short tone");
+  const { data: live } = await service.from("listening_sessions").select("id").eq("room_id", room.id).is("ended_at", null).single();
+  expect((await hostClient.from("session_queue").insert({ session_id: (live as { id: string }).id, post_id: next, added_by: host.id })).error).toBeNull();
+  await h.page.getByRole("button", { name: "Start listening" }).click();
+  await h.page.getByRole("button", { name: "Mute", exact: true }).click();
+  const reached = await watchPlayOut(h.page, "Short tone");
+  await hostButton(h.page, "Play").click();
+
+  await expect(nowPlaying(h.page)).toHaveText("Next tone", { timeout: 15_000 });
+  expect((await service.from("listening_sessions").select("post_id").eq("room_id", room.id).is("ended_at", null).single()).data).toEqual({ post_id: next });
+  expect(await reached()).toBeGreaterThan(3.5); // not stopped at the stored 2 s
+  await expectPaused([h.page], false);
+  expect(h.errors).toEqual([]);
+  await h.context.close();
 });

@@ -72,7 +72,9 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
         }
         return;
       }
-      const duration = s.duration ?? (Number.isFinite(media.duration) && media.duration > 0 ? media.duration : null);
+      // The media's own length once it knows it: a stored length may be a provider's, in whole seconds,
+      // and the session moves on only when the post has played out.
+      const duration = (Number.isFinite(media.duration) && media.duration > 0 ? media.duration : null) ?? s.duration;
       const target = positionAt(state, s.serverNow(), duration);
       const atEnd = duration !== null && target >= duration - 0.02;
       if (atEnd && state.playing && s.isHost && endedFor.current !== `${state.postId}:${state.version}`) {
