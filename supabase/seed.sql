@@ -69,3 +69,36 @@ insert into public.memberships (room_id, user_id, role) values
 insert into public.memberships (room_id, user_id, role, verified_wallet, verified_at) values
   ('b2b2b2b2-0000-4000-8000-000000000004', 'a1a1a1a1-0000-4000-8000-000000000001', 'member',
    '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', now());
+
+-- Posts to look at and talk about: links with the details the embed function would have stored
+-- (their thumbnails and players load from the providers, so they need the internet). The Vimeo
+-- video's length came with its details, so its comments' markers show before it plays; YouTube's
+-- does not, so that post's markers appear once its player has loaded.
+insert into public.posts (id, room_id, author_id, title, body, media_kind, media_url, embed, duration_seconds, created_at, updated_at) values
+  ('c3c3c3c3-0000-4000-8000-000000000001', 'b2b2b2b2-0000-4000-8000-000000000001', 'a1a1a1a1-0000-4000-8000-000000000001',
+   'The new player, frame by frame', 'Watch how the controls get out of the way. Comment on the moment you notice it.',
+   'embed', 'https://vimeo.com/76979871',
+   '{"provider":"vimeo","provider_name":"Vimeo","title":"The New Vimeo Player (You Know, For Videos)","author":"Vimeo","thumbnail_url":"https://i.vimeocdn.com/video/452001751-8216e0571c251a09d7a8387550942d89f7f86f6398f8ed886e639b0dd50d3c90-d_640","duration":62,"width":640,"height":360}',
+   62, now() - interval '3 hours', now() - interval '3 hours'),
+  ('c3c3c3c3-0000-4000-8000-000000000002', 'b2b2b2b2-0000-4000-8000-000000000001', 'a1a1a1a1-0000-4000-8000-000000000002',
+   'Where it all started', '', 'embed', 'https://www.youtube.com/watch?v=jNQXAC9IVRw',
+   '{"provider":"youtube","provider_name":"YouTube","title":"Me at the zoo","author":"jawed","thumbnail_url":"https://i.ytimg.com/vi/jNQXAC9IVRw/hqdefault.jpg","duration":null,"width":200,"height":150}',
+   null, now() - interval '1 hour', now() - interval '1 hour'),
+  ('c3c3c3c3-0000-4000-8000-000000000003', 'b2b2b2b2-0000-4000-8000-000000000002', 'a1a1a1a1-0000-4000-8000-000000000002',
+   'Flickermood', 'Not a field recording, but the rain at 0:40 could be.', 'embed', 'https://soundcloud.com/forss/flickermood',
+   '{"provider":"soundcloud","provider_name":"SoundCloud","title":"Flickermood by Forss","author":"Forss","thumbnail_url":"https://i1.sndcdn.com/artworks-000067273316-smsiqx-t500x500.jpg","duration":null,"width":null,"height":400}',
+   null, now() - interval '2 hours', now() - interval '2 hours');
+
+insert into public.moments (id, post_id, room_id, author_id, at_seconds, body, created_at, updated_at) values
+  ('d4d4d4d4-0000-4000-8000-000000000001', 'c3c3c3c3-0000-4000-8000-000000000001', 'b2b2b2b2-0000-4000-8000-000000000001',
+   'a1a1a1a1-0000-4000-8000-000000000001', 4, 'The controls fade in right here.', now() - interval '170 minutes', now() - interval '170 minutes'),
+  ('d4d4d4d4-0000-4000-8000-000000000002', 'c3c3c3c3-0000-4000-8000-000000000001', 'b2b2b2b2-0000-4000-8000-000000000001',
+   'a1a1a1a1-0000-4000-8000-000000000002', 31, 'This transition is so smooth.', now() - interval '150 minutes', now() - interval '150 minutes'),
+  ('d4d4d4d4-0000-4000-8000-000000000003', 'c3c3c3c3-0000-4000-8000-000000000001', 'b2b2b2b2-0000-4000-8000-000000000001',
+   'a1a1a1a1-0000-4000-8000-000000000002', null, 'Watched it three times.', now() - interval '140 minutes', now() - interval '140 minutes'),
+  ('d4d4d4d4-0000-4000-8000-000000000004', 'c3c3c3c3-0000-4000-8000-000000000002', 'b2b2b2b2-0000-4000-8000-000000000001',
+   'a1a1a1a1-0000-4000-8000-000000000001', 5, 'The elephants enter.', now() - interval '50 minutes', now() - interval '50 minutes');
+
+insert into public.reactions (moment_id, user_id, emoji) values
+  ('d4d4d4d4-0000-4000-8000-000000000002', 'a1a1a1a1-0000-4000-8000-000000000001', '🔥'),
+  ('d4d4d4d4-0000-4000-8000-000000000001', 'a1a1a1a1-0000-4000-8000-000000000002', '👏');
