@@ -166,7 +166,8 @@ async function withApiEnv<T>(config: StackConfig, env: Record<string, string>, b
   }
 }
 
-async function e2e(config: StackConfig): Promise<LayerResult | undefined> {
+/** Builds the app and runs Playwright (all specs, or `args` — a spec, `--repeat-each=10`, `-g …`) with the API as e2e needs it. */
+async function e2e(config: StackConfig, args: string[] = []): Promise<LayerResult | undefined> {
   const specs = existsSync(path.join(repoRoot, "e2e")) ? readdirSync(path.join(repoRoot, "e2e")).filter((f) => f.endsWith(".spec.ts")) : [];
   if (specs.length === 0) return undefined;
   log("Building the app for end-to-end tests (next build) …");
@@ -180,7 +181,7 @@ async function e2e(config: StackConfig): Promise<LayerResult | undefined> {
   const siteUrl = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
   const apiEnv = { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds, STACK_AUTH_SITE_URL: siteUrl, ...oembedProvidersEnv(`http://127.0.0.1:${oembedProvidersPort()}`) };
   const code = await withApiEnv(config, apiEnv, () =>
-    runInherit(bin("playwright"), ["test", "--reporter=list,json"], {
+    runInherit(bin("playwright"), ["test", "--reporter=list,json", ...args], {
       cwd: repoRoot,
       env: { ...buildEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile },
     }),
@@ -220,6 +221,20 @@ async function test(): Promise<number> {
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
   log(`\n${passed} passed, ${failed} failed`);
   return results.every((r) => r.ok) ? 0 : 1;
+}
+
+/** `npm run test:e2e -- [playwright args]`: the end-to-end layer alone, with the stack up. */
+async function endToEndOnly(): Promise<number> {
+  await ensureDebianPackages(Object.values(debianPackages), log);
+  const config = loadConfig();
+  const stop = await withStack(config);
+  try {
+    const result = await e2e(config, process.argv.slice(3));
+    if (result) log(`\n${result.passed} passed, ${result.failed} failed`);
+    return result?.ok ? 0 : 1;
+  } finally {
+    await stop();
+  }
 }
 
 async function dev(): Promise<number> {
@@ -278,6 +293,7 @@ async function bench(script: string, { browser = false } = {}): Promise<number> 
 const tasks: Record<string, () => Promise<number>> = {
   dev,
   test,
+  "test:e2e": endToEndOnly,
   stack: () => runInherit(process.execPath, [path.join(packageDir, "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   lint: async () => ((await lint()).ok ? 0 : 1),
   knip: async () => ((await dependencies()).ok ? 0 : 1),

@@ -4,10 +4,10 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { loadAccessToken, loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
 import { publicConfig } from "@/lib/public-config";
 import type { BrowserData } from "@/lib/supabase/data-client";
-import { fetchSession, hostStillHere, releaseOnExit, sessionActions, sessionMessages } from "./actions";
+import { fetchSession, releaseOnExit, sessionActions, sessionMessages } from "./actions";
 import { localNow, ServerClock } from "./clock";
 import { SessionConnection, type SessionChannelStatus } from "./connection";
-import { claimDelayMs, fallbackStepMs } from "./successor";
+import { HostSuccession } from "./succession";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { positionAt } from "./timeline";
 import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, type SessionRow, playbackStateOf } from "./types";
@@ -97,8 +97,6 @@ export interface ListeningSessionValue {
 }
 
 const heartbeatMs = 2_000;
-const claimRetryMs = 1_000;
-const claimGiveUpMs = 30_000;
 
 const ListeningSessionContext = createContext<ListeningSessionValue | null>(null);
 
@@ -262,34 +260,27 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
     };
   }, [isHost, live?.id, resync]); // eslint-disable-line react-hooks/exhaustive-deps -- the session's id, not each version
 
-  // The host left (no presence of theirs): the successor claims the place; the others later, in turn.
-  const hostPresent = hostId !== null && metas.some((meta) => meta.user_id === hostId);
-  const selfPresent = metas.some((meta) => meta.user_id === selfId);
-  const claimOrder = useMemo(() => (live && !hostPresent ? claimDelayMs(metas, hostId, selfId) : null), [live, hostPresent, metas, hostId, selfId]);
+  // The host left (no presence of theirs): the successor claims the place; the others later, in turn
+  // (./succession.ts decides who and when; this page feeds it what it knows).
+  const successionRef = useRef<HostSuccession | null>(null);
   useEffect(() => {
-    if (!live || isHost || hostPresent || !presenceSynced || !selfPresent || status.status !== "live" || claimOrder === null) return;
-    const sessionId = live.id;
-    const expected = hostId;
-    const startedAt = Date.now();
-    let timer: ReturnType<typeof setTimeout>;
-    let stopped = false;
-    const attempt = async () => {
-      const data = dataRef.current;
-      if (!data || stopped) return;
-      const answer = await sessionActions.claimHost(data, sessionId, expected);
-      if (stopped) return;
-      if (answer.ok) return receive(answer.data);
-      // Still within the host's quiet window: try again until it has passed (the others, who come
-      // after the successor, less often).
-      if (hostStillHere(answer.error) && Date.now() - startedAt < claimGiveUpMs) timer = setTimeout(() => void attempt(), claimOrder === 0 ? claimRetryMs : fallbackStepMs);
-      else void resync();
-    };
-    timer = setTimeout(() => void attempt(), claimOrder);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [live?.id, hostId, isHost, hostPresent, presenceSynced, selfPresent, status.status, claimOrder]); // eslint-disable-line react-hooks/exhaustive-deps -- per host change, not per version
+    const succession = new HostSuccession({
+      claim: (sessionId, expectedHostId) => {
+        const data = dataRef.current;
+        return data ? sessionActions.claimHost(data, sessionId, expectedHostId) : Promise.resolve({ ok: false, error: sessionMessages.unreachable });
+      },
+      claimed: receive,
+      resync: () => void resync(),
+    });
+    successionRef.current = succession;
+    return () => succession.stop();
+  }, [receive, resync]);
+  // After the effect above (a new engine hears the view at once: this one depends on the same values).
+  const liveId = live?.id ?? null;
+  const channelLive = status.status === "live";
+  useEffect(() => {
+    successionRef.current?.update({ sessionId: liveId, hostId, selfId, listeners: metas, presenceSynced, live: channelLive });
+  }, [liveId, hostId, selfId, metas, presenceSynced, channelLive, receive, resync]);
 
   const base = live ? playbackStateOf(live) : null;
   const playback = local ?? base;
