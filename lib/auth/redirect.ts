@@ -1,15 +1,21 @@
+/** A path a browser resolves on this site: one leading slash, not two, not a slash and a backslash. */
+const isOnSitePath = (path: string) => path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\");
+
 /**
  * Where to send someone after signing in: a path on this site only. Anything else — another host,
  * a protocol-relative `//evil.example`, a backslash trick, a `javascript:` URL — falls back to `/`.
  */
 export function safeNextPath(next: string | null | undefined, fallback = "/"): string {
   if (!next || typeof next !== "string") return fallback;
-  if (!next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
+  if (!isOnSitePath(next)) return fallback;
   if (/[\u0000-\u001f\\]/.test(next)) return fallback;
   try {
     const resolved = new URL(next, "http://cuepoint.invalid");
     if (resolved.origin !== "http://cuepoint.invalid") return fallback;
-    return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+    const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+    // Checked again after normalisation: `/.//evil.example` and `/%2e//evil.example` become
+    // `//evil.example`, which a browser reads as another host.
+    return isOnSitePath(path) ? path : fallback;
   } catch {
     return fallback;
   }

@@ -7,6 +7,10 @@ describe("safeNextPath", () => {
     ["/account", "/account"],
     ["/r/synth-club?tab=posts#top", "/r/synth-club?tab=posts#top"],
     ["/u/ada", "/u/ada"],
+    // Normalised, and still on this site.
+    ["/r/./synth-club", "/r/synth-club"],
+    ["/a/../account", "/account"],
+    ["/%2F%2Fevil.example", "/%2F%2Fevil.example"],
   ])("keeps the on-site path %j", (input, expected) => {
     expect(safeNextPath(input)).toBe(expected);
   });
@@ -23,6 +27,17 @@ describe("safeNextPath", () => {
     null,
     undefined,
     "/%5C%5Cevil.example".replace("%5C%5C", "\\\\"),
+    // Paths that become `//host` only once normalised (dot segments, encoded dots).
+    "/.//evil.example/phish",
+    "/..//evil.example/phish",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/./\\evil.example",
+    "/\nevil",
+    "/\r//evil.example",
+    "https:evil.example",
+    "http://cuepoint.invalid//evil.example",
   ])("sends %j to / instead", (input) => {
     expect(safeNextPath(input as string | null | undefined)).toBe("/");
   });
