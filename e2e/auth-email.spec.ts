@@ -204,6 +204,13 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
   await expectSignedIn(page);
   await expect(page).toHaveURL(/\/$/);
   expect(new URL(page.url()).host).toBe(site);
+  // Signed in, /login sends the person on to next= at once: paths that become //evil.example only
+  // once normalised stay here too.
+  for (const next of ["/.//evil.example/phish", "/%2e//evil.example/phish"]) {
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    await expect(page).toHaveURL(/\/$/);
+    expect(new URL(page.url()).host).toBe(site);
+  }
   await page.getByRole("button", { name: "Sign out" }).click();
   await expectSignedOut(page);
 
@@ -220,7 +227,7 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
   expect(new URL(page.url()).host).toBe(site);
   await expect(page).toHaveURL(/\/$/);
 
-  for (const next of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
+  for (const next of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/.//evil.example", "/..//evil.example"]) {
     for (const route of ["/auth/confirm?token_hash=x&type=magiclink", "/auth/callback?code=x"]) {
       const response = await page.goto(`${route}&next=${encodeURIComponent(next)}`);
       expect(new URL(response!.url()).host).toBe(site);
