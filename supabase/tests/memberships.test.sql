@@ -208,7 +208,7 @@ select lives_ok($$ set constraints all immediate $$, '... consistently at commit
 set constraints all deferred;
 select policies_are('public', 'memberships', array['Members are listed to those who may read the room', 'Anyone signed in joins a public room',
   'Only the owner changes roles, never the owner''s own', 'Members leave; moderators remove members; the owner removes anyone but themself',
-  'A user with a verified factor changes roles only at aal2'],
+  'A user with a verified factor changes roles only at aal2', 'With a verified factor, removing others needs aal2'],
   'memberships has exactly the expected policies');
 select col_is_pk('public', 'memberships', array['room_id', 'user_id'], 'a user belongs to a room once; the key indexes room_id');
 select has_index('public', 'memberships', 'memberships_user_id_idx', 'the policy column user_id is indexed');

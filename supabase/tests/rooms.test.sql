@@ -248,7 +248,8 @@ delete from auth.users where id = 'a4444444-4444-4444-8444-444444444444';
 select is_empty($$ select 1 from public.rooms where owner_id = 'a4444444-4444-4444-8444-444444444444' $$, 'deleting an account deletes the rooms it owns');
 select lives_ok($$ set constraints all immediate $$, '... consistently at commit');
 set constraints all deferred;
-select policies_are('public', 'rooms', array['Rooms are listed for everyone', 'Signed-in users create rooms they own', 'Owner and moderators edit the room', 'Only the owner deletes the room'],
+select policies_are('public', 'rooms', array['Rooms are listed for everyone', 'Signed-in users create rooms they own', 'Owner and moderators edit the room', 'Only the owner deletes the room',
+  'With a verified factor, rooms change only at aal2', 'With a verified factor, rooms are deleted only at aal2'],
   'rooms has exactly the expected policies');
 select has_index('public', 'rooms', 'rooms_owner_id_idx', 'the policy column owner_id is indexed');
 select has_index('public', 'rooms', 'rooms_name_trgm_idx', 'names have a trigram index for the directory search');

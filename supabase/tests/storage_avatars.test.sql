@@ -63,7 +63,8 @@ reset role;
 
 select bag_eq(
   $$ select policyname::text from pg_policies where schemaname = 'storage' and tablename = 'objects' and policyname ilike '%avatar%' $$,
-  $$ values ('Avatars are readable by everyone'), ('Users upload avatars into their own folder'), ('Users replace avatars in their own folder'), ('Users delete avatars in their own folder') $$,
+  $$ values ('Avatars are readable by everyone'), ('Users upload avatars into their own folder'), ('Users replace avatars in their own folder'), ('Users delete avatars in their own folder'),
+    ('With a verified factor, avatar and cover uploads need aal2'), ('With a verified factor, avatar and cover changes need aal2') $$,
   'storage.objects has exactly the expected avatar policies');
 
 select * from finish();

@@ -1,11 +1,11 @@
 // The link-wallet function on the running stack, against the stack's local chain (no mocked RPC,
 // no mocked resolver), called with supabase-js as each kind of caller. Every bad input gets a
 // clear error and leaves nothing recorded.
-import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { contracts, devAccounts, avatarUrl, seededWallets, smartAccountOwner } from "@cuepoint/stack/chain";
 import { linkWalletMessages } from "../../lib/validation/wallet";
 import { anonClient, config } from "../helpers/stack";
+import { totp } from "../helpers/totp";
 import { admin, callLinkWallet, issueNonce, linkMessage, linkWallet, randomWallet, signedInUser, walletsOf } from "../helpers/wallets";
 
 // the first call boots the function (and on a fresh clone fetches its packages)
@@ -227,16 +227,6 @@ describe("bad input: a clear error and nothing recorded", () => {
 
 describe("two-factor accounts", () => {
   /** The current RFC 6238 code of a base32 secret, one step ahead so it differs from the one just used. */
-  function totp(secret: string, offsetSteps: number): string {
-    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-    const bits = [...secret].map((char) => alphabet.indexOf(char).toString(2).padStart(5, "0")).join("");
-    const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => Number.parseInt(byte, 2)));
-    const counter = Buffer.alloc(8);
-    counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offsetSteps));
-    const mac = createHmac("sha1", key).update(counter).digest();
-    return String((mac.readUInt32BE(mac[19] & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-  }
-
   test("a user with a verified authenticator links a wallet only from an aal2 session", async () => {
     const person = await signedInUser("mfa-wallet");
     const { data: factor } = await person.client.auth.mfa.enroll({ factorType: "totp" });
