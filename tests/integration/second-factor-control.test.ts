@@ -64,6 +64,7 @@ describe("an owner with a verified authenticator, signed in with the password al
     expect((await owner.client.rpc("end_listening_session", { session_id: sessionId })).error).toBeNull();
     expect((await owner.client.from("posts").delete().eq("id", post.data!.id).select("id")).data).toEqual([{ id: post.data!.id }]);
     expect((await owner.client.from("memberships").delete().eq("room_id", room.id).eq("user_id", member.id).select("user_id")).data).toEqual([{ user_id: member.id }]);
+    expect((await owner.client.storage.from("room-covers").remove([`${room.id}/cover.png`])).data).toHaveLength(1);
     expect((await owner.client.from("rooms").delete().eq("id", room.id).select("id")).data).toEqual([{ id: room.id }]);
   });
 
@@ -76,6 +77,7 @@ describe("an owner with a verified authenticator, signed in with the password al
     expect((await owner.client.from("rooms").update({ name: "Plain rename" }).eq("id", room.id).select("name")).data).toEqual([{ name: "Plain rename" }]);
     expect((await owner.client.storage.from("room-covers").upload(`${room.id}/cover.png`, new Blob([png], { type: "image/png" }))).error).toBeNull();
     expect((await owner.client.from("memberships").delete().eq("room_id", room.id).eq("user_id", member.id).select("user_id")).data).toEqual([{ user_id: member.id }]);
+    expect((await owner.client.storage.from("room-covers").remove([`${room.id}/cover.png`])).data).toHaveLength(1);
     expect((await owner.client.from("rooms").delete().eq("id", room.id).select("id")).data).toEqual([{ id: room.id }]);
   });
 });
