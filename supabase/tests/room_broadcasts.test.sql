@@ -4,7 +4,7 @@
 -- old_record}; a statement or transaction that does not commit leaves nothing.
 begin;
 create extension if not exists pgtap with schema extensions;
-select plan(30);
+select plan(35);
 
 \ir helpers/roles.psql
 
@@ -97,7 +97,10 @@ select pg_temp.act_as('authenticated', '0000000c-0000-4000-8000-00000000000c');
 update public.moments set body = 'at 1:43', at_seconds = 103 where body = 'at 1:42';
 select pg_temp.keep();
 select is((select array[event, payload->>'operation', payload->>'table'] from msg), array['moments', 'UPDATE', 'moments'], 'an edited moment: UPDATE');
-select is((select array[payload->'record'->>'body', payload->'old_record'->>'body'] from msg), array['at 1:43', 'at 1:42'], 'an edit: record is the new row, old_record the old one');
+select is((select payload->'record'->>'body' from msg), 'at 1:43', 'an edit: record is the new row');
+select is((select (payload->'old_record') - 'id' from msg),
+  ('{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","post_id":"' || (select id from public.posts where title = 'Gated post') || '","session_id":null}')::jsonb,
+  'an edit: old_record names the row and what it belongs to, never its old words');
 select is((select payload->'record'->>'id' = payload->'old_record'->>'id' from msg), true, 'an edit: both records are the same moment');
 
 truncate msg;
@@ -115,7 +118,8 @@ select pg_temp.act_as('authenticated', '0000000b-0000-4000-8000-00000000000b');
 delete from public.reactions where user_id = '0000000b-0000-4000-8000-00000000000b';
 select pg_temp.keep();
 select is((select array[event, payload->>'operation'] from msg), array['reactions', 'DELETE'], 'a removed reaction: DELETE');
-select is((select array[payload->'record' = 'null'::jsonb, payload->'old_record'->>'emoji' = '🔥'] from msg), array[true, true], 'a removed reaction: record null, old_record the row');
+select is((select array[payload->'record' = 'null'::jsonb, payload->'old_record' ? 'moment_id', payload->'old_record' ? 'emoji'] from msg), array[true, true, false],
+  'a removed reaction: record null, old_record its ids (the moment''s included)');
 
 select pg_temp.act_as('authenticated', '0000000b-0000-4000-8000-00000000000b');
 insert into public.reactions (moment_id, user_id, emoji) select id, '0000000b-0000-4000-8000-00000000000b', '👏' from public.moments where body = 'at 1:43';
@@ -126,8 +130,8 @@ delete from public.moments where body = 'at 1:43';
 select pg_temp.act_as_superuser();
 create temp table deleted as select event, payload from pg_temp.taken();
 select is((select array_agg(event order by event) from deleted), array['moments', 'reactions'], 'a moderator deletes a moment: a DELETE for it and for each of its reactions');
-select is((select array[payload->>'operation', (payload->'record' = 'null'::jsonb)::text, payload->'old_record'->>'body'] from deleted where event = 'moments'),
-  array['DELETE', 'true', 'at 1:43'], 'a deleted moment: record null, old_record the row');
+select is((select array[payload->>'operation', (payload->'record' = 'null'::jsonb)::text, payload->'old_record'->>'post_id', (payload->'old_record' ? 'body')::text] from deleted where event = 'moments'),
+  array['DELETE', 'true', (select id::text from public.posts where title = 'Gated post'), 'false'], 'a deleted moment: record null, old_record its ids without its words');
 
 -- ---------------------------------------------------------------------------------------------
 -- a public room's changes go on its topic, private too (its channel's policy lets anyone in)
@@ -142,12 +146,40 @@ truncate msg;
 select pg_temp.act_as('authenticated', '0000000d-0000-4000-8000-00000000000d');
 update public.posts set title = 'Public post, edited' where title = 'Public post';
 select pg_temp.keep();
-select is((select array[payload->>'operation', payload->'old_record'->>'title', payload->'record'->>'title'] from msg), array['UPDATE', 'Public post', 'Public post, edited'], 'an edited post: UPDATE with both rows');
+select is((select array[payload->>'operation', payload->'old_record'->>'title', payload->'record'->>'title'] from msg), array['UPDATE', null, 'Public post, edited'], 'an edited post: UPDATE, the new row; not the old title');
 truncate msg;
 select pg_temp.act_as('authenticated', '0000000d-0000-4000-8000-00000000000d');
 delete from public.posts where title = 'Public post, edited';
 select pg_temp.keep();
-select is((select array[payload->>'operation', (payload->'record' = 'null'::jsonb)::text, payload->'old_record'->>'title'] from msg), array['DELETE', 'true', 'Public post, edited'], 'a deleted post: DELETE, record null');
+select is((select array[payload->>'operation', (payload->'record' = 'null'::jsonb)::text, payload->'old_record'->>'title', (payload->'old_record'->>'id' is not null)::text] from msg),
+  array['DELETE', 'true', null, 'true'], 'a deleted post: DELETE, record null, old_record its id without its title');
+
+-- ---------------------------------------------------------------------------------------------
+-- nothing deleted stays: an edit takes the old words off the channel's recent messages, a delete
+-- all of them (Realtime replays recent messages to whoever may join)
+-- ---------------------------------------------------------------------------------------------
+select pg_temp.act_as_superuser();
+delete from realtime.messages where topic like 'room:%';
+create function pg_temp.carrying(words text) returns int
+language sql as $$ select count(*)::int from realtime.messages where topic like 'room:%' and payload::text like '%' || words || '%' $$;
+select pg_temp.act_as('authenticated', '0000000c-0000-4000-8000-00000000000c');
+insert into public.moments (post_id, author_id, body) values ((select id from public.posts where title = 'Gated post'), '0000000c-0000-4000-8000-00000000000c', 'first thoughts');
+update public.moments set body = 'second thoughts' where body = 'first thoughts';
+select pg_temp.act_as_superuser();
+select is(array[pg_temp.carrying('first thoughts'), pg_temp.carrying('second thoughts')], array[0, 1], 'after an edit, no message carries the old words; the edit''s carries the new');
+select pg_temp.act_as('authenticated', '0000000c-0000-4000-8000-00000000000c');
+insert into public.moments (post_id, author_id, body) values ((select id from public.posts where title = 'Gated post'), '0000000c-0000-4000-8000-00000000000c', 'another comment');
+delete from public.moments where body = 'second thoughts';
+select pg_temp.act_as_superuser();
+select is(array[pg_temp.carrying('thoughts'), pg_temp.carrying('another comment')], array[0, 1], 'after a delete, no message carries its words; others'' comments stay');
+select is((select count(*)::int from realtime.messages where event = 'moments' and payload->>'operation' = 'DELETE'), 1, '… and the delete itself is still sent');
+select pg_temp.act_as('authenticated', '0000000d-0000-4000-8000-00000000000d');
+insert into public.posts (room_id, author_id, title, media_kind, media_url) values
+  ('10000000-0000-4000-8000-000000000001', '0000000d-0000-4000-8000-00000000000d', 'A regrettable title', 'embed', 'https://vimeo.com/3');
+delete from public.posts where title = 'A regrettable title';
+select pg_temp.act_as_superuser();
+select is(pg_temp.carrying('regrettable'), 0, 'a deleted post''s title leaves the channel too');
+delete from realtime.messages where topic like 'room:%';
 
 -- ---------------------------------------------------------------------------------------------
 -- what does not commit sends nothing

@@ -106,10 +106,16 @@ describe("a room's channel carries its moments and reactions", () => {
     const [inserted, updated, reacted, unreacted, deleted] = room.got;
     expect(inserted.payload).toMatchObject({ schema: "public", table: "moments", old_record: null, record: { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, at_seconds: 102, body: "the drop" } });
     expect(inserted.payload.id).toEqual(expect.any(String));
-    expect(updated.payload).toMatchObject({ record: { body: "the drop!" }, old_record: { body: "the drop" } });
+    // old_record names the row (and what it belongs to), never its words: an edit or a delete
+    // leaves nothing of what was said on the channel.
+    const ids = { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, session_id: null };
+    expect(updated.payload).toMatchObject({ record: { body: "the drop!" } });
+    expect(updated.payload.old_record).toEqual(ids);
     expect(reacted.payload).toMatchObject({ table: "reactions", old_record: null, record: { moment_id: moment!.id, user_id: listener.id, emoji: "🔥", room_id: gated.id } });
-    expect(unreacted.payload).toMatchObject({ record: null, old_record: { emoji: "🔥" } });
-    expect(deleted.payload).toMatchObject({ record: null, old_record: { id: moment!.id, body: "the drop!" } });
+    expect(unreacted.payload).toMatchObject({ record: null, old_record: { moment_id: moment!.id, user_id: listener.id, room_id: gated.id } });
+    expect(unreacted.payload.old_record).not.toHaveProperty("emoji");
+    expect(deleted.payload).toMatchObject({ record: null });
+    expect(deleted.payload.old_record).toEqual(ids);
   });
 
   test("a non-member's (and anon's) join of a gated room's channel is refused, and they receive nothing", async () => {
