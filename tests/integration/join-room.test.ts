@@ -113,6 +113,34 @@ describe("a holder joins a gated room", () => {
   });
 });
 
+describe("one token, one account", () => {
+  test("a holder who unlinks the pass's wallet is out of the room at once; the account that links it next gets in; the first, without it, is refused", async () => {
+    const room = await createRoom(owner.client, "one-pass", erc721Gate);
+    const first = await personWithWallet("pass-first", (address) => mintErc721(address));
+    expect((await callJoinRoom(first.client, { room_id: room.id })).status).toBe(201);
+    const post = await owner.client.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Members only", media_kind: "embed", media_url: "https://example.test/members" }).select("id").single();
+    expect((await first.client.from("posts").select("id").eq("room_id", room.id)).data).toEqual([{ id: post.data!.id }]);
+
+    // The first account unlinks the wallet (through REST, as the account page does): out at once.
+    const address = first.wallet.address.toLowerCase();
+    expect((await first.client.from("wallets").delete().eq("address", address).select("address")).data).toEqual([{ address }]);
+    expect(await membershipsOf(room.id, first.id)).toEqual([]);
+    expect((await first.client.from("posts").select("id").eq("room_id", room.id)).data).toEqual([]);
+
+    // A second account links the same wallet and is let in by it.
+    const second = await person("pass-second");
+    expect((await linkWallet(second.client, first.wallet)).status).toBe(201);
+    expect((await callJoinRoom(second.client, { room_id: room.id })).status).toBe(201);
+    expect((await membershipsOf(room.id, second.id))[0]).toMatchObject({ role: "member", verified_wallet: address });
+
+    // The first account, without the wallet, is refused.
+    const refused = await callJoinRoom(first.client, { room_id: room.id });
+    expect(refused).toMatchObject({ status: 403, body: { code: "no_wallet" } });
+    expect(await membershipsOf(room.id, first.id)).toEqual([]);
+    await owner.client.from("posts").delete().eq("id", post.data!.id);
+  });
+});
+
 describe("refusals say what is needed, in human units", () => {
   test("a non-holder gets PRODUCT.md's message with the symbol, the amount in whole tokens and the chain", async () => {
     const room = await createRoom(owner.client, "refuse", erc20Gate(1n));
