@@ -305,3 +305,35 @@ test("an unknown post is not found", async ({ page }) => {
   const response = await page.goto(`/r/${room.slug}/p/00000000-0000-4000-8000-000000000000`);
   expect(response?.status()).toBe(404);
 });
+
+test("a hostile link written around the form: the feed still shows, live too, and the post page says the link can't be played", async ({ page }) => {
+  const errors = await watchConsole(page);
+  const member = await createConfirmedUser("hostile");
+  const client = await signedInClient(member.email, member.password);
+  const room = await createRoomAs(client, "hostile-links");
+  const fine = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "A fine track", media_kind: "embed", media_url: "https://media.cuepoint-files.com/fine.wav" }).select("id").single();
+  expect(fine.error).toBeNull();
+  // Through REST, as an attacker would: the database takes the row.
+  const hostile = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Broken on purpose", media_kind: "embed", media_url: "https://[x]" }).select("id").single();
+  expect(hostile.error).toBeNull();
+
+  await signInWithPassword(page, member.email, member.password);
+  await page.waitForURL("/");
+  const response = await page.goto(`/r/${room.slug}`);
+  expect(response?.status()).toBe(200);
+  const feed = page.getByRole("main");
+  await expect(feed.getByRole("link", { name: "A fine track" })).toBeVisible();
+  await expect(feed.getByRole("link", { name: "Broken on purpose" })).toBeVisible();
+
+  // One more arrives live while the page is open: it shows, and the page stays up.
+  const live = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Broken live", media_kind: "embed", media_url: "https://a:99999/" }).select("id").single();
+  expect(live.error).toBeNull();
+  await expect(feed.getByRole("link", { name: "Broken live" })).toBeVisible({ timeout: 10_000 });
+  await expect(feed.getByRole("link", { name: "A fine track" })).toBeVisible();
+
+  await page.goto(`/r/${room.slug}/p/${hostile.data!.id}`);
+  await expect(page.getByRole("heading", { name: "Broken on purpose" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "This post's link can't be played" })).toBeVisible();
+  await expect(page.getByLabel("Your comment")).toBeVisible(); // the conversation goes on
+  expect(errors).toEqual([]);
+});

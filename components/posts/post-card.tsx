@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { Avatar } from "@/components/avatar";
 import type { Post } from "@/lib/posts/queries";
+import { linkHostname } from "@/lib/media/url-rules";
 import { formatDuration, formatPostDate } from "./format";
 
 /** A post in the feed: its thumbnail (or a placeholder), title, where it is from, who posted it. */
 export function PostCard({ post, slug }: { post: Post; slug: string }) {
   const thumbnail = post.embed?.thumbnail_url;
   const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
-  const source = post.media_kind === "upload" ? "Uploaded file" : (post.embed?.provider_name ?? post.embed?.provider ?? new URL(post.media_url ?? "https://link.invalid").hostname);
+  const source = post.media_kind === "upload" ? "Uploaded file" : (post.embed?.provider_name ?? post.embed?.provider ?? linkHostname(post.media_url) ?? "Link");
   return (
     <li className="flex gap-3 rounded-2xl border border-line bg-raised p-3 sm:gap-4 sm:p-4">
       <div className="relative aspect-video w-28 shrink-0 overflow-hidden rounded-lg bg-accent/10 sm:w-40">

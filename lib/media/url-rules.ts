@@ -57,3 +57,10 @@ export function checkMediaUrl(input: string): MediaUrlCheck {
   if (url.href.length > mediaUrlMaxLength) return refuse("too_long");
   return { ok: true, url };
 }
+
+/** The host of a stored link, for showing where it is from; null when the link breaks the rules (a row the database took as it was). */
+export function linkHostname(input: string | null | undefined): string | null {
+  if (typeof input !== "string") return null;
+  const checked = checkMediaUrl(input);
+  return checked.ok ? checked.url.hostname : null;
+}

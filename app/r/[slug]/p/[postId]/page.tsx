@@ -18,7 +18,7 @@ import { mayDeletePost, getRoomAccess } from "@/lib/posts/room-access";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { getMomentsPage } from "@/lib/moments/queries";
 import { getPost } from "@/lib/posts/queries";
-import { playerFor } from "@/lib/media/playable";
+import { checkPlayableUrl } from "@/lib/media/playable";
 import { createClient } from "@/lib/supabase/server";
 
 type Params = Promise<{ slug: string; postId: string }>;
@@ -71,13 +71,15 @@ export default async function PostPage({ params }: { params: Params }) {
     post.storage_path ? supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds) : null,
     getMomentsPage(supabase, post.id, null),
   ]);
-  const src = post.storage_path ? (signed?.data?.signedUrl ?? null) : post.media_url;
+  // A link the database holds but no player can open (a row written around the form): said in words.
+  const link = post.media_kind === "embed" ? checkPlayableUrl(post.media_url ?? "") : null;
+  const src = post.storage_path ? (signed?.data?.signedUrl ?? null) : link?.ok ? link.url : null;
   const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
   const durationSeconds = post.duration_seconds === null ? null : Number(post.duration_seconds);
   const duration = formatDuration(durationSeconds);
   const isAuthor = access.userId === post.author_id;
   // Hosted players and streams (YouTube, Vimeo, HLS, …) wait to be played; a file's element is cheap.
-  const hostedPlayer = post.media_kind === "embed" && post.media_url !== null && playerFor(post.media_url) !== "html";
+  const hostedPlayer = link?.ok === true && link.player !== "html";
   // Cached per request: the page's header has asked already.
   const profile = access.role ? (await getCurrentUser())?.profile : null;
   const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
@@ -87,7 +89,13 @@ export default async function PostPage({ params }: { params: Params }) {
       {roomLink}
       <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: access.room.id, slug: access.room.slug, name: access.room.name }} viewer={viewer} initial={moments}>
         <div className="flex flex-col gap-2">
-          {src ? <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={hostedPlayer} /> : <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>}
+          {src ? (
+            <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={hostedPlayer} />
+          ) : link ? (
+            <Alert tone="error">This post&apos;s link can&apos;t be played — it isn&apos;t an address a player can open. The comments are below.</Alert>
+          ) : (
+            <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>
+          )}
           <MomentTimeline />
         </div>
         <div className="flex flex-col gap-2">
