@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { wavFile } from "../tests/helpers/media-files";
 import { checkPage, signInWithPassword, watchConsole } from "./support/pages";
-import { createRoomAs, filesIn, postsIn, service, signedInClient } from "./support/post-rooms";
+import { createRoomAs, filesIn, insertLegacyLinkPost, postsIn, service, signedInClient } from "./support/post-rooms";
 import { createConfirmedUser } from "./support/users";
 
 // Posts as a member makes them: links (details from the local oEmbed stand-ins for YouTube and Vimeo),
@@ -306,16 +306,17 @@ test("an unknown post is not found", async ({ page }) => {
   expect(response?.status()).toBe(404);
 });
 
-test("a hostile link written around the form: the feed still shows, live too, and the post page says the link can't be played", async ({ page }) => {
+test("a hostile link stored before the database held links to the form's rule: the feed still shows, live too, and the post page says the link can't be played", async ({ page }) => {
   const errors = await watchConsole(page);
   const member = await createConfirmedUser("hostile");
   const client = await signedInClient(member.email, member.password);
   const room = await createRoomAs(client, "hostile-links");
   const fine = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "A fine track", media_kind: "embed", media_url: "https://media.cuepoint-files.com/fine.wav" }).select("id").single();
   expect(fine.error).toBeNull();
-  // Through REST, as an attacker would: the database takes the row.
-  const hostile = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Broken on purpose", media_kind: "embed", media_url: "https://[x]" }).select("id").single();
-  expect(hostile.error).toBeNull();
+  // Through REST the database now refuses such a link; rows from before stay, and must render.
+  const refused = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Refused", media_kind: "embed", media_url: "https://[x]" });
+  expect(refused.error?.code).toBe("23514");
+  const hostile = await insertLegacyLinkPost({ room_id: room.id, author_id: member.id, title: "Broken on purpose", media_url: "https://[x]" });
 
   await signInWithPassword(page, member.email, member.password);
   await page.waitForURL("/");
@@ -326,12 +327,11 @@ test("a hostile link written around the form: the feed still shows, live too, an
   await expect(feed.getByRole("link", { name: "Broken on purpose" })).toBeVisible();
 
   // One more arrives live while the page is open: it shows, and the page stays up.
-  const live = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Broken live", media_kind: "embed", media_url: "https://a:99999/" }).select("id").single();
-  expect(live.error).toBeNull();
+  await insertLegacyLinkPost({ room_id: room.id, author_id: member.id, title: "Broken live", media_url: "https://a:99999/" });
   await expect(feed.getByRole("link", { name: "Broken live" })).toBeVisible({ timeout: 10_000 });
   await expect(feed.getByRole("link", { name: "A fine track" })).toBeVisible();
 
-  await page.goto(`/r/${room.slug}/p/${hostile.data!.id}`);
+  await page.goto(`/r/${room.slug}/p/${hostile}`);
   await expect(page.getByRole("heading", { name: "Broken on purpose" })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "This post's link can't be played" })).toBeVisible();
   await expect(page.getByLabel("Your comment")).toBeVisible(); // the conversation goes on

@@ -1,6 +1,8 @@
 // Rooms for e2e tests, made as their owner would make them (the create_room RPC, signed in), and
 // reads of what the backend holds, as the database's service role, to check what a page did.
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import pg from "pg";
+import { dbUrl, loadConfig } from "@cuepoint/stack";
 import { anonKey, serviceRoleKey } from "@cuepoint/stack/keys";
 import { apiUrl } from "./users";
 
@@ -33,4 +35,27 @@ export async function postsIn(roomId: string) {
 export async function filesIn(roomId: string, userId: string): Promise<string[]> {
   const { data } = await service.storage.from("media").list(`${roomId}/${userId}`);
   return (data ?? []).map((file) => `${roomId}/${userId}/${file.name}`);
+}
+
+/**
+ * A link post as one stored before the database held links to the form's rule (its check is
+ * `not valid`: older rows stay as they were): written with the rule lifted for that one row, in one
+ * transaction, so the pages can be tried against it. Returns its id.
+ */
+export async function insertLegacyLinkPost(row: { room_id: string; author_id: string; title: string; media_url: string }): Promise<string> {
+  const client = new pg.Client({ connectionString: dbUrl(loadConfig()) });
+  await client.connect();
+  try {
+    await client.query("begin");
+    await client.query("alter table public.posts drop constraint posts_media_url_rule");
+    const inserted = await client.query<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', $4) returning id", [row.room_id, row.author_id, row.title, row.media_url]);
+    await client.query("alter table public.posts add constraint posts_media_url_rule check (media_url is null or private.is_media_url(media_url)) not valid");
+    await client.query("commit");
+    return inserted.rows[0].id;
+  } catch (error) {
+    await client.query("rollback");
+    throw error;
+  } finally {
+    await client.end();
+  }
 }
