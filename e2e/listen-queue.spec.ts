@@ -40,7 +40,7 @@ async function listeningRoom() {
     author_id: host.id,
     title: track(index + 1),
     media_kind: "embed",
-    media_url: `https://media.example.test/track-${index + 1}.mp3`,
+    media_url: `https://media.cuepoint-files.com/track-${index + 1}.mp3`,
   }));
   const { data: tracks, error: linkError } = await hostClient.from("posts").insert(links).select("id, title");
   if (linkError || !tracks) throw linkError;

@@ -50,8 +50,8 @@ insert into public.memberships (room_id, user_id, role) values
   ('f3000000-0000-4000-8000-000000000002', 'f1000000-0000-4000-8000-000000000003', 'member'),
   ('f3000000-0000-4000-8000-000000000002', 'f1000000-0000-4000-8000-000000000002', 'member');
 insert into public.posts (id, room_id, author_id, title, media_kind, media_url) values
-  ('f4000000-0000-4000-8000-000000000001', 'f3000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000003', 'A member''s post', 'embed', 'https://example.test/a'),
-  ('f4000000-0000-4000-8000-000000000002', 'f3000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000002', 'The moderator''s post', 'embed', 'https://example.test/b');
+  ('f4000000-0000-4000-8000-000000000001', 'f3000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000003', 'A member''s post', 'embed', 'https://media.example.com/a'),
+  ('f4000000-0000-4000-8000-000000000002', 'f3000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000002', 'The moderator''s post', 'embed', 'https://media.example.com/b');
 insert into public.moments (id, post_id, author_id, body) values
   ('f5000000-0000-4000-8000-000000000001', 'f4000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000003', 'a member''s comment');
 insert into storage.objects (bucket_id, name, owner_id, metadata) values

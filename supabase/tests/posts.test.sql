@@ -39,15 +39,15 @@ insert into public.posts (id, room_id, author_id, title, media_kind, media_url) 
 -- ---------------------------------------------------------------------------------------------
 -- Constraints (as the superuser, so only constraints and triggers decide)
 -- ---------------------------------------------------------------------------------------------
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', '', 'embed', 'https://x.test/a') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', '', 'embed', 'https://x.example.com/a') $$,
   '%posts_title_length%', 'an empty title is refused');
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', '   ', 'embed', 'https://x.test/a') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', '   ', 'embed', 'https://x.example.com/a') $$,
   '%posts_title_length%', 'a blank title is refused');
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', repeat('t', 121), 'embed', 'https://x.test/a') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', repeat('t', 121), 'embed', 'https://x.example.com/a') $$,
   '%posts_title_length%', 'a 121-character title is refused');
-select lives_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', repeat('t', 120), 'embed', 'https://x.test/a') $$,
+select lives_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', repeat('t', 120), 'embed', 'https://x.example.com/a') $$,
   'a 120-character title is accepted');
-select throws_like($$ insert into public.posts (room_id, author_id, title, body, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', repeat('b', 2001), 'embed', 'https://x.test/a') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, body, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', repeat('b', 2001), 'embed', 'https://x.example.com/a') $$,
   '%posts_body_length%', 'a 2001-character body is refused');
 select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'javascript:alert(1)') $$,
   '%posts_media_url_https%', 'a javascript: URL is refused');
@@ -57,13 +57,13 @@ select throws_like($$ insert into public.posts (room_id, author_id, title, media
   '%posts_media_url_https%', 'a data: URL is refused');
 select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed') $$,
   '%posts_media_source%', 'a link post needs its link');
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url, storage_path) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'upload', 'https://x.test/a', '10000000-0000-4000-8000-000000000001/0000000c-0000-4000-8000-00000000000c/a.mp3') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url, storage_path) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'upload', 'https://x.example.com/a', '10000000-0000-4000-8000-000000000001/0000000c-0000-4000-8000-00000000000c/a.mp3') $$,
   '%posts_media_source%', 'an upload post has no link');
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'stream', 'https://x.test/a') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'stream', 'https://x.example.com/a') $$,
   '%posts_media_kind%', 'an unknown media kind is refused');
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'https://x.test/a', -1) $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'https://x.example.com/a', -1) $$,
   '%posts_duration_positive%', 'a negative duration is refused');
-select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url, embed) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'https://x.test/a', '{"html":"<iframe>"}') $$,
+select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, media_url, embed) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'https://x.example.com/a', '{"html":"<iframe>"}') $$,
   '%posts_embed_is_metadata%', 'embed metadata never carries raw HTML');
 select throws_like($$ insert into public.posts (room_id, author_id, title, media_kind, storage_path) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'upload', '10000000-0000-4000-8000-000000000001/0000000d-0000-4000-8000-00000000000d/a.mp3') $$,
   '%posts_storage_path_in_own_folder%', 'an upload post points into its author''s own folder of the room');
@@ -82,7 +82,7 @@ select throws_ok($$ insert into public.posts (room_id, author_id, title, media_k
 select pg_temp.act_as('anon');
 select ok((select count(*) from public.posts where room_id = '10000000-0000-4000-8000-000000000001') >= 1, 'anon reads a public room''s posts');
 select is_empty($$ select 1 from public.posts where room_id = '20000000-0000-4000-8000-000000000002' $$, 'anon reads nothing of a gated room''s posts');
-select throws_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'https://x.test/a') $$,
+select throws_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 't', 'embed', 'https://x.example.com/a') $$,
   '42501', null, 'anon cannot post');
 select throws_ok($$ update public.posts set title = 'x' $$, '42501', null, 'anon cannot edit posts');
 select throws_ok($$ delete from public.posts $$, '42501', null, 'anon cannot delete posts');
@@ -93,9 +93,9 @@ select throws_ok($$ delete from public.posts $$, '42501', null, 'anon cannot del
 select pg_temp.act_as('authenticated', '0000000e-0000-4000-8000-00000000000e');
 select isnt_empty($$ select 1 from public.posts where id = '30000000-0000-4000-8000-000000000001' $$, 'a non-member reads a public room''s posts');
 select is_empty($$ select 1 from public.posts where room_id = '20000000-0000-4000-8000-000000000002' $$, 'a non-member reads nothing of a gated room''s posts');
-select throws_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000e-0000-4000-8000-00000000000e', 't', 'embed', 'https://x.test/a') $$,
+select throws_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('10000000-0000-4000-8000-000000000001', '0000000e-0000-4000-8000-00000000000e', 't', 'embed', 'https://x.example.com/a') $$,
   '42501', null, 'a non-member cannot post in a public room');
-select throws_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('20000000-0000-4000-8000-000000000002', '0000000e-0000-4000-8000-00000000000e', 't', 'embed', 'https://x.test/a') $$,
+select throws_ok($$ insert into public.posts (room_id, author_id, title, media_kind, media_url) values ('20000000-0000-4000-8000-000000000002', '0000000e-0000-4000-8000-00000000000e', 't', 'embed', 'https://x.example.com/a') $$,
   '42501', null, 'a non-member cannot post in a gated room');
 select is_empty($$ update public.posts set title = 'x' where id = '30000000-0000-4000-8000-000000000001' returning 1 $$, 'a non-member cannot edit a post');
 select is_empty($$ delete from public.posts where id = '30000000-0000-4000-8000-000000000001' returning 1 $$, 'a non-member cannot delete a post');

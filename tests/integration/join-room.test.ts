@@ -118,7 +118,7 @@ describe("one token, one account", () => {
     const room = await createRoom(owner.client, "one-pass", erc721Gate);
     const first = await personWithWallet("pass-first", (address) => mintErc721(address));
     expect((await callJoinRoom(first.client, { room_id: room.id })).status).toBe(201);
-    const post = await owner.client.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Members only", media_kind: "embed", media_url: "https://example.test/members" }).select("id").single();
+    const post = await owner.client.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Members only", media_kind: "embed", media_url: "https://media.cuepoint-files.com/members.wav" }).select("id").single();
     expect((await first.client.from("posts").select("id").eq("room_id", room.id)).data).toEqual([{ id: post.data!.id }]);
 
     // The first account unlinks the wallet (through REST, as the account page does): out at once.

@@ -17,7 +17,7 @@ describe("an owner with a verified authenticator, signed in with the password al
     const member = await signedInUser("aal-member");
     const room = await createRoom(owner.client, "aal");
     expect((await member.client.from("memberships").insert({ room_id: room.id, user_id: member.id })).error).toBeNull();
-    const post = await member.client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Member's track", media_kind: "embed", media_url: "https://example.test/track" }).select("id").single();
+    const post = await member.client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Member's track", media_kind: "embed", media_url: "https://media.cuepoint-files.com/track.wav" }).select("id").single();
     expect(post.error).toBeNull();
     // A moderator (who may start sessions) hosts one.
     expect((await owner.client.from("memberships").update({ role: "moderator" }).eq("room_id", room.id).eq("user_id", member.id).select("role")).data).toEqual([{ role: "moderator" }]);
