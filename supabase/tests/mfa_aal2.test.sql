@@ -5,30 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 select plan(23);
 
--- Impersonates a user whose access token carries the given aal, as PostgREST sets the claims.
-create function pg_temp.act_as(user_id uuid, aal text) returns void
-language plpgsql as $$
-begin
-  perform set_config('request.jwt.claims', json_build_object('sub', user_id, 'role', 'authenticated', 'aal', aal)::text, true);
-  set local role authenticated;
-end $$;
-
-create function pg_temp.act_as_superuser() returns void
-language plpgsql as $$
-begin
-  reset role;
-  perform set_config('request.jwt.claims', '', true);
-end $$;
-
--- How many rows a statement touched (RLS hides refused rows from UPDATE and DELETE).
-create function pg_temp.touched(statement text) returns int
-language plpgsql as $$
-declare n int;
-begin
-  execute statement;
-  get diagnostics n = row_count;
-  return n;
-end $$;
+\ir helpers/roles.psql
 
 -- enrolled (verified factor), plain (no factor), pending (an unverified factor only)
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at)
@@ -61,22 +38,22 @@ values
 -- ---------------------------------------------------------------------------------------------
 -- Profiles
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal1');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal1');
 select is(pg_temp.touched($$ update public.profiles set bio = 'from aal1' where id = 'c1111111-1111-4111-8111-111111111111' $$), 0,
   'a user with a verified factor cannot update their profile from an aal1 session');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', null);
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', null);
 select is(pg_temp.touched($$ update public.profiles set bio = 'no aal' where id = 'c1111111-1111-4111-8111-111111111111' $$), 0,
   '… nor from a token without an aal claim');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal2');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal2');
 select is(pg_temp.touched($$ update public.profiles set bio = 'from aal2' where id = 'c1111111-1111-4111-8111-111111111111' $$), 1,
   'from an aal2 session they can');
-select pg_temp.act_as('c2222222-2222-4222-8222-222222222222', 'aal1');
+select pg_temp.act_at('c2222222-2222-4222-8222-222222222222', 'aal1');
 select is(pg_temp.touched($$ update public.profiles set bio = 'plain' where id = 'c2222222-2222-4222-8222-222222222222' $$), 1,
   'a user without a factor updates their profile at aal1');
-select pg_temp.act_as('c3333333-3333-4333-8333-333333333333', 'aal1');
+select pg_temp.act_at('c3333333-3333-4333-8333-333333333333', 'aal1');
 select is(pg_temp.touched($$ update public.profiles set bio = 'pending' where id = 'c3333333-3333-4333-8333-333333333333' $$), 1,
   'an unverified factor does not count: that user updates at aal1');
-select pg_temp.act_as('c2222222-2222-4222-8222-222222222222', 'aal2');
+select pg_temp.act_at('c2222222-2222-4222-8222-222222222222', 'aal2');
 select is(pg_temp.touched($$ update public.profiles set bio = 'not mine' where id = 'c1111111-1111-4111-8111-111111111111' $$), 0,
   'aal2 grants nothing beyond the permissive policies: another user''s profile stays theirs');
 select pg_temp.act_as_superuser();
@@ -85,14 +62,14 @@ select is((select bio from public.profiles where id = 'c1111111-1111-4111-8111-1
 -- ---------------------------------------------------------------------------------------------
 -- Wallets
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal1');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal1');
 select is(pg_temp.touched($$ delete from public.wallets where address = '0xc111111111111111111111111111111111111111' $$), 0,
   'a user with a verified factor cannot unlink a wallet at aal1');
 select is((select count(*)::int from public.wallets), 2, '… and still reads both their wallets');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal2');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal2');
 select is(pg_temp.touched($$ delete from public.wallets where address = '0xc111111111111111111111111111111111111111' $$), 1,
   'at aal2 they unlink it');
-select pg_temp.act_as('c2222222-2222-4222-8222-222222222222', 'aal1');
+select pg_temp.act_at('c2222222-2222-4222-8222-222222222222', 'aal1');
 select is(pg_temp.touched($$ delete from public.wallets where address = '0xc222222222222222222222222222222222222222' $$), 1,
   'a user without a factor unlinks at aal1');
 select throws_ok($$ insert into public.wallets (address, user_id) values ('0xc333333333333333333333333333333333333333', 'c2222222-2222-4222-8222-222222222222') $$,
@@ -101,28 +78,28 @@ select throws_ok($$ insert into public.wallets (address, user_id) values ('0xc33
 -- ---------------------------------------------------------------------------------------------
 -- Room gates
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal1');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal1');
 select throws_ok($$ insert into public.room_gates (room_id, chain_id, contract_address, standard)
   values ('e1111111-1111-4111-8111-111111111111', 31337, '0xabababababababababababababababababababab', 'erc721') $$,
   '42501', null, 'the owner with a verified factor cannot set a gate at aal1');
 select throws_ok($$ select public.set_room_gate('e1111111-1111-4111-8111-111111111111',
   '{"chain_id": 31337, "contract_address": "0xabababababababababababababababababababab", "standard": "erc721"}') $$,
   '42501', null, '… not through set_room_gate either');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal2');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal2');
 select lives_ok($$ insert into public.room_gates (room_id, chain_id, contract_address, standard)
   values ('e1111111-1111-4111-8111-111111111111', 31337, '0xabababababababababababababababababababab', 'erc721') $$,
   'at aal2 the owner sets the gate');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal1');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal1');
 select is(pg_temp.touched($$ update public.room_gates set standard = 'erc20', token_id = null where room_id = 'e1111111-1111-4111-8111-111111111111' $$), 0,
   'at aal1 the owner cannot change the gate');
 select is(pg_temp.touched($$ delete from public.room_gates where room_id = 'e1111111-1111-4111-8111-111111111111' $$), 0,
   '… nor remove it');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal2');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal2');
 select is(pg_temp.touched($$ update public.room_gates set standard = 'erc20', token_id = null where room_id = 'e1111111-1111-4111-8111-111111111111' $$), 1,
   'at aal2 the owner changes the gate');
 select is(pg_temp.touched($$ delete from public.room_gates where room_id = 'e1111111-1111-4111-8111-111111111111' $$), 1,
   'at aal2 the owner removes the gate');
-select pg_temp.act_as('c2222222-2222-4222-8222-222222222222', 'aal1');
+select pg_temp.act_at('c2222222-2222-4222-8222-222222222222', 'aal1');
 select lives_ok($$ insert into public.room_gates (room_id, chain_id, contract_address, standard)
   values ('e2222222-2222-4222-8222-222222222222', 31337, '0xabababababababababababababababababababab', 'erc721') $$,
   'an owner without a factor sets a gate at aal1');
@@ -130,15 +107,15 @@ select lives_ok($$ insert into public.room_gates (room_id, chain_id, contract_ad
 -- ---------------------------------------------------------------------------------------------
 -- Roles
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal1');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal1');
 select is(pg_temp.touched($$ update public.memberships set role = 'moderator'
   where room_id = 'e1111111-1111-4111-8111-111111111111' and user_id = 'c2222222-2222-4222-8222-222222222222' $$), 0,
   'the owner with a verified factor cannot promote a member at aal1');
-select pg_temp.act_as('c1111111-1111-4111-8111-111111111111', 'aal2');
+select pg_temp.act_at('c1111111-1111-4111-8111-111111111111', 'aal2');
 select is(pg_temp.touched($$ update public.memberships set role = 'moderator'
   where room_id = 'e1111111-1111-4111-8111-111111111111' and user_id = 'c2222222-2222-4222-8222-222222222222' $$), 1,
   'at aal2 they can');
-select pg_temp.act_as('c2222222-2222-4222-8222-222222222222', 'aal1');
+select pg_temp.act_at('c2222222-2222-4222-8222-222222222222', 'aal1');
 select is(pg_temp.touched($$ update public.memberships set role = 'moderator'
   where room_id = 'e2222222-2222-4222-8222-222222222222' and user_id = 'c1111111-1111-4111-8111-111111111111' $$), 1,
   'an owner without a factor changes roles at aal1');

@@ -7,29 +7,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 select plan(37);
 
-create function pg_temp.act_as(user_id uuid, aal text) returns void
-language plpgsql as $$
-begin
-  perform set_config('request.jwt.claims', json_build_object('sub', user_id, 'role', 'authenticated', 'aal', aal)::text, true);
-  set local role authenticated;
-end $$;
-
-create function pg_temp.act_as_superuser() returns void
-language plpgsql as $$
-begin
-  reset role;
-  perform set_config('request.jwt.claims', '', true);
-end $$;
-
--- How many rows a statement touched (RLS hides refused rows from UPDATE and DELETE).
-create function pg_temp.touched(statement text) returns int
-language plpgsql as $$
-declare n int;
-begin
-  execute statement;
-  get diagnostics n = row_count;
-  return n;
-end $$;
+\ir helpers/roles.psql
 
 -- owner (verified factor), moder (verified factor, moderator), member (no factor), plain (owner, no factor)
 insert into auth.users (id, aud, role, email, created_at, updated_at) values
@@ -65,7 +43,7 @@ insert into public.listening_sessions (id, room_id, started_by, host_id) values
 -- ---------------------------------------------------------------------------------------------
 -- The owner at aal1: reads and takes part, changes nothing they control
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000001', 'aal1');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000001', 'aal1');
 select is((select count(*)::int from public.posts where room_id = 'f3000000-0000-4000-8000-000000000001'), 2, 'the owner at aal1 reads the room''s posts');
 select lives_ok($$ insert into public.moments (post_id, author_id, body) values ('f4000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000001', 'from aal1') $$,
   'the owner at aal1 comments');
@@ -99,7 +77,7 @@ select throws_ok($$ select public.hand_over_session('f6000000-0000-4000-8000-000
 -- ---------------------------------------------------------------------------------------------
 -- The moderator at aal1: their own things yes, others' no
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000002', 'aal1');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000002', 'aal1');
 select is(pg_temp.touched($$ delete from public.posts where id = 'f4000000-0000-4000-8000-000000000001' $$), 0,
   'a moderator with a factor at aal1 cannot delete a member''s post');
 select is(pg_temp.touched($$ delete from public.memberships where room_id = 'f3000000-0000-4000-8000-000000000001' and user_id = 'f1000000-0000-4000-8000-000000000003' $$), 0,
@@ -112,17 +90,17 @@ select is(pg_temp.touched($$ delete from public.memberships where room_id = 'f30
   '… and leaves a room themselves');
 
 -- A member without a factor takes part as before.
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000003', 'aal1');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000003', 'aal1');
 select lives_ok($$ insert into public.moments (post_id, author_id, body) values ('f4000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000003', 'plain comment') $$,
   'a member without a factor comments');
 
 -- ---------------------------------------------------------------------------------------------
 -- At aal2 they can
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000002', 'aal2');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000002', 'aal2');
 select is(pg_temp.touched($$ delete from public.moments where id = 'f5000000-0000-4000-8000-000000000001' $$), 1,
   'the moderator at aal2 deletes a member''s comment');
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000001', 'aal2');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000001', 'aal2');
 select is(pg_temp.touched($$ update public.rooms set name = 'Renamed at aal2' where id = 'f3000000-0000-4000-8000-000000000001' $$), 1,
   'the owner at aal2 renames the room');
 select lives_ok($$ insert into storage.objects (bucket_id, name, owner_id) values ('room-covers', 'f3000000-0000-4000-8000-000000000001/new.png', 'f1000000-0000-4000-8000-000000000001') $$,
@@ -133,10 +111,10 @@ select is(pg_temp.touched($$ delete from storage.objects where bucket_id = 'medi
   '… removes a member''s uploaded file');
 select is((public.hand_over_session('f6000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000001')).host_id, 'f1000000-0000-4000-8000-000000000001'::uuid,
   '… takes over the session by handing it to themself');
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000001', 'aal1');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000001', 'aal1');
 select is((public.hand_over_session('f6000000-0000-4000-8000-000000000001', 'f1000000-0000-4000-8000-000000000003')).host_id, 'f1000000-0000-4000-8000-000000000003'::uuid,
   'hosting, the owner at aal1 runs their own session: hands it over');
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000001', 'aal2');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000001', 'aal2');
 select isnt((public.end_listening_session('f6000000-0000-4000-8000-000000000001')).ended_at, null,
   'at aal2 the owner ends a session someone else hosts');
 select is(pg_temp.touched($$ delete from public.memberships where room_id = 'f3000000-0000-4000-8000-000000000001' and user_id = 'f1000000-0000-4000-8000-000000000003' $$), 1,
@@ -147,7 +125,7 @@ select is(pg_temp.touched($$ delete from public.rooms where id = 'f3000000-0000-
 -- ---------------------------------------------------------------------------------------------
 -- Without a verified factor nothing changes
 -- ---------------------------------------------------------------------------------------------
-select pg_temp.act_as('f1000000-0000-4000-8000-000000000004', 'aal1');
+select pg_temp.act_at('f1000000-0000-4000-8000-000000000004', 'aal1');
 select is(pg_temp.touched($$ update public.rooms set name = 'Plain rename' where id = 'f3000000-0000-4000-8000-000000000002' $$), 1,
   'an owner without a factor renames their room at aal1');
 select is(pg_temp.touched($$ delete from public.memberships where room_id = 'f3000000-0000-4000-8000-000000000002' and user_id = 'f1000000-0000-4000-8000-000000000003' $$), 1,

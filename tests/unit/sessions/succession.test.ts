@@ -8,6 +8,7 @@ import { sessionMessages } from "@/lib/sessions/actions";
 import { claimGiveUpMs, claimRetryMs, departedGraceMs, HostSuccession, type SuccessionView } from "@/lib/sessions/succession";
 import { fallbackStepMs, hostQuietMs } from "@/lib/sessions/successor";
 import type { ListenerMeta, SessionActionResult, SessionRow } from "@/lib/sessions/types";
+import { listenerMeta } from "../../helpers/listeners";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -16,17 +17,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const person = (user_id: string, since: number, role: ListenerMeta["role"] = "member"): ListenerMeta => ({
-  user_id,
-  username: user_id,
-  display_name: user_id,
-  avatar_path: null,
-  ens_name: null,
-  ens_avatar: null,
-  role,
-  since,
-  following: true,
-});
+const person = (user_id: string, since: number) => listenerMeta(user_id, "member", since);
 
 const bo = person("bo", 100);
 const dee = person("dee", 300);

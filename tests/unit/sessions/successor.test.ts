@@ -2,19 +2,10 @@
 // by id; the host never succeeds themselves; each person counts once (their earliest tab).
 import { expect, test } from "vitest";
 import { claimDelayMs, fallbackStepMs, hostQuietMs, successionOrder, successorOf } from "@/lib/sessions/successor";
-import type { ListenerMeta, RoomRole } from "@/lib/sessions/types";
+import type { RoomRole } from "@/lib/sessions/types";
+import { listenerMeta } from "../../helpers/listeners";
 
-const meta = (user_id: string, role: RoomRole, since: number): ListenerMeta => ({
-  user_id,
-  username: user_id,
-  display_name: user_id,
-  avatar_path: null,
-  ens_name: null,
-  ens_avatar: null,
-  role,
-  since,
-  following: true,
-});
+const meta = (user_id: string, role: RoomRole, since: number) => listenerMeta(user_id, role, since);
 
 test("the longest-present moderator or owner comes first, even if a member was there longer", () => {
   const here = [meta("host", "owner", 1), meta("early-member", "member", 2), meta("mod", "moderator", 5), meta("late-mod", "moderator", 9)];
