@@ -68,6 +68,9 @@ export async function expectSignedOut(page: Page) {
  * dark, and full-page screenshots at a phone and a desktop width (plus the phone in dark) for a person to look at.
  */
 export async function checkPage(page: Page, name: string) {
+  // A page reached by a client-side navigation gets its <title> when its metadata has streamed in
+  // (Next.js), a moment after its content: the page is checked once it has one.
+  await expect(page).toHaveTitle(/\S/);
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme, reducedMotion: "reduce" });
     await expectAccessible(page);
