@@ -326,7 +326,8 @@ test("a hostile link stored before the database held links to the form's rule: t
   await expect(feed.getByRole("link", { name: "A fine track" })).toBeVisible();
   await expect(feed.getByRole("link", { name: "Broken on purpose" })).toBeVisible();
 
-  // One more arrives live while the page is open: it shows, and the page stays up.
+  // One more arrives live while the page is open (once it is following the room): it shows, and the page stays up.
+  await expect(page.getByRole("region", { name: "Here now" }).getByRole("status")).toHaveText("Live", { timeout: 20_000 });
   await insertLegacyLinkPost({ room_id: room.id, author_id: member.id, title: "Broken live", media_url: "https://a:99999/" });
   await expect(feed.getByRole("link", { name: "Broken live" })).toBeVisible({ timeout: 10_000 });
   await expect(feed.getByRole("link", { name: "A fine track" })).toBeVisible();
@@ -335,5 +336,6 @@ test("a hostile link stored before the database held links to the form's rule: t
   await expect(page.getByRole("heading", { name: "Broken on purpose" })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "This post's link can't be played" })).toBeVisible();
   await expect(page.getByLabel("Your comment")).toBeVisible(); // the conversation goes on
+  await checkPage(page, "post-hostile-link");
   expect(errors).toEqual([]);
 });
