@@ -56,6 +56,8 @@ export const departedGraceMs = 10_000;
 
 type Plan = { key: string; dueAt: number; startedAt: number; failures: number };
 
+const setTimer = (run: () => void, ms: number) => setTimeout(run, ms);
+
 export class HostSuccession {
   private view: SuccessionView | null = null;
   private plan: Plan | null = null;
@@ -80,13 +82,14 @@ export class HostSuccession {
     const delay = this.claimDelay(view);
     if (delay === null) return this.cancel();
     const key = `${view.sessionId}:${view.hostId ?? ""}`;
+    const dueAt = this.now() + delay;
     if (this.plan?.key === key) {
       // Already planned for this departure: only ever sooner (the one ahead left too).
-      if (!this.inFlight && this.now() + delay < this.plan.dueAt) this.schedule(this.plan, delay);
+      if (!this.inFlight && dueAt < this.plan.dueAt) this.schedule(this.plan, delay);
       return;
     }
     this.cancel();
-    this.schedule({ key, startedAt: this.now(), failures: 0 }, delay);
+    this.schedule({ key, dueAt, startedAt: this.now(), failures: 0 }, delay);
   }
 
   /** Whether a claim is planned or on its way. */
@@ -113,7 +116,7 @@ export class HostSuccession {
     clearTimeout(this.graceTimer);
     const nextExpiry = Math.min(...[...this.departed.values()].map(({ goneAt }) => goneAt + departedGraceMs));
     // When a grace ends, the order may move up: look again then.
-    if (Number.isFinite(nextExpiry)) this.graceTimer = setTimeout(() => this.view && this.update(this.view), Math.max(0, nextExpiry - now));
+    if (Number.isFinite(nextExpiry)) this.graceTimer = setTimer(() => this.view && this.update(this.view), Math.max(0, nextExpiry - now));
   }
 
   /** Who counts in the order: everyone present, and those who vanished within the grace. */
@@ -136,11 +139,10 @@ export class HostSuccession {
     this.plan = null;
   }
 
-  /** (Re)plans the claim `delayMs` from now; when it is due is the plan's. */
-  private schedule(plan: Omit<Plan, "dueAt">, delayMs: number): void {
+  private schedule(plan: Plan, delayMs: number): void {
     clearTimeout(this.timer);
     this.plan = { ...plan, dueAt: this.now() + delayMs };
-    this.timer = setTimeout(() => void this.attempt(), delayMs);
+    this.timer = setTimer(() => void this.attempt(), delayMs);
   }
 
   private async attempt(): Promise<void> {
