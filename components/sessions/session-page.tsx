@@ -145,7 +145,7 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
   const { session, room, playback, following, position } = useListeningSession();
   const store = usePlaybackStore();
   const postId = post?.id ?? null;
-  const { moments, ready, add } = useSessionMoments(room.id, postId);
+  const { moments, ready, arrived, add } = useSessionMoments(room.id, postId);
   const nominal = useRef({ following, position });
   useEffect(() => {
     nominal.current = { following, position };
@@ -170,8 +170,8 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
       <h2 id="session-moments" className="text-lg font-semibold">
         Comments
       </h2>
-      {/* Until the post's comments are read, nothing is news: they would all look just made. */}
-      <SessionTicker postId={ready ? postId : null} moments={moments} getPosition={getTickerPosition} />
+      {/* Until the post's comments are read, only what arrived live is news: the rest would all look just made. */}
+      <SessionTicker postId={ready ? postId : null} moments={moments} arrived={arrived} getPosition={getTickerPosition} />
       <SessionMomentComposer sessionId={inSession} post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null} getPosition={getPosition} onPosted={add} />
     </section>
   );

@@ -11,23 +11,25 @@ const lookEveryMs = 250;
 export interface SessionTickerProps {
   postId: string | null;
   moments: readonly Moment[];
+  /** Comments that arrived while the page was open: news even at the ticker's first look. */
+  arrived: ReadonlySet<string>;
   /** The player's position now (seconds), or null when nothing plays. */
   getPosition: () => number | null;
 }
 
 /** The playing post's comments, popping up as playback passes their time (and at once when just made). */
-export function SessionTicker({ postId, moments, getPosition }: SessionTickerProps) {
+export function SessionTicker({ postId, moments, arrived, getPosition }: SessionTickerProps) {
   const [shown, setShown] = useState<TickerItem[]>([]);
   const ticker = useRef<TickerState>(initialTicker);
-  const inputs = useRef({ postId, moments, getPosition });
+  const inputs = useRef({ postId, moments, arrived, getPosition });
   useEffect(() => {
-    inputs.current = { postId, moments, getPosition };
+    inputs.current = { postId, moments, arrived, getPosition };
   });
 
   useEffect(() => {
     const look = () => {
-      const { postId: post, moments: list, getPosition: position } = inputs.current;
-      const next = tickerStep(ticker.current, { postId: post, position: position(), moments: list, now: Date.now() });
+      const { postId: post, moments: list, arrived: news, getPosition: position } = inputs.current;
+      const next = tickerStep(ticker.current, { postId: post, position: position(), moments: list, arrived: news, now: Date.now() });
       if (!sameShown(ticker.current, next)) setShown(next.shown);
       ticker.current = next;
     };

@@ -34,6 +34,11 @@ export interface TickerInput {
   position: number | null;
   /** The playing post's comments (others are ignored). */
   moments: readonly Moment[];
+  /**
+   * Ids of comments that arrived while the page was open (made here or received live). At a first
+   * look they are still news: a comment made before the post's history was read pops all the same.
+   */
+  arrived?: ReadonlySet<string>;
   now: number;
 }
 
@@ -49,9 +54,10 @@ const arrivedNow = (moment: Moment, position: number) => moment.at_seconds !== n
 export function tickerStep(state: TickerState, input: TickerInput): TickerState {
   const moments = input.moments.filter((moment) => moment.post_id === input.postId);
   const known = new Set(moments.map((moment) => moment.id));
-  // Another post (or the first look): what it already has is not news.
+  // Another post (or the first look): what it already had is not news; what arrived live still is.
   if (input.postId !== state.postId || input.position === null) {
-    return { postId: input.postId, position: input.position, known, shown: input.postId === state.postId ? expire(state.shown, input.now) : [] };
+    const history = input.arrived ? new Set([...known].filter((id) => !input.arrived!.has(id))) : known;
+    return { postId: input.postId, position: input.position, known: history, shown: input.postId === state.postId ? expire(state.shown, input.now) : [] };
   }
   const position = input.position;
   const popped = [

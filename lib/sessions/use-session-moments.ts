@@ -13,8 +13,11 @@ import { useRoomChannel } from "@/lib/realtime/use-room-channel";
  * live from the room's channel (`moments` broadcasts) — the same reducer as the post page, so a
  * comment seen twice (the action's answer and its echo) is one.
  */
-export function useSessionMoments(roomId: string, postId: string | null): { moments: Moment[]; ready: boolean; add: (moment: Moment) => void } {
+export function useSessionMoments(roomId: string, postId: string | null): { moments: Moment[]; ready: boolean; arrived: ReadonlySet<string>; add: (moment: Moment) => void } {
   const [state, dispatch] = useReducer(momentsReducer, undefined, () => initialMomentsState([], null));
+  /** Comments made here or inserted live since the page opened: news, even before the history is read. */
+  const [arrived, setArrived] = useState<ReadonlySet<string>>(() => new Set());
+  const arrive = useCallback((id: string) => setArrived((ids) => (ids.has(id) ? ids : new Set(ids).add(id))), []);
   /** The post whose comments have been read (or failed to be: then live ones still come). */
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const latest = useRef({ postId, state });
@@ -43,13 +46,14 @@ export function useSessionMoments(roomId: string, postId: string | null): { mome
     const row = change.record ?? change.old_record;
     if (!row || row.post_id !== latest.current.postId) return;
     if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
+    if (change.operation === "INSERT") arrive(row.id);
     const author = latest.current.state.items.find((moment) => moment.author_id === row.author_id)?.author;
     if (author || latest.current.state.items.some((moment) => moment.id === row.id)) {
       return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
     }
     const full = await getMoment(await loadSupabaseData(), row.id).catch(() => null);
     if (full) dispatch({ type: "upsert", moment: full });
-  }, []);
+  }, [arrive]);
 
   useRoomChannel(roomId, {
     onChange: (change) => void applyChange(change),
@@ -59,6 +63,12 @@ export function useSessionMoments(roomId: string, postId: string | null): { mome
   });
 
   const moments = useMemo(() => state.items.filter((moment) => moment.post_id === postId), [state.items, postId]);
-  const add = useCallback((moment: Moment) => dispatch({ type: "upsert", moment }), []);
-  return { moments, ready: postId !== null && loadedFor === postId, add };
+  const add = useCallback(
+    (moment: Moment) => {
+      arrive(moment.id);
+      dispatch({ type: "upsert", moment });
+    },
+    [arrive],
+  );
+  return { moments, ready: postId !== null && loadedFor === postId, arrived, add };
 }

@@ -48,6 +48,21 @@ test("a comment that arrives stamped at (or just behind) the position pops at on
   expect(ids(state)).toEqual(["new"]);
 });
 
+test("a comment made (or received live) before the post's history was read still pops once the ticker starts", () => {
+  // The person joined and commented within a second: their comment is in the list by the time the
+  // history arrives and the ticker takes its first look.
+  const moments = [moment("history", 0.5), moment("mine", 1.1), moment("theirs", 0.9)];
+  const arrived = new Set(["mine", "theirs"]);
+  let state = tickerStep(initialTicker, { postId: "p", position: 1.3, moments, arrived, now: 0 });
+  expect(ids(state)).toEqual([]);
+  state = tickerStep(state, { postId: "p", position: 1.55, moments, arrived, now: 250 });
+  expect(ids(state)).toEqual(["mine", "theirs"]);
+  // Without knowing what arrived live, everything present at the first look is history.
+  let blind = tickerStep(initialTicker, { postId: "p", position: 1.3, moments, now: 0 });
+  blind = tickerStep(blind, { postId: "p", position: 1.55, moments, now: 250 });
+  expect(ids(blind)).toEqual([]);
+});
+
 test("comments of another post are ignored; a new post starts with nothing shown", () => {
   let state = tickerStep(initialTicker, { postId: "p", position: 9, moments: [moment("a", 10), moment("x", 9.5, "other")], now: 0 });
   state = tickerStep(state, { postId: "p", position: 10, moments: [moment("a", 10), moment("x", 9.5, "other")], now: 100 });
