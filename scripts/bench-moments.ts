@@ -74,7 +74,7 @@ async function seed(db: pg.Client): Promise<Fixture> {
      insert into public.room_gates (room_id, chain_id, contract_address, standard) select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721' from room`,
     [roomId, roomSlug, ownerId],
   );
-  await db.query("insert into public.memberships (room_id, user_id, role) select $1, unnest($2::uuid[]), 'member'", [roomId, members]);
+  await db.query("insert into public.memberships (room_id, user_id, role, verified_at) select $1, unnest($2::uuid[]), 'member', now()", [roomId, members]);
   const post = async (title: string) =>
     (await db.query<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871', 3600) returning id", [roomId, members[0], title])).rows[0].id;
   const postId = await post("10,000 moments");

@@ -35,7 +35,7 @@ async function seed(db: pg.Client): Promise<{ roomId: string; memberId: string }
      insert into public.room_gates (room_id, chain_id, contract_address, standard) select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721' from room`,
     [roomId, roomSlug, ownerId],
   );
-  await db.query("insert into public.memberships (room_id, user_id, role) values ($1, $2, 'member')", [roomId, memberId]);
+  await db.query("insert into public.memberships (room_id, user_id, role, verified_at) values ($1, $2, 'member', now())", [roomId, memberId]);
   await db.query(
     `insert into public.posts (room_id, author_id, title, body, media_kind, media_url, embed, created_at)
      select $1, case when i % 2 = 0 then $2::uuid else $3::uuid end, 'Post ' || i, 'A few words about post ' || i, 'embed',

@@ -142,10 +142,10 @@ function SessionQueue({ posts }: { posts: SessionPost[] }) {
  * with the session when the post is the session's.
  */
 function SessionMoments({ post }: { post: SessionPost | null }) {
-  const { session, room, playback, following, position } = useListeningSession();
+  const { session, room, playback, following, position, self } = useListeningSession();
   const store = usePlaybackStore();
   const postId = post?.id ?? null;
-  const { moments, ready, arrived, add } = useSessionMoments(room.id, postId);
+  const { moments, ready, arrived, add } = useSessionMoments(room.id, postId, { userId: self.user_id, gated: room.gated });
   const nominal = useRef({ following, position });
   useEffect(() => {
     nominal.current = { following, position };

@@ -19,8 +19,9 @@ export async function createPublicRoom(ownerId: string, label: string, name = "L
   return data as { id: string; slug: string };
 }
 
+/** A member as the join-room function leaves one (the balance just checked: a gated room asks). */
 export async function addMember(roomId: string, userId: string, role: "member" | "moderator" = "member") {
-  const { error } = await admin.from("memberships").insert({ room_id: roomId, user_id: userId, role });
+  const { error } = await admin.from("memberships").insert({ room_id: roomId, user_id: userId, role, verified_at: new Date().toISOString() });
   if (error) throw new Error(`could not add member: ${error.message}`);
 }
 

@@ -1,4 +1,5 @@
 import type { RealtimeChannel } from "@supabase/realtime-js";
+import type { Freshness } from "@/lib/rooms/membership-freshness";
 import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { channelTurn, MissedChanges } from "./channel-status";
@@ -20,7 +21,10 @@ import { probeSocketAfterOnline } from "./socket-probe";
  * - a join the policies refuse stops there (no retry loop) and is reported as `refused`;
  * - when the page's own membership ends (a `memberships` message for its user, or a refusal after
  *   having been live), it leaves the channel at once: a gated room stops updating; a public room is
- *   rejoined to read along, without presence.
+ *   rejoined to read along, without presence;
+ * - in a gated room (`keepFresh`), it has the person's membership re-checked every few minutes
+ *   (the database counts it only while its balance check is recent), and before giving up on a
+ *   refused rejoin: a holder's page carries on, and one who no longer holds the token is told why.
  */
 
 export type RoomSubscriber = RoomChannelHandlers & {
@@ -37,12 +41,16 @@ export interface RoomConnectionOptions {
   gated?: boolean;
   /** Presence key: the person's id for members who share their presence. */
   presenceKey?: string;
+  /** A gated room's member: how to re-check the membership, and how often while the page is open. */
+  keepFresh?: { recheck: () => Promise<Freshness>; everyMs: number };
 }
 
 /** How long a connection outlives its last listener (moving between a room and its posts keeps it). */
 const lingerMs = 3_000;
 /** Wait before rejoining after the server closed the channel. */
 const reopenMs = 1_000;
+/** A refused join is re-checked and retried at most this often (a refusal for another reason is not a loop). */
+const recheckRetryMs = 60_000;
 
 export class RoomConnection {
   status: RoomChannelStatus = "joining";
@@ -56,6 +64,8 @@ export class RoomConnection {
   private stopped = false;
   private generation = 0;
   private lingerTimer: ReturnType<typeof setTimeout> | undefined;
+  private freshTimer: ReturnType<typeof setInterval> | undefined;
+  private lastRecheckRetry = -Infinity;
   private readonly onOffline = () => this.wentOffline();
   private readonly onOnline = () => this.cameOnline();
 
@@ -89,7 +99,25 @@ export class RoomConnection {
       ...this.options,
       ...(options.userId !== undefined ? { userId: options.userId } : {}),
       ...(options.gated !== undefined ? { gated: options.gated } : {}),
+      ...(options.keepFresh !== undefined ? { keepFresh: options.keepFresh } : {}),
     };
+  }
+
+  /** A gated room's member (its channel let them in): re-check every few minutes while the page is open. */
+  private keepFresh(): void {
+    const keep = this.options.keepFresh;
+    if (!keep || !this.options.gated || !this.options.userId || this.freshTimer !== undefined || this.stopped) return;
+    this.freshTimer = setInterval(() => void this.stillMember(), keep.everyMs);
+  }
+
+  /** Re-checks the membership; when it ended, says why and stops. True while still a member (or unknown). */
+  private async stillMember(): Promise<boolean> {
+    const keep = this.options.keepFresh;
+    if (!keep || this.endedMessage || this.stopped) return !this.endedMessage;
+    const freshness = await keep.recheck().catch((): Freshness => ({ kind: "unchecked", message: "" }));
+    if (freshness.kind === "lapsed") this.membershipEnded(`${freshness.message} This page has stopped updating.`);
+    else if (freshness.kind === "not_member") this.membershipEnded();
+    return freshness.kind === "member" || freshness.kind === "unchecked";
   }
 
   /** What this page shares as its presence (null: nothing, or stop sharing). Members only. */
@@ -148,6 +176,7 @@ export class RoomConnection {
   private joined(channel: RealtimeChannel): void {
     const resync = this.missed.joined();
     this.setStatus("live");
+    this.keepFresh();
     if (this.tracked && !this.endedMessage) void channel.track(this.tracked);
     if (resync) this.each((subscriber) => subscriber.onResync?.());
   }
@@ -163,15 +192,26 @@ export class RoomConnection {
 
   private refused(message: string): void {
     void this.leaveChannel();
+    const member = this.options.userId && this.options.gated;
+    // A gated room's member whose check went stale: re-checked, a holder's page joins again.
+    if (member && this.missed.everLive && this.options.keepFresh && Date.now() - this.lastRecheckRetry > recheckRetryMs) {
+      this.lastRecheckRetry = Date.now();
+      this.setStatus("reconnecting", "Checking your membership");
+      void this.stillMember().then((still) => {
+        if (this.stopped || this.endedMessage) return;
+        if (still) return void this.open(this.options.presenceKey ?? "");
+      });
+      return;
+    }
     // Live before and refused now: the person's membership of a gated room ended while the page was away.
-    if (this.missed.everLive && this.options.userId && this.options.gated) return this.membershipEnded();
+    if (this.missed.everLive && member) return this.membershipEnded();
     this.setStatus("refused", message);
   }
 
-  private membershipEnded(): void {
+  private membershipEnded(why?: string): void {
     if (this.endedMessage) return;
     const gated = this.options.gated ?? false;
-    const message = membershipEndedMessage(gated, takeOwnLeave(this.roomId));
+    const message = why ?? membershipEndedMessage(gated, takeOwnLeave(this.roomId));
     this.endedMessage = message;
     this.tracked = null;
     this.each((subscriber) => subscriber.onMembershipEnded?.(message));
@@ -208,6 +248,7 @@ export class RoomConnection {
 
   private close(): void {
     this.stopped = true;
+    clearInterval(this.freshTimer);
     window.removeEventListener("offline", this.onOffline);
     window.removeEventListener("online", this.onOnline);
     this.forget();

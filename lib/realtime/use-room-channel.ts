@@ -1,10 +1,16 @@
 "use client";
 
 import { startTransition, useEffect, useRef, useState } from "react";
-import { loadLiveClient } from "@/components/supabase-provider";
+import { loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
 import { type HereNow, type NowPlaying, type PresenceMeta, shapePresence } from "./presence";
+
+/** A gated room's membership re-check (its code loads only on such pages, with the data client). */
+async function freshnessKeeper(roomId: string): Promise<RoomConnectionOptions["keepFresh"]> {
+  const { recheckFreshness, openPageRecheckEveryMs } = await import("@/lib/rooms/membership-freshness");
+  return { recheck: async () => recheckFreshness(await loadSupabaseData(), roomId), everyMs: openPageRecheckEveryMs };
+}
 
 /**
  * Runs `use` with the page's connection to the room once it exists: the connection's code loads
@@ -24,7 +30,9 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
     void loadLiveClient().then(async (live) => {
       const { roomConnection } = await import("./live-runtime");
       if (cancelled) return;
-      const connection = roomConnection(live, roomId, { userId, gated, presenceKey });
+      const keepFresh = gated && userId ? await freshnessKeeper(roomId) : undefined;
+      if (cancelled) return;
+      const connection = roomConnection(live, roomId, { userId, gated, presenceKey, keepFresh });
       // What the channel brings updates the page as transitions: React renders them in slices, so
       // a burst of changes or presence does not hold the page while it renders.
       const proxy: Required<RoomSubscriber> = {

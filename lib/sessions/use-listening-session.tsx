@@ -16,7 +16,8 @@ import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, 
 export type ListenerSelf = Omit<ListenerMeta, "since" | "following">;
 
 export interface ListeningSessionSetup {
-  room: { id: string; slug: string; name: string };
+  /** `gated`: the room's membership is kept fresh while the page is open (lib/rooms/membership-freshness.ts). */
+  room: { id: string; slug: string; name: string; gated: boolean };
   /** The page's person (a member of the room). */
   self: ListenerSelf;
   /** Whether this person may start a session (owner/moderator, or any member when the room allows). */

@@ -6,6 +6,7 @@ import { getMoment, refetchMoments } from "@/lib/moments/queries";
 import { initialMomentsState, momentsReducer } from "@/lib/moments/state";
 import type { Moment } from "@/lib/moments/types";
 import type { RoomRowChange } from "@/lib/realtime/room-channel";
+import type { RoomConnectionOptions } from "@/lib/realtime/room-connection";
 import { useRoomChannel } from "@/lib/realtime/use-room-channel";
 
 /**
@@ -13,7 +14,7 @@ import { useRoomChannel } from "@/lib/realtime/use-room-channel";
  * live from the room's channel (`moments` broadcasts) — the same reducer as the post page, so a
  * comment seen twice (the action's answer and its echo) is one.
  */
-export function useSessionMoments(roomId: string, postId: string | null): { moments: Moment[]; ready: boolean; arrived: ReadonlySet<string>; add: (moment: Moment) => void } {
+export function useSessionMoments(roomId: string, postId: string | null, member: Pick<RoomConnectionOptions, "userId" | "gated"> = {}): { moments: Moment[]; ready: boolean; arrived: ReadonlySet<string>; add: (moment: Moment) => void } {
   const [state, dispatch] = useReducer(momentsReducer, undefined, () => initialMomentsState([], null));
   /** Comments made here or inserted live since the page opened: news, even before the history is read. */
   const [arrived, setArrived] = useState<ReadonlySet<string>>(() => new Set());
@@ -55,12 +56,17 @@ export function useSessionMoments(roomId: string, postId: string | null): { mome
     if (full) dispatch({ type: "upsert", moment: full });
   }, [arrive]);
 
-  useRoomChannel(roomId, {
-    onChange: (change) => void applyChange(change),
-    onResync: () => {
-      if (latest.current.postId) void load(latest.current.postId);
+  useRoomChannel(
+    roomId,
+    {
+      onChange: (change) => void applyChange(change),
+      onResync: () => {
+        if (latest.current.postId) void load(latest.current.postId);
+      },
     },
-  });
+    undefined,
+    { userId: member.userId, gated: member.gated },
+  );
 
   const moments = useMemo(() => state.items.filter((moment) => moment.post_id === postId), [state.items, postId]);
   const add = useCallback(

@@ -268,7 +268,7 @@ select is((select (s).host_id from (select public.claim_session_host(pg_temp.sid
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
 select throws_ok($$ select public.session_heartbeat(pg_temp.sid('gated')) $$, '42501', 'Only members of the room can take part in its session', 'the former member is out of the session');
 select pg_temp.act_as_superuser();
-insert into public.memberships (room_id, user_id) values ('5e100000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-00000000000d');
+insert into public.memberships (room_id, user_id, verified_at) values ('5e100000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-00000000000d', now());
 
 -- Releasing: the host's page closes, and the place may be claimed at once.
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');

@@ -35,6 +35,7 @@ values ('b1111111-1111-4111-8111-111111111111', 'a2222222-2222-4222-8222-2222222
        ('b1111111-1111-4111-8111-111111111111', 'a3333333-3333-4333-8333-333333333333', 'member'),
        ('b2222222-2222-4222-8222-222222222222', 'a2222222-2222-4222-8222-222222222222', 'moderator'),
        ('b2222222-2222-4222-8222-222222222222', 'a3333333-3333-4333-8333-333333333333', 'member');
+select pg_temp.verify_gated_members();
 
 -- a second moderator in each room
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at)

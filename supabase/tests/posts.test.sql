@@ -29,6 +29,7 @@ from (values ('10000000-0000-4000-8000-000000000001'::uuid), ('20000000-0000-400
      (values ('0000000b-0000-4000-8000-00000000000b'::uuid, 'moderator'),
              ('0000000c-0000-4000-8000-00000000000c'::uuid, 'member'),
              ('0000000d-0000-4000-8000-00000000000d'::uuid, 'member')) u (id, role);
+select pg_temp.verify_gated_members();
 
 insert into public.posts (id, room_id, author_id, title, media_kind, media_url) values
   ('30000000-0000-4000-8000-000000000001', '10000000-0000-4000-8000-000000000001', '0000000c-0000-4000-8000-00000000000c', 'Public post', 'embed', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'),

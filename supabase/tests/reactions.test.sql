@@ -31,6 +31,7 @@ insert into public.memberships (room_id, user_id, role) values
   ('20000000-0000-4000-8000-000000000002', '0000000d-0000-4000-8000-00000000000d', 'member'),
   ('10000000-0000-4000-8000-000000000001', '0000000f-0000-4000-8000-00000000000f', 'member'),
   ('20000000-0000-4000-8000-000000000002', '0000000f-0000-4000-8000-00000000000f', 'member');
+select pg_temp.verify_gated_members();
 
 -- p1 public, p2 gated; m1 a public moment, m2 a gated one
 insert into public.posts (id, room_id, author_id, title, media_kind, media_url) values

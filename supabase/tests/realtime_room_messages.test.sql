@@ -20,6 +20,7 @@ values
 insert into public.room_gates (room_id, chain_id, contract_address, standard)
 values ('b2222222-2222-4222-8222-222222222222', 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721');
 insert into public.memberships (room_id, user_id) values ('b2222222-2222-4222-8222-222222222222', 'a2222222-2222-4222-8222-222222222222');
+select pg_temp.verify_gated_members();
 -- The fixtures' own broadcasts (membership changes) are not what these tests count.
 delete from realtime.messages where topic like 'room:%';
 
@@ -48,7 +49,7 @@ select is(pg_temp.visible('lobby:b1111111-1111-4111-8111-111111111111', 'anon'),
 delete from public.memberships where room_id = 'b2222222-2222-4222-8222-222222222222' and user_id = 'a2222222-2222-4222-8222-222222222222';
 select is(pg_temp.visible('room:b2222222-2222-4222-8222-222222222222', 'authenticated', 'a2222222-2222-4222-8222-222222222222'), 0,
   'a former member no longer receives on the gated room''s topic');
-insert into public.memberships (room_id, user_id) values ('b2222222-2222-4222-8222-222222222222', 'a2222222-2222-4222-8222-222222222222');
+insert into public.memberships (room_id, user_id, verified_at) values ('b2222222-2222-4222-8222-222222222222', 'a2222222-2222-4222-8222-222222222222', now());
 
 -- ---------------------------------------------------------------------------------------------
 -- Sending presence: members only

@@ -32,6 +32,7 @@ insert into public.memberships (room_id, user_id, role) values
   ('20000000-0000-4000-8000-000000000002', '0000000d-0000-4000-8000-00000000000d', 'member'),
   ('10000000-0000-4000-8000-000000000001', '0000000f-0000-4000-8000-00000000000f', 'member'),
   ('20000000-0000-4000-8000-000000000002', '0000000f-0000-4000-8000-00000000000f', 'member');
+select pg_temp.verify_gated_members();
 
 
 -- The room messages written since the last call, oldest first (and forgets them).

@@ -55,7 +55,7 @@ select is(pg_temp.visible('session:5e1fffff-0000-4000-8000-000000000000', 'authe
 
 delete from public.memberships where room_id = '5e100000-0000-4000-8000-000000000002' and user_id = '5e000000-0000-4000-8000-00000000000d';
 select is(pg_temp.visible('session:5e100000-0000-4000-8000-000000000002', 'authenticated', '5e000000-0000-4000-8000-00000000000d'), 0, 'a former member no longer receives');
-insert into public.memberships (room_id, user_id) values ('5e100000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-00000000000d');
+insert into public.memberships (room_id, user_id, verified_at) values ('5e100000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-00000000000d', now());
 
 -- ---------------------------------------------------------------------------------------------
 -- Presence: members only. Broadcast: nobody.

@@ -40,8 +40,12 @@ export async function createRoom(ownerId: string, visibility: "public" | "gated"
   return { id, slug };
 }
 
+/** A member as the join-room function leaves one: in a gated room, with the balance just checked. */
 export async function addMember(roomId: string, userId: string, role: "member" | "moderator" = "member") {
-  await adminQuery("insert into public.memberships (room_id, user_id, role) values ($1, $2, $3)", [roomId, userId, role]);
+  await adminQuery(
+    "insert into public.memberships (room_id, user_id, role, verified_at) select $1, $2, $3, case when r.visibility = 'gated' then now() end from public.rooms r where r.id = $1",
+    [roomId, userId, role],
+  );
 }
 
 export async function deleteUsers(...users: (TestUser | undefined)[]) {

@@ -4,8 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { contracts } from "@cuepoint/stack/chain";
 import { recheckMembership } from "../../lib/rooms/join";
+import { freshMembership, gatedMembershipLifetimeMs, openPageRecheckEveryMs } from "../../lib/rooms/membership-freshness";
 import { membershipRecheckAfterMs } from "../../lib/validation/join-room";
 import { callJoinRoom, createRoom, membershipsOf, setVerifiedAgo } from "../helpers/rooms";
+import { adminQuery } from "../helpers/stack";
 import { erc721Balance, fundGas, mintErc721, transferErc721 } from "../helpers/tokens";
 import { admin, linkWallet, randomWallet, signedInUser } from "../helpers/wallets";
 import { generatePrivateKey } from "viem/accounts";
@@ -119,5 +121,62 @@ describe("re-checking a member of a gated room", () => {
     expect(await recheckMembership(stranger.client, room.id)).toEqual({ ok: true, data: { status: "not_member" } });
     await owner.client.from("rooms").delete().eq("id", room.id);
     expect(await recheckMembership(stranger.client, room.id)).toMatchObject({ ok: false, error: { code: "room_not_found" } });
+  });
+});
+
+describe("the database counts a gated membership only while its check is fresh; pages re-check first", () => {
+  const postIn = async (roomId: string) => {
+    const { error } = await owner.client.from("posts").insert({ room_id: roomId, author_id: owner.id, title: "For holders", media_kind: "embed", media_url: "https://vimeo.com/76979871" });
+    expect(error).toBeNull();
+  };
+  const postsSeenBy = async (client: User["client"], roomId: string) => (await client.from("posts").select("title").eq("room_id", roomId)).data ?? [];
+
+  test("the app's lifetime of a check is the database's", async () => {
+    const [{ ms }] = await adminQuery<{ ms: number }>("select (extract(epoch from private.gated_membership_lifetime()) * 1000)::float8 as ms");
+    expect(ms).toBe(gatedMembershipLifetimeMs);
+    expect(gatedMembershipLifetimeMs - membershipRecheckAfterMs).toBeGreaterThan(openPageRecheckEveryMs);
+  });
+
+  test("a holder whose check went stale reads nothing through REST until a page re-checks; then everything is back", async () => {
+    const { user, room } = await passHolderMember("stale-holder");
+    await postIn(room.id);
+    expect(await postsSeenBy(user.client, room.id)).toHaveLength(1);
+    // within the grace after the hour: still in
+    await setVerifiedAgo(admin, room.id, user.id, gatedMembershipLifetimeMs - 5 * 60_000);
+    expect(await postsSeenBy(user.client, room.id)).toHaveLength(1);
+    // past it: the posts, the member list and the media are closed to them
+    await setVerifiedAgo(admin, room.id, user.id, gatedMembershipLifetimeMs + 60_000);
+    expect(await postsSeenBy(user.client, room.id)).toEqual([]);
+    expect((await user.client.from("memberships").select("user_id").eq("room_id", room.id)).data).toEqual([{ user_id: user.id }]);
+    const refused = await user.client.from("posts").insert({ room_id: room.id, author_id: user.id, title: "late", media_kind: "embed", media_url: "https://vimeo.com/1" });
+    expect(refused.error?.code).toBe("42501");
+
+    const [membership] = await membershipsOf(room.id, user.id);
+    const fresh = await freshMembership(user.client, { id: room.id, visibility: "gated" }, { role: "member", verified_at: membership.verified_at!.toISOString() });
+    expect(fresh).toMatchObject({ membership: { role: "member" }, notice: null, lapsed: false });
+    expect(await postsSeenBy(user.client, room.id)).toHaveLength(1);
+  });
+
+  test("a member who sold the pass is told why at their next page, and the room is closed to them", async () => {
+    const { user, key, tokenId, room } = await passHolderMember("seller");
+    await postIn(room.id);
+    await transferErc721(key, parking.address, tokenId);
+    const verifiedAt = await setVerifiedAgo(admin, room.id, user.id, overAnHour);
+    const fresh = await freshMembership(user.client, { id: room.id, visibility: "gated" }, { role: "member", verified_at: verifiedAt });
+    expect(fresh).toEqual({
+      membership: null,
+      lapsed: true,
+      notice: "You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.",
+    });
+    expect(await postsSeenBy(user.client, room.id)).toEqual([]);
+  });
+
+  test("a check under an hour old is not repeated by a page (no call, nothing changes)", async () => {
+    const { user, key, tokenId, room } = await passHolderMember("recent");
+    await transferErc721(key, parking.address, tokenId);
+    const verifiedAt = await setVerifiedAgo(admin, room.id, user.id, 10 * 60_000);
+    const fresh = await freshMembership(user.client, { id: room.id, visibility: "gated" }, { role: "member", verified_at: verifiedAt });
+    expect(fresh).toMatchObject({ membership: { role: "member" }, notice: null });
+    expect(await membershipsOf(room.id, user.id)).toHaveLength(1);
   });
 });

@@ -70,7 +70,7 @@ beforeAll(async () => {
       ('${gatedRoom}', 'fx-gated-${gatedRoom.slice(0, 8)}', 'Gated', '${owner.id}', 'gated');
     insert into public.room_gates (room_id, chain_id, contract_address, standard)
       values ('${gatedRoom}', 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721');
-    insert into public.memberships (room_id, user_id) values ('${gatedRoom}', '${member.id}');`);
+    insert into public.memberships (room_id, user_id, verified_at) values ('${gatedRoom}', '${member.id}', now());`);
 });
 
 afterAll(async () => {

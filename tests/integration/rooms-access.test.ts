@@ -58,7 +58,7 @@ async function membersOf(client: SupabaseClient, roomId: string) {
 
 /** Adds a membership with a role as the server would (the service role), for fixtures. */
 async function addMember(roomId: string, person: Person, role: "member" | "moderator") {
-  const { error } = await service.from("memberships").insert({ room_id: roomId, user_id: users[person].id, role });
+  const { error } = await service.from("memberships").insert({ room_id: roomId, user_id: users[person].id, role, verified_at: new Date().toISOString() });
   if (error) throw new Error(`add ${person}: ${error.message}`);
 }
 

@@ -79,7 +79,7 @@ beforeAll(async () => {
      insert into public.room_gates (room_id, chain_id, contract_address, standard) select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721' from room`,
     [roomId, `restart-${roomId.slice(0, 8)}`, host.id],
   );
-  await query("insert into public.memberships (room_id, user_id) values ($1, $2)", [roomId, listener.id]);
+  await query("insert into public.memberships (room_id, user_id, verified_at) values ($1, $2, now())", [roomId, listener.id]);
 }, 240_000);
 
 afterAll(() => {

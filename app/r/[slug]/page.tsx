@@ -7,12 +7,12 @@ import { RoomLive } from "@/components/live/room-live";
 import { Feed } from "@/components/posts/feed";
 import { GateBadge } from "@/components/rooms/gate-badge";
 import { LazyMembershipForm } from "@/components/rooms/member-parts";
+import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
 import { ListenTogether } from "@/components/sessions/listen-together";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
-import { linkClasses } from "@/components/ui/link";
 import { WalletAddress } from "@/components/wallet-address";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { presenceSelf } from "@/lib/realtime/presence";
@@ -20,11 +20,10 @@ import { shortChecksummedAddress } from "@/lib/chain/address";
 import { decodeCursor } from "@/lib/posts/cursor";
 import { gateRequirementText } from "@/lib/chain/tokens";
 import { chainName, standardName } from "@/lib/rooms/chain-name";
-import { recheckMembership } from "@/lib/rooms/join";
+import { freshMembership } from "@/lib/rooms/membership-freshness";
 import { roomHasLiveSession } from "@/lib/sessions/live";
 import { getRoomBySlug, type RoomDetails, type RoomGate } from "@/lib/rooms/queries";
 import { createClient } from "@/lib/supabase/server";
-import { membershipRecheckAfterMs } from "@/lib/validation/join-room";
 
 type Params = Promise<{ slug: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -48,22 +47,6 @@ async function gateText(gate: RoomGate): Promise<string> {
   return `Holders of ${standardName(gate.standard)} token${item} ${shortChecksummedAddress(gate.contract_address)} on ${chainName(gate.chain_id)}`;
 }
 
-/**
- * A gated member whose last balance check is over an hour old is checked again now; when no
- * linked wallet holds enough any more the membership is gone, and the reason is shown.
- */
-async function recheckIfStale(supabase: Awaited<ReturnType<typeof createClient>>, details: RoomDetails): Promise<{ membership: RoomDetails["membership"]; lapsed: string | null }> {
-  const { membership, room } = details;
-  if (!membership || membership.role !== "member" || room.visibility !== "gated") return { membership, lapsed: null };
-  const checkedAt = membership.verified_at ? Date.parse(membership.verified_at) : 0;
-  if (Date.now() - checkedAt < membershipRecheckAfterMs) return { membership, lapsed: null };
-  const answer = await recheckMembership(supabase, room.id);
-  if (answer.ok && answer.data.status === "lapsed") return { membership: null, lapsed: answer.data.reason };
-  if (answer.ok && answer.data.status === "not_member") return { membership: null, lapsed: null };
-  // Renewed, fresh or exempt; or the chain did not answer, and nothing changed.
-  return { membership, lapsed: null };
-}
-
 export default async function RoomPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const slug = (await params).slug;
   const before = (await searchParams).before;
@@ -78,8 +61,8 @@ export default async function RoomPage({ params, searchParams }: { params: Param
   }
   const details = result.data;
   const { room, owner, gate } = details;
-  const [{ membership, lapsed }, requirement, ownerWallets, liveSession] = await Promise.all([
-    recheckIfStale(supabase, details),
+  const [{ membership, notice, lapsed }, requirement, ownerWallets, liveSession] = await Promise.all([
+    freshMembership(supabase, room, details.membership),
     gate ? gateText(gate) : null,
     owner ? supabase.rpc("profile_wallets", { profile_id: owner.id }).then(({ data }) => data ?? []) : [],
     roomHasLiveSession(supabase, room.id),
@@ -124,14 +107,7 @@ export default async function RoomPage({ params, searchParams }: { params: Param
         </div>
       </div>
 
-      {lapsed ? (
-        <Alert tone="error">
-          You are no longer a member of this room. {lapsed}{" "}
-          <Link href="/account#wallets" className={linkClasses}>
-            Check your linked wallets
-          </Link>
-        </Alert>
-      ) : null}
+      <MembershipNotice notice={notice} lapsed={lapsed} />
 
       <section aria-labelledby="membership" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-5 sm:p-6">
         <h2 id="membership" className="text-lg font-semibold">

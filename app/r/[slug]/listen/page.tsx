@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { SessionPage } from "@/components/sessions/session-page";
 import { Alert } from "@/components/ui/alert";
 import { linkClasses } from "@/components/ui/link";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { freshMembership } from "@/lib/rooms/membership-freshness";
 import { getRoomBySlug } from "@/lib/rooms/queries";
 import { getLiveSession, getSessionPosts } from "@/lib/sessions/queries";
 import type { ListenerSelf } from "@/lib/sessions/use-listening-session";
@@ -34,7 +36,8 @@ export default async function ListenPage({ params }: { params: Params }) {
       </main>
     );
   }
-  const { room, membership } = result.data;
+  const { room } = result.data;
+  const { membership, notice, lapsed } = await freshMembership(supabase, room, result.data.membership);
   const roomLink = (
     <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
       ← {room.name}
@@ -46,6 +49,7 @@ export default async function ListenPage({ params }: { params: Params }) {
       <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
         {roomLink}
         {heading}
+        <MembershipNotice notice={notice} lapsed={lapsed} />
         <section aria-labelledby="members-only" className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center">
           <h2 id="members-only" className="text-lg font-semibold">
             Only members can listen together
@@ -76,7 +80,7 @@ export default async function ListenPage({ params }: { params: Params }) {
     <main id="main" className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:py-10">
       {roomLink}
       {heading}
-      <SessionPage setup={{ room: { id: room.id, slug: room.slug, name: room.name }, self, canStart, initial: live }} posts={posts} />
+      <SessionPage setup={{ room: { id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" }, self, canStart, initial: live }} posts={posts} />
     </main>
   );
 }

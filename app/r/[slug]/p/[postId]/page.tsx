@@ -8,6 +8,7 @@ import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
 import { MembersOnly } from "@/components/posts/members-only";
+import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { PostManage } from "@/components/posts/post-manage";
 import { PostPlayer } from "@/components/posts/post-player";
 import { formatDuration, formatPostDate } from "@/components/posts/format";
@@ -61,6 +62,7 @@ export default async function PostPage({ params }: { params: Params }) {
       <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
         {roomLink}
         <h1 className="text-2xl font-semibold tracking-tight">{access.room.name}</h1>
+        <MembershipNotice notice={access.notice} lapsed={access.lapsed} />
         <MembersOnly signedIn={access.userId !== null} />
       </main>
     );
