@@ -1,5 +1,6 @@
 // Postgres' refusals of comments and reactions, in words people read next to the field they typed in.
 import { momentMessages } from "@/lib/moments/rules";
+import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 
 export type MomentField = "body" | "atSeconds" | "emoji";
 export interface WriteProblem {
@@ -28,6 +29,8 @@ type DbError = { code?: string; message: string; details?: string | null };
 
 /** A refused write of a moment or reaction: RLS (42501), a constraint (by name or by the trigger's words), a vanished parent. */
 export function writeProblem(error: DbError, writing: "moment" | "reaction"): WriteProblem {
+  const limited = rateLimitRefusal(error);
+  if (limited) return { message: limited };
   const text = `${error.message} ${error.details ?? ""}`;
   // A comment made during a listening session: the session's state refused it (PT409).
   if (/This session has ended/.test(text)) return { message: momentActionMessages.sessionOver };

@@ -9,6 +9,7 @@ import { createClient } from "@/lib/supabase/server";
 import { checkMediaFile, mediaMessages, mediaObjectPath } from "@/lib/media/files";
 import { type FieldErrors, fieldErrors } from "@/lib/validation/profile";
 import { linkPostSchema, postEditSchema, postMessages, uploadPostSchema, type LinkPostInput, type PostEditInput, type UploadPostInput } from "@/lib/validation/post";
+import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 import { embedDurationSeconds, lookupEmbed } from "./embed-lookup";
 import { removeOrphanUploads } from "./orphans";
 
@@ -34,6 +35,8 @@ async function signedInClient() {
 
 /** Postgres' refusal of a post, in words: RLS (not a member), or a constraint the form did not catch. */
 function insertProblem(error: { code?: string; message: string }): string {
+  const limited = rateLimitRefusal(error);
+  if (limited) return limited;
   if (error.code === "42501") return postMessages.notMember;
   if (error.message.includes("posts_storage_path_uploaded") || error.message.includes("upload has not finished")) return postMessages.uploadMissing;
   if (error.message.includes("posts_title_length")) return postMessages.titleTooLong;

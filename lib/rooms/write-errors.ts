@@ -2,6 +2,7 @@
 // Constraints map to the field they concern; the rooms migration's guards (raised as 42501) and
 // row-level security (no row changed) read as who may do what.
 
+import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 import { roomMessages } from "@/lib/validation/room";
 
 export interface WriteError {
@@ -33,6 +34,8 @@ export const unreachable = "We couldn't reach Cuepoint — check your connection
 
 /** Postgres' refusal as a message, next to its field when it concerns one. */
 export function roomWriteError(error: PostgresError, fallback: string): WriteError {
+  const limited = rateLimitRefusal(error);
+  if (limited) return { message: limited };
   const text = `${error.message} ${error.details ?? ""}`;
   const constraint = Object.keys(constraintMessages).find((name) => text.includes(name));
   if (constraint) return constraintMessages[constraint];

@@ -7,6 +7,7 @@ import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
 import { fieldErrors } from "@/lib/validation/profile";
 import { gateInputSchema, roomFieldsSchema, roomMessages } from "@/lib/validation/room";
+import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 import { type CreateRoomField, type CreateRoomState, type CreateRoomValues, gateFingerprint } from "./form-state";
 
 /** Postgres constraint → the field and words the form shows (the same words as the constraints' comments). */
@@ -104,7 +105,7 @@ export async function createRoomAction(_previous: CreateRoomState, formData: For
       const [field, message] = constraintMessages[constraint];
       return fail({ [field]: message }, undefined, token);
     }
-    return fail({}, "We couldn't create the room — try again in a moment.", token);
+    return fail({}, rateLimitRefusal(error) ?? "We couldn't create the room — try again in a moment.", token);
   }
   redirect(`/r/${fields.data.slug}`);
 }

@@ -104,6 +104,7 @@ Deno.serve(async (req) => {
     if ((await store.walletCount(caller.sub)) >= maxWalletsPerAccount) return fail(422, "limit", linkWalletMessages.limit);
     return json(await store.issueNonce(caller.sub));
   } catch (error) {
+    if (error instanceof store.TooManyAttempts) return fail(429, "rate_limited", error.message);
     console.error("link-wallet failed:", error);
     return fail(500, "internal", "Something went wrong on our side and the wallet was not linked — try again.");
   }

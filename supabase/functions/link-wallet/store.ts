@@ -39,6 +39,9 @@ export async function walletCount(userId: string): Promise<number> {
   return count ?? 0;
 }
 
+/** Asked too often (the database's 'wallet links' limit): its words, to send as a 429. */
+export class TooManyAttempts extends Error {}
+
 export async function issueNonce(userId: string): Promise<{ nonce: string; expires_at: string }> {
   // this user's spent and expired nonces are of no further use
   await db.from("wallet_nonces").delete().eq("user_id", userId).or(`used_at.not.is.null,expires_at.lt.${new Date().toISOString()}`);
@@ -46,6 +49,7 @@ export async function issueNonce(userId: string): Promise<{ nonce: string; expir
   const { data: open } = await db.from("wallet_nonces").select("nonce").eq("user_id", userId).order("created_at", { ascending: false }).range(openNoncesPerUser - 1, 1000);
   if (open?.length) await db.from("wallet_nonces").delete().in("nonce", open.map((row) => row.nonce));
   const { data, error } = await db.from("wallet_nonces").insert({ nonce: randomNonce(), user_id: userId }).select("nonce, expires_at").single();
+  if (error?.code === "PT429") throw new TooManyAttempts(error.message);
   if (error) throw error;
   return data;
 }
