@@ -289,3 +289,34 @@ test("a member removed from a gated room: the page leaves the channel at once, s
   for (const seatOf of [o, m, v]) expect(seatOf.errors).toEqual([]);
   await Promise.all([o.context.close(), m.context.close(), v.context.close()]);
 });
+
+test("a room gated while a visitor's page is open: that page hears nothing more; the members' pages follow on", async ({ browser }) => {
+  const [owner, member, visitor] = await Promise.all([createConfirmedUser("gating-owner"), createConfirmedUser("gating-member"), createConfirmedUser("gating-visitor")]);
+  const ownerClient = await signedInClient(owner.email, owner.password);
+  const room = await createRoomAs(ownerClient, "gating-live");
+  // A holder of the token the room is about to ask for, checked just now.
+  expect((await admin.from("memberships").insert({ room_id: room.id, user_id: member.id, verified_at: new Date().toISOString() })).error).toBeNull();
+  const [o, m, v] = [await seat(browser, owner, `/r/${room.slug}`), await seat(browser, member, `/r/${room.slug}`), await seat(browser, visitor, `/r/${room.slug}`)];
+  await Promise.all([expectLive(o.page), expectLive(m.page), expectLive(v.page)]);
+  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Open to all", media_kind: "embed", media_url: `${fileHost}/a.wav` });
+  await Promise.all([o, m, v].map((seated) => expect(cards(seated.page, "Open to all")).toHaveCount(1)));
+
+  // The owner gates the room; the visitor's page is left on the old topic and told nothing it may not read.
+  const { error } = await ownerClient.rpc("set_room_gate", { room_id: room.id, gate: { chain_id: 31337, contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707", standard: "erc721", token_id: null, min_balance: "1" } });
+  expect(error).toBeNull();
+  await expect(hereNow(v.page).locator("[data-live-status]")).toHaveText("Not live");
+  await expect(hereNow(v.page).getByText("Only members can follow this room live — join it to see new posts and comments as they happen.")).toBeVisible();
+  // Who is here is no longer the visitor's to see.
+  await expect(hereNow(v.page).getByRole("listitem")).toHaveCount(0);
+  await Promise.all([expectLive(o.page), expectLive(m.page)]);
+  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Holders only", media_kind: "embed", media_url: `${fileHost}/b.wav` });
+  await expect(cards(o.page, "Holders only")).toHaveCount(1);
+  await expect(cards(m.page, "Holders only")).toHaveCount(1);
+  await v.page.waitForTimeout(1_500);
+  await expect(cards(v.page, "Holders only")).toHaveCount(0);
+  expect(await sameDocument(v.page)).toBe(true);
+  await checkPage(v.page, "live-room-gated-while-open");
+
+  for (const seated of [o, m, v]) expect(seated.errors).toEqual([]);
+  await Promise.all([o.context.close(), m.context.close(), v.context.close()]);
+});

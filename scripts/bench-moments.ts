@@ -2,7 +2,7 @@
 //  1. A post with 10,000 moments (and their reactions) in a gated room, read as a member through
 //     /rest/v1 with the post page's query — the first page of 100, the next page by cursor and a
 //     page in the middle — p50/p99, with the service role (no RLS) interleaved for comparison.
-//  2. The room's private channel, `room:{room id}`, joined by 100 and then 1,000 sockets as 1,000
+//  2. The room's private channel, `room:{room id}` (at its current access epoch), joined by 100 and then 1,000 sockets as 1,000
 //     distinct members: commit of a moment insert (its trigger broadcasts it) → delivery to every
 //     socket, p50/p99, and the database's CPU per message at 100 and at 1,000 subscribers.
 //  3. For comparison, the same 1,000 members through postgres_changes on public.moments under RLS
@@ -145,7 +145,8 @@ async function benchPages(db: pg.Client, fixture: Fixture): Promise<void> {
 }
 
 async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
-  const topic = `room:${fixture.roomId}`;
+  // The room's current topic (it carries the room's access epoch once access has narrowed).
+  const topic = String((await db.query("select private.current_room_topic('room', $1) as topic", [fixture.roomId])).rows[0].topic);
   const cpuSeconds = databaseCpuMeter();
   const subscribers: Subscriber[] = [];
   const insertMoment = (body: string) =>

@@ -438,6 +438,7 @@ export type Database = {
       };
       rooms: {
         Row: {
+          access_epoch: number;
           cover_path: string | null;
           created_at: string;
           description: string;
@@ -452,6 +453,7 @@ export type Database = {
         };
         ComputedFields: never;
         Insert: {
+          access_epoch?: number;
           cover_path?: string | null;
           created_at?: string;
           description?: string;
@@ -465,6 +467,7 @@ export type Database = {
           visibility?: string;
         };
         Update: {
+          access_epoch?: number;
           cover_path?: string | null;
           created_at?: string;
           description?: string;
@@ -635,6 +638,7 @@ export type Database = {
       create_room: {
         Args: { description?: string; gate?: Json; name: string; slug: string };
         Returns: {
+          access_epoch: number;
           cover_path: string | null;
           created_at: string;
           description: string;
@@ -753,6 +757,7 @@ export type Database = {
           search: string;
         };
         Returns: {
+          access_epoch: number;
           cover_path: string | null;
           created_at: string;
           description: string;

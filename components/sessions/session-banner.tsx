@@ -2,7 +2,9 @@
 
 import { useEffect, useState } from "react";
 import { loadLiveClient } from "@/components/supabase-provider";
+import { knownEpoch, learnEpoch, refreshEpoch } from "@/lib/realtime/access-epoch";
 import { authorizeLive } from "@/lib/realtime/live-auth";
+import { readRoomEpoch } from "@/lib/realtime/use-room-channel";
 import { buttonClasses } from "@/components/ui/button";
 import { sessionTopic } from "@/lib/sessions/types";
 
@@ -26,22 +28,28 @@ export const listeningText = (count: number | null) => (count === null ? null : 
  */
 export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }) {
   const [count, setCount] = useState<number | null>(null);
+  // The session channel's topic moves on when who may read the room narrows (lib/realtime/access-epoch.ts).
+  const [epoch, setEpoch] = useState(() => knownEpoch(roomId));
   useEffect(() => {
     let leave = () => {};
     let live = true;
+    const moveOn = (moved: boolean) => live && moved && setEpoch(knownEpoch(roomId));
     void loadLiveClient().then(async (client) => {
       await authorizeLive(client);
       if (!live) return;
-      const channel = client.channel(sessionTopic(roomId), { config: { private: true, presence: { key: "", enabled: true } } });
+      const channel = client.channel(sessionTopic(roomId, epoch), { config: { private: true, presence: { key: "", enabled: true } } });
       channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));
-      channel.subscribe();
+      channel.on("broadcast", { event: "access" }, ({ payload }) => moveOn(learnEpoch(roomId, (payload as { epoch?: unknown }).epoch)));
+      channel.subscribe((status) => {
+        if (status === "CHANNEL_ERROR") void refreshEpoch(roomId, readRoomEpoch).then(moveOn);
+      });
       leave = () => void client.removeChannel(channel);
     });
     return () => {
       live = false;
       leave();
     };
-  }, [roomId]);
+  }, [roomId, epoch]);
   const listening = listeningText(count);
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">

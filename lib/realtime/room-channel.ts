@@ -1,7 +1,9 @@
 import type { Tables } from "@/types/database";
+import { channelTopic } from "./access-epoch";
 
 /**
- * The room's live channel, `room:{room id}`: a private Realtime channel that the database
+ * The room's live channel, `room:{room id}` (suffixed `:{epoch}` once access has narrowed:
+ * ./access-epoch.ts): a private Realtime channel that the database
  * broadcasts every change to posts, moments and reactions to (event = table name, payload from
  * realtime.broadcast_changes), and membership changes (event "memberships"). Presence rides on it.
  */
@@ -46,7 +48,7 @@ export type RoomChannelHandlers = {
   onResync?: () => void;
 };
 
-export const roomTopic = (roomId: string) => `room:${roomId}`;
+export const roomTopic = (roomId: string, epoch = 0) => channelTopic("room", roomId, epoch);
 
 /** A membership change that ends `userId`'s membership (deleted, or left with no role). */
 export function endsMembershipOf(change: MembershipChange, userId: string | null): boolean {

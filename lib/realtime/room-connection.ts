@@ -2,6 +2,7 @@ import type { RealtimeChannel } from "@supabase/realtime-js";
 import type { Freshness } from "@/lib/rooms/membership-freshness";
 import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
+import { knownEpoch, learnEpoch, refreshEpoch } from "./access-epoch";
 import { channelTurn, MissedChanges } from "./channel-status";
 import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
@@ -22,6 +23,9 @@ import { probeSocketAfterOnline } from "./socket-probe";
  * - when the page's own membership ends (a `memberships` message for its user, or a refusal after
  *   having been live), it leaves the channel at once: a gated room stops updating; a public room is
  *   rejoined to read along, without presence;
+ * - when who may read the room narrows, the room's channel moves to a new topic (./access-epoch.ts):
+ *   told so on the old one (`access`), or refused there after a gap, it joins the new one, where the
+ *   policies decide again;
  * - in a gated room (`keepFresh`), it has the person's membership re-checked every few minutes
  *   (the database counts it only while its balance check is recent), and before giving up on a
  *   refused rejoin: a holder's page carries on, and one who no longer holds the token is told why.
@@ -43,6 +47,8 @@ export interface RoomConnectionOptions {
   presenceKey?: string;
   /** A gated room's member: how to re-check the membership, and how often while the page is open. */
   keepFresh?: { recheck: () => Promise<Freshness>; everyMs: number };
+  /** Reads the room's access epoch (through REST), when a join is refused: it may have moved on meanwhile. */
+  readEpoch?: (roomId: string) => Promise<number | null>;
 }
 
 /** How long a connection outlives its last listener (moving between a room and its posts keeps it). */
@@ -66,6 +72,8 @@ export class RoomConnection {
   private lingerTimer: ReturnType<typeof setTimeout> | undefined;
   private freshTimer: ReturnType<typeof setInterval> | undefined;
   private lastRecheckRetry = -Infinity;
+  /** The access epoch the current channel was joined at. */
+  private epoch = 0;
   private readonly onOffline = () => this.wentOffline();
   private readonly onOnline = () => this.cameOnline();
 
@@ -100,6 +108,7 @@ export class RoomConnection {
       ...(options.userId !== undefined ? { userId: options.userId } : {}),
       ...(options.gated !== undefined ? { gated: options.gated } : {}),
       ...(options.keepFresh !== undefined ? { keepFresh: options.keepFresh } : {}),
+      ...(options.readEpoch !== undefined ? { readEpoch: options.readEpoch } : {}),
     };
   }
 
@@ -145,10 +154,12 @@ export class RoomConnection {
     // as anon (which a gated room refuses) while the client is still fetching it.
     await authorizeLive(this.live);
     if (generation !== this.generation || this.stopped) return;
-    const channel = this.live.channel(roomTopic(this.roomId), {
+    this.epoch = knownEpoch(this.roomId);
+    const channel = this.live.channel(roomTopic(this.roomId, this.epoch), {
       config: { private: true, presence: { key: presenceKey, enabled: true } },
     });
     this.channel = channel;
+    channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch, presenceKey));
     for (const table of ["posts", "moments", "reactions"] as const) {
       channel.on("broadcast", { event: table }, ({ payload }) => this.change(payload as RoomRowChange));
     }
@@ -163,7 +174,7 @@ export class RoomConnection {
       if (channel !== this.channel) return;
       const turn = channelTurn(status, error);
       if (turn.kind === "joined") return this.joined(channel);
-      if (turn.kind === "refused") return this.refused(turn.message);
+      if (turn.kind === "refused") return void this.refused(turn.message, presenceKey);
       this.missed.gap();
       if (turn.kind === "gap") return this.setStatus("reconnecting", turn.detail);
       // Closed without this page asking: join again with a fresh token; a refusal then says why.
@@ -190,8 +201,22 @@ export class RoomConnection {
     if (endsMembershipOf(change, this.options.userId ?? null)) this.membershipEnded();
   }
 
-  private refused(message: string): void {
-    void this.leaveChannel();
+  /** Who may read the room narrowed: its channel is on a new topic now; join it (the policies decide). */
+  private accessMoved(epoch: unknown, presenceKey: string): void {
+    learnEpoch(this.roomId, epoch);
+    if (knownEpoch(this.roomId) <= this.epoch || this.stopped || this.endedMessage) return;
+    this.missed.gap();
+    this.setStatus("reconnecting", "Rejoining");
+    void this.leaveChannel().then(() => !this.stopped && !this.endedMessage && void this.open(presenceKey));
+  }
+
+  private async refused(message: string, presenceKey: string): Promise<void> {
+    await this.leaveChannel();
+    // Refused on an older epoch's topic (it moved on while this page was away): join the current one.
+    if (knownEpoch(this.roomId) > this.epoch || (this.options.readEpoch && (await refreshEpoch(this.roomId, this.options.readEpoch)))) {
+      if (!this.stopped && !this.endedMessage) void this.open(presenceKey);
+      return;
+    }
     const member = this.options.userId && this.options.gated;
     // A gated room's member whose check went stale: re-checked, a holder's page joins again.
     if (member && this.missed.everLive && this.options.keepFresh && Date.now() - this.lastRecheckRetry > recheckRetryMs) {
@@ -199,12 +224,17 @@ export class RoomConnection {
       this.setStatus("reconnecting", "Checking your membership");
       void this.stillMember().then((still) => {
         if (this.stopped || this.endedMessage) return;
-        if (still) return void this.open(this.options.presenceKey ?? "");
+        if (still) return void this.open(presenceKey);
       });
       return;
     }
     // Live before and refused now: the person's membership of a gated room ended while the page was away.
     if (this.missed.everLive && member) return this.membershipEnded();
+    // Who was here is no longer this page's to know (the room may have been gated meanwhile).
+    if (this.presence) {
+      this.presence = {};
+      this.each((subscriber) => subscriber.onPresence?.({}));
+    }
     this.setStatus("refused", message);
   }
 

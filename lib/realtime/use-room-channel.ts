@@ -6,6 +6,12 @@ import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
 import { type HereNow, type NowPlaying, type PresenceMeta, shapePresence } from "./presence";
 
+/** The room's access epoch as the database has it now (its channels' topics carry it: ./access-epoch.ts). */
+export async function readRoomEpoch(roomId: string): Promise<number | null> {
+  const { data } = await (await loadSupabaseData()).from("rooms").select("access_epoch").eq("id", roomId).maybeSingle();
+  return data?.access_epoch ?? null;
+}
+
 /** A gated room's membership re-check (its code loads only on such pages, with the data client). */
 async function freshnessKeeper(roomId: string): Promise<RoomConnectionOptions["keepFresh"]> {
   const { recheckFreshness, openPageRecheckEveryMs } = await import("@/lib/rooms/membership-freshness");
@@ -32,7 +38,7 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
       if (cancelled) return;
       const keepFresh = gated && userId ? await freshnessKeeper(roomId) : undefined;
       if (cancelled) return;
-      const connection = roomConnection(live, roomId, { userId, gated, presenceKey, keepFresh });
+      const connection = roomConnection(live, roomId, { userId, gated, presenceKey, keepFresh, readEpoch: readRoomEpoch });
       // What the channel brings updates the page as transitions: React renders them in slices, so
       // a burst of changes or presence does not hold the page while it renders.
       const proxy: Required<RoomSubscriber> = {

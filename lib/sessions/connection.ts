@@ -2,6 +2,7 @@ import type { RealtimeChannel } from "@supabase/realtime-js";
 import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
 import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
+import { knownEpoch, learnEpoch, refreshEpoch } from "@/lib/realtime/access-epoch";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 
@@ -14,6 +15,8 @@ import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
  *   the database sends;
  * - after any gap (socket lost and rejoined, the server closing the channel, the browser offline
  *   and back) asks for a fetch through REST (`onResync`): what it missed is not replayed;
+ * - when who may read the room narrows, the channel moves to a new topic (lib/realtime/access-epoch.ts):
+ *   told so on the old one (`access`), or refused there, it joins the new one;
  * - a join the policies refuse (not a member) stops there and is reported as `refused`.
  */
 
@@ -63,6 +66,8 @@ export class SessionConnection {
   private readonly missed = new MissedChanges();
   private stopped = false;
   private generation = 0;
+  /** The access epoch the current channel was joined at. */
+  private epoch = 0;
   private readonly onOffline = () => this.wentOffline();
   private readonly onOnline = () => this.cameOnline();
 
@@ -71,6 +76,8 @@ export class SessionConnection {
     readonly roomId: string,
     private readonly userId: string,
     private readonly handlers: SessionChannelHandlers,
+    /** Reads the room's access epoch through REST, when a join is refused (it may have moved on). */
+    private readonly readEpoch?: (roomId: string) => Promise<number | null>,
   ) {
     window.addEventListener("offline", this.onOffline);
     window.addEventListener("online", this.onOnline);
@@ -94,10 +101,12 @@ export class SessionConnection {
     const generation = ++this.generation;
     await authorizeLive(this.live);
     if (generation !== this.generation || this.stopped) return;
-    const channel = this.live.channel(sessionTopic(this.roomId), {
+    this.epoch = knownEpoch(this.roomId);
+    const channel = this.live.channel(sessionTopic(this.roomId, this.epoch), {
       config: { private: true, presence: { key: this.userId, enabled: true } },
     });
     this.channel = channel;
+    channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch));
     channel.on("broadcast", { event: "session" }, ({ payload }) => channel === this.channel && this.handlers.onSession(payload as SessionRow));
     channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && this.handlers.onQueue(payload as QueueChange));
     channel.on("presence", { event: "sync" }, () => {
@@ -112,10 +121,7 @@ export class SessionConnection {
       if (channel !== this.channel) return;
       const turn = channelTurn(status, error);
       if (turn.kind === "joined") return this.joined(channel);
-      if (turn.kind === "refused") {
-        void this.leaveChannel();
-        return this.setStatus("refused", sessionRefusedMessage);
-      }
+      if (turn.kind === "refused") return void this.refused();
       this.missed.gap();
       if (turn.kind === "gap") return this.setStatus("reconnecting", turn.detail);
       // Closed by the server: join again with a fresh token, once realtime-js has forgotten this
@@ -123,6 +129,25 @@ export class SessionConnection {
       this.setStatus("reconnecting", "The live connection closed");
       void this.leaveChannel().then(() => setTimeout(() => !this.stopped && void this.open(), reopenMs));
     });
+  }
+
+  /** Who may read the room narrowed: the channel is on a new topic now; join it (the policies decide). */
+  private accessMoved(epoch: unknown): void {
+    learnEpoch(this.roomId, epoch);
+    if (knownEpoch(this.roomId) <= this.epoch || this.stopped) return;
+    this.missed.gap();
+    this.setStatus("reconnecting", "Rejoining");
+    void this.leaveChannel().then(() => !this.stopped && void this.open());
+  }
+
+  private async refused(): Promise<void> {
+    await this.leaveChannel();
+    // Refused on an older epoch's topic (it moved on while this page was away): join the current one.
+    if (knownEpoch(this.roomId) > this.epoch || (this.readEpoch && (await refreshEpoch(this.roomId, this.readEpoch)))) {
+      if (!this.stopped) void this.open();
+      return;
+    }
+    this.setStatus("refused", sessionRefusedMessage);
   }
 
   private joined(channel: RealtimeChannel): void {

@@ -1,4 +1,5 @@
 import type { Tables } from "@/types/database";
+import { channelTopic } from "@/lib/realtime/access-epoch";
 
 /**
  * Listening together: a room's session (see supabase/migrations/20261125000100_listening_sessions.sql).
@@ -13,7 +14,8 @@ import type { Tables } from "@/types/database";
 export type SessionRow = Tables<"listening_sessions">;
 export type QueueEntry = Tables<"session_queue">;
 
-export const sessionTopic = (roomId: string) => `session:${roomId}`;
+/** The session channel's topic (suffixed `:{epoch}` once the room's access has narrowed: lib/realtime/access-epoch.ts). */
+export const sessionTopic = (roomId: string, epoch = 0) => channelTopic("session", roomId, epoch);
 
 /** A queue change as realtime.broadcast_changes sends it (event `queue`). */
 export interface QueueChange {

@@ -11,6 +11,7 @@ import { HostSuccession } from "./succession";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { positionAt } from "./timeline";
 import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, type SessionRow, playbackStateOf } from "./types";
+import { readRoomEpoch } from "@/lib/realtime/use-room-channel";
 
 /** Who the page's person is, as they appear among the listeners (without `since` and `following`, which the page sets). */
 export type ListenerSelf = Omit<ListenerMeta, "since" | "following">;
@@ -191,7 +192,11 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
       });
       joinedAtRef.current = localNow();
       setClientsReady(true);
-      const connection = new SessionConnection(live, room.id, selfId, {
+      const connection = new SessionConnection(
+        live,
+        room.id,
+        selfId,
+        {
         onSession: receive,
         onQueue: (change) => setQueue((entries) => applyQueueChange(entries, change, sessionRef.current?.id ?? null)),
         onPresence: (next) => {
@@ -200,7 +205,9 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
         },
         onStatus: (next, detail) => setStatus({ status: next, detail: detail ?? null }),
         onResync: () => void resync(),
-      });
+        },
+        readRoomEpoch,
+      );
       connectionRef.current = connection;
       // What happened between the server's render and this join.
       void resync();

@@ -4,7 +4,7 @@
 -- old_record}; a statement or transaction that does not commit leaves nothing.
 begin;
 create extension if not exists pgtap with schema extensions;
-select plan(35);
+select plan(36);
 
 \ir helpers/roles.psql
 
@@ -223,6 +223,10 @@ update public.memberships set verified_at = now() where room_id = '20000000-0000
 select is_empty($$ select 1 from realtime.messages where topic like 'room:%' $$, 'a recheck that changes no role sends nothing');
 select pg_temp.act_as('authenticated', '0000000a-0000-4000-8000-00000000000a');
 delete from public.memberships where room_id = '20000000-0000-4000-8000-000000000002' and user_id = '0000000e-0000-4000-8000-00000000000e';
+select pg_temp.act_as_superuser();
+select is((select count(*)::int from realtime.messages where topic = 'room:20000000-0000-4000-8000-000000000002' and event = 'access'), 1,
+  'the room being gated, its channel moves on (event access: live_access.test.sql)');
+delete from realtime.messages where event = 'access';
 select pg_temp.keep();
 select is((select payload - 'id' from msg), '{"operation":"DELETE","room_id":"20000000-0000-4000-8000-000000000002","user_id":"0000000e-0000-4000-8000-00000000000e","role":null}'::jsonb,
   'a membership ends: DELETE, role null');

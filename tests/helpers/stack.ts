@@ -44,3 +44,9 @@ export async function adminQuery<T extends pg.QueryResultRow>(sql: string, param
     await client.end();
   }
 }
+
+/** A room's access epoch as the database has it now (its channels' topics carry it: lib/realtime/access-epoch.ts). */
+export async function roomEpoch(roomId: string): Promise<number> {
+  const rows = await adminQuery<{ access_epoch: number }>("select access_epoch from public.rooms where id = $1", [roomId]);
+  return rows[0]?.access_epoch ?? 0;
+}

@@ -5,7 +5,8 @@
 // the former member receives nothing more.
 import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { adminQuery, anonKey, apiUrl, userJwt } from "../helpers/stack";
+import { roomTopic } from "../../lib/realtime/room-channel";
+import { adminQuery, anonKey, apiUrl, roomEpoch, userJwt } from "../helpers/stack";
 import { addMember, createRoom, deleteUsers, signedInUser, type TestUser } from "../helpers/post-fixtures";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -33,7 +34,8 @@ function realtimeClient(token?: () => string): SupabaseClient {
 /** Joins the room's private channel as the app does; resolves with the join's outcome and collects what arrives. */
 async function join(client: SupabaseClient, roomId: string) {
   await client.realtime.setAuth();
-  const channel: RealtimeChannel = client.channel(`room:${roomId}`, { config: { private: true, broadcast: { ack: true } } });
+  // The room's current topic, as the app learns it (it moves on when access narrows).
+  const channel: RealtimeChannel = client.channel(roomTopic(roomId, await roomEpoch(roomId)), { config: { private: true, broadcast: { ack: true } } });
   const got: Received[] = [];
   const statuses: string[] = [];
   channel.on("broadcast", { event: "*" }, (message) => got.push(message as unknown as Received));
@@ -151,7 +153,7 @@ describe("a room's channel carries its moments and reactions", () => {
 });
 
 describe("when a membership ends", () => {
-  test("the member receives the 'memberships' DELETE at once, and after their next token nothing more", async () => {
+  test("the member receives the 'memberships' DELETE at once, then the channel moves on without them: nothing more reaches their socket, even before its next token", async () => {
     const leaver = await signedInUser("live-leaver");
     try {
       await addMember(gated.id, leaver.id);
@@ -161,21 +163,26 @@ describe("when a membership ends", () => {
       expect(room.status).toBe("SUBSCRIBED");
       const closed: string[] = [];
       room.channel.on("system", {}, (message: { status?: string; message?: string }) => closed.push(`${message.status}: ${message.message}`));
+      const oldTopic = room.channel.topic.replace(/^realtime:/, "");
 
       await adminQuery("delete from public.memberships where room_id = $1 and user_id = $2", [gated.id, leaver.id]);
-      await waitFor("the memberships event", () => room.got.some((m) => m.event === "memberships"));
-      expect(room.got.find((m) => m.event === "memberships")!.payload).toMatchObject({ operation: "DELETE", room_id: gated.id, user_id: leaver.id, role: null });
+      await waitFor("the memberships event, then the move", () => room.got.some((m) => m.event === "access"));
+      expect(room.got.map((m) => m.event)).toEqual(["memberships", "access"]);
+      expect(room.got[0].payload).toMatchObject({ operation: "DELETE", room_id: gated.id, user_id: leaver.id, role: null });
+      await waitFor("the member who stays is told too", () => stays.got.some((m) => m.event === "access"));
 
-      // Until its token is refreshed the socket keeps what it was granted at join (as in hosted
-      // Supabase); the refresh re-checks the policy and the channel is closed.
+      // The member who stays follows the move (as the app does); the leaver's socket, left where it was, hears nothing more.
+      const followed = await join(realtimeClient(tokenFor(listener)), gated.id);
+      expect(followed.status).toBe("SUBSCRIBED");
+      await writer.client.from("moments").insert({ post_id: gatedPost, author_id: writer.id, body: "after you left" });
+      await settle(followed, gated.id, gatedPost);
+      expect(followed.got.some((m) => m.payload.record?.body === "after you left")).toBe(true);
+      expect(room.got.map((m) => m.event)).toEqual(["memberships", "access"]);
+
+      // Its next token is refused on the old topic too: the channel is closed.
       await leaverClient.realtime.setAuth(userJwt(leaver.id, leaver.email));
       await waitFor("the channel is closed", () => closed.length > 0);
-      expect(closed[0]).toBe(`error: You no longer have permission to read from this Channel topic: room:${gated.id}`);
-      const before = room.got.length;
-      await writer.client.from("moments").insert({ post_id: gatedPost, author_id: writer.id, body: "after you left" });
-      await settle(stays, gated.id, gatedPost);
-      expect(stays.got.some((m) => m.payload.record?.body === "after you left")).toBe(true);
-      expect(room.got.length).toBe(before);
+      expect(closed[0]).toBe(`error: You no longer have permission to read from this Channel topic: ${oldTopic}`);
     } finally {
       await deleteUsers(leaver);
     }
