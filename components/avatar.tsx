@@ -8,7 +8,7 @@ export function Avatar({ path, name, size = 32 }: { path: string | null | undefi
     return <img src={url} alt="" width={size} height={size} style={style} className="shrink-0 rounded-full border border-line object-cover" />;
   }
   return (
-    <span aria-hidden="true" style={{ ...style, fontSize: size * 0.4 }} className="inline-flex shrink-0 items-center justify-center rounded-full bg-accent/15 font-semibold text-accent">
+    <span aria-hidden="true" style={{ ...style, fontSize: size * 0.4 }} className="inline-flex shrink-0 items-center justify-center rounded-full bg-accent font-semibold text-accent-ink">
       {initials(name)}
     </span>
   );
