@@ -273,3 +273,39 @@ test("a post that plays out moves the session on to the next in the queue, at th
   expect(h.errors).toEqual([]);
   await h.context.close();
 });
+
+test("a member who keeps a departed host looking present (a forged presence) cannot stop the others taking over: the host's heartbeats decide", async ({ browser }) => {
+  const [host, member, forger] = await Promise.all(["listen-forged-host", "listen-forged-member", "listen-forger"].map((name) => createConfirmedUser(name)));
+  const hostClient = await signedInClient(host.email, host.password);
+  const room = await createRoomAs(hostClient, "listen-forged");
+  await addMember(room.id, member.id);
+  await addMember(room.id, forger.id);
+  await uploadTrack(hostClient, room.id, host.id, "Held tone", 120);
+  const path = `/r/${room.slug}/listen`;
+
+  const h = await seat(browser, host, path, { goesOffline: true });
+  await h.page.getByRole("button", { name: "Start listening together" }).click();
+  await expect(hostControls(h.page)).toBeVisible();
+  const m = await seat(browser, member, path);
+  await expect(m.page.getByRole("list", { name: "People listening" }).getByRole("listitem")).toHaveCount(2);
+  await expect(hostControls(m.page)).toHaveCount(0);
+
+  // The forger, with supabase-js and no page, shows a presence claiming to be the host — here since
+  // the start of time, the owner — and never leaves.
+  const forgerClient = await signedInClient(forger.email, forger.password);
+  await forgerClient.realtime.setAuth();
+  const { data: hostProfile } = await service.from("profiles").select("username, display_name").eq("id", host.id).single();
+  const forged = forgerClient.channel(`session:${room.id}`, { config: { private: true, presence: { key: host.id } } });
+  await new Promise<void>((resolve) => forged.subscribe((status) => status === "SUBSCRIBED" && resolve()));
+  await forged.track({ user_id: host.id, username: hostProfile!.username, display_name: hostProfile!.display_name, avatar_path: null, ens_name: null, ens_avatar: null, role: "owner", since: 0, following: true });
+
+  // The host's page drops off the network without a word (no release); its presence lingers, and the forged one stays.
+  await h.context.setOffline(true);
+  await expect(hostControls(m.page)).toBeVisible({ timeout: 30_000 });
+  const { data: live } = await service.from("listening_sessions").select("host_id").eq("room_id", room.id).is("ended_at", null).single();
+  expect(live?.host_id).toBe(member.id);
+
+  await forgerClient.removeAllChannels();
+  expect(m.errors).toEqual([]);
+  await Promise.all([h.context.close(), m.context.close()]);
+});

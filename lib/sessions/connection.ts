@@ -5,14 +5,15 @@ import { authorizeLive } from "@/lib/realtime/live-auth";
 import { knownEpoch, learnEpoch, refreshEpoch } from "@/lib/realtime/access-epoch";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
+import { type HostBeat, hostBeatOf } from "./host-silence";
 
 /**
  * The session page's connection to `session:{room id}`, the room's private session channel:
  *
  * - joins with the session's current access token (asked for before joining, as the room's
  *   connection does), presence keyed by the person's id;
- * - hears `session` (the row, each new version) and `queue` (a queue change) broadcasts, which only
- *   the database sends;
+ * - hears `session` (the row, each new version), `queue` (a queue change) and `host` (the host's
+ *   heartbeat) broadcasts, which only the database sends;
  * - after any gap (socket lost and rejoined, the server closing the channel, the browser offline
  *   and back) asks for a fetch through REST (`onResync`): what it missed is not replayed;
  * - when who may read the room narrows, the channel moves to a new topic (lib/realtime/access-epoch.ts):
@@ -26,6 +27,8 @@ export interface SessionChannelHandlers {
   onSession(row: SessionRow): void;
   onQueue(change: QueueChange): void;
   onPresence(metas: ListenerMeta[]): void;
+  /** The host's page beat (the database sends each heartbeat: ./host-silence.ts). */
+  onHostBeat?(beat: HostBeat): void;
   onStatus(status: SessionChannelStatus, detail?: string): void;
   /** Live again after a gap: fetch the session and queue through REST. */
   onResync(): void;
@@ -109,6 +112,10 @@ export class SessionConnection {
     channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch));
     channel.on("broadcast", { event: "session" }, ({ payload }) => channel === this.channel && this.handlers.onSession(payload as SessionRow));
     channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && this.handlers.onQueue(payload as QueueChange));
+    channel.on("broadcast", { event: "host" }, ({ payload }) => {
+      const beat = hostBeatOf(payload);
+      if (beat && channel === this.channel) this.handlers.onHostBeat?.(beat);
+    });
     channel.on("presence", { event: "sync" }, () => {
       if (channel !== this.channel) return;
       const state = channel.presenceState() as unknown as Record<string, unknown[]>;

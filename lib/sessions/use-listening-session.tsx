@@ -7,6 +7,7 @@ import type { BrowserData } from "@/lib/supabase/data-client";
 import { fetchSession, releaseOnExit, sessionActions, sessionMessages } from "./actions";
 import { localNow, ServerClock } from "./clock";
 import { SessionConnection, type SessionChannelStatus } from "./connection";
+import { hostSilent } from "./host-silence";
 import { HostSuccession } from "./succession";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { positionAt } from "./timeline";
@@ -143,6 +144,8 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   const [clockReady, setClockReady] = useState(false);
   const [clientsReady, setClientsReady] = useState(false);
   const tokenRef = useRef<string | null>(null);
+  /** The last host heartbeat this page heard on the session's channel, and when (local time). */
+  const lastBeatRef = useRef<{ hostId: string; at: number } | null>(null);
 
   /** A row from anywhere (broadcast, REST, an RPC's answer): kept when newer; the host's pending change holds it back. */
   const receive = useCallback((row: SessionRow | null) => {
@@ -205,6 +208,7 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
         },
         onStatus: (next, detail) => setStatus({ status: next, detail: detail ?? null }),
         onResync: () => void resync(),
+        onHostBeat: (beat) => (lastBeatRef.current = { hostId: beat.host_id, at: localNow() }),
         },
         readRoomEpoch,
       );
@@ -286,9 +290,13 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   // After the effect above (a new engine hears the view at once: this one depends on the same values).
   const liveId = live?.id ?? null;
   const channelLive = status.status === "live";
+  // A host whose heartbeats have stopped is gone, whatever presence says (./host-silence.ts): the
+  // silence is counted from the last beat heard, or from when this page began listening for them.
+  const silent = useHostSilence(hostId, channelLive && !isHost, lastBeatRef);
+  const heard = useMemo(() => (silent ? metas.filter((meta) => meta.user_id !== hostId) : metas), [silent, metas, hostId]);
   useEffect(() => {
-    successionRef.current?.update({ sessionId: liveId, hostId, selfId, listeners: metas, presenceSynced, live: channelLive });
-  }, [liveId, hostId, selfId, metas, presenceSynced, channelLive, receive, resync]);
+    successionRef.current?.update({ sessionId: liveId, hostId, selfId, listeners: heard, presenceSynced, live: channelLive });
+  }, [liveId, hostId, selfId, heard, presenceSynced, channelLive, receive, resync]);
 
   const base = live ? playbackStateOf(live) : null;
   const playback = local ?? base;
@@ -409,4 +417,25 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
     duration,
     actions,
   };
+}
+
+/**
+ * Whether `hostId` has gone silent (no heartbeat heard for a few beats) while this page listens for
+ * them (`listening`: the channel is live and this page does not host). Looked at every second.
+ */
+function useHostSilence(hostId: string | null, listening: boolean, lastBeat: { current: { hostId: string; at: number } | null }): boolean {
+  // Kept with the host and the listening it was found for: a new host (or a rejoin) starts unheard, not silent.
+  const key = listening && hostId ? hostId : null;
+  const [found, setFound] = useState<{ key: string; silent: boolean } | null>(null);
+  useEffect(() => {
+    if (!key) return;
+    const since = localNow();
+    const look = () => {
+      const silent = hostSilent(key, lastBeat.current, since, localNow());
+      setFound((previous) => (previous?.key === key && previous.silent === silent ? previous : { key, silent }));
+    };
+    const timer = setInterval(look, 1_000);
+    return () => clearInterval(timer);
+  }, [key, lastBeat]);
+  return found !== null && found.key === key && found.silent;
 }

@@ -1,12 +1,12 @@
 -- A session's channel, `session:{room id}`: who may receive and share presence (the policies on
 -- realtime.messages, as Realtime applies them), that nobody broadcasts there, and what the database
--- sends: event `session` (the row) for each new version, none for a heartbeat; event `queue`
+-- sends: event `session` (the row) for each new version, `host` for each heartbeat; event `queue`
 -- (broadcast_changes' payload) for each queue change; nothing for what does not commit.
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(48);
+select plan(51);
 
 -- A member of the public room only (f, …f).
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -94,8 +94,14 @@ select is((select array[payload->>'version', payload->>'position_seconds', paylo
 
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
 select null::void from (select public.session_heartbeat(pg_temp.sid('public'))) x;
+select is(pg_temp.collect(), 1, 'a heartbeat sends one message (no new version of the row)');
+select is((select array[topic, event, private::text, payload->>'session_id', payload->>'host_id'] from msg),
+  array['session:5e100000-0000-4000-8000-000000000001', 'host', 'true', pg_temp.sid('public')::text, '5e000000-0000-4000-8000-00000000000b'],
+  '…event "host", naming the session and its host: the server''s fact that the host''s page is there');
+select ok((select (payload->>'seen_at')::timestamptz = s.host_seen_at from msg, public.listening_sessions s where s.id = pg_temp.sid('public')), '…seen when host_seen_at says');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
 select null::void from (select public.release_session_host(pg_temp.sid('public'))) x;
-select is(pg_temp.collect(), 0, 'a heartbeat and a release send nothing');
+select is(pg_temp.collect(), 0, 'a release sends nothing');
 
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
 select null::void from (select public.claim_session_host(pg_temp.sid('public'), '5e000000-0000-4000-8000-00000000000b')) x;
