@@ -92,7 +92,8 @@ grant execute on function private.rate_limits() to anon, authenticated, service_
 -- ---------------------------------------------------------------------------------------------
 -- The limited writes
 -- ---------------------------------------------------------------------------------------------
-create function private.limit_room_creation()
+-- A person's insert counts against the limit the trigger names (its first argument).
+create function private.limit_by_person()
 returns trigger
 language plpgsql
 security definer
@@ -100,7 +101,7 @@ set search_path = ''
 as $$
 begin
   if (select auth.uid()) is not null then
-    perform private.take_rate('rooms', (select auth.uid()));
+    perform private.take_rate(tg_argv[0], (select auth.uid()));
   end if;
   return new;
 end;
@@ -122,34 +123,6 @@ begin
 end;
 $$;
 
-create function private.limit_commenting()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if (select auth.uid()) is not null then
-    perform private.take_rate('comments', (select auth.uid()));
-  end if;
-  return new;
-end;
-$$;
-
-create function private.limit_reacting()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if (select auth.uid()) is not null then
-    perform private.take_rate('reactions', (select auth.uid()));
-  end if;
-  return new;
-end;
-$$;
-
 -- Nonces are issued by the link-wallet function (the service role) for the person asking.
 create function private.limit_wallet_links()
 returns trigger
@@ -163,21 +136,19 @@ begin
 end;
 $$;
 
-revoke all on function private.limit_room_creation() from public, anon, authenticated;
+revoke all on function private.limit_by_person() from public, anon, authenticated;
 revoke all on function private.limit_posting() from public, anon, authenticated;
-revoke all on function private.limit_commenting() from public, anon, authenticated;
-revoke all on function private.limit_reacting() from public, anon, authenticated;
 revoke all on function private.limit_wallet_links() from public, anon, authenticated;
 
 -- Named to run after the tables' other before-insert triggers (alphabetical): what they refuse is not counted.
 create trigger zz_rooms_rate_limit before insert on public.rooms
-  for each row execute function private.limit_room_creation();
+  for each row execute function private.limit_by_person('rooms');
 create trigger zz_posts_rate_limit before insert on public.posts
   for each row execute function private.limit_posting();
 create trigger zz_moments_rate_limit before insert on public.moments
-  for each row execute function private.limit_commenting();
+  for each row execute function private.limit_by_person('comments');
 create trigger zz_reactions_rate_limit before insert on public.reactions
-  for each row execute function private.limit_reacting();
+  for each row execute function private.limit_by_person('reactions');
 create trigger zz_wallet_nonces_rate_limit before insert on public.wallet_nonces
   for each row execute function private.limit_wallet_links();
 
