@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { loadLiveClient } from "@/components/supabase-provider";
-import { knownEpoch, learnEpoch, refreshEpoch } from "@/lib/realtime/access-epoch";
+import { epochMovedPast, heardEpoch, knownEpoch } from "@/lib/realtime/access-epoch";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { readRoomEpoch } from "@/lib/realtime/use-room-channel";
 import { buttonClasses } from "@/components/ui/button";
@@ -39,9 +39,9 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
       if (!live) return;
       const channel = client.channel(sessionTopic(roomId, epoch), { config: { private: true, presence: { key: "", enabled: true } } });
       channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));
-      channel.on("broadcast", { event: "access" }, ({ payload }) => moveOn(learnEpoch(roomId, (payload as { epoch?: unknown }).epoch)));
+      channel.on("broadcast", { event: "access" }, ({ payload }) => moveOn(heardEpoch(roomId, (payload as { epoch?: unknown }).epoch, epoch)));
       channel.subscribe((status) => {
-        if (status === "CHANNEL_ERROR") void refreshEpoch(roomId, readRoomEpoch).then(moveOn);
+        if (status === "CHANNEL_ERROR") void epochMovedPast(roomId, epoch, readRoomEpoch).then(moveOn);
       });
       leave = () => void client.removeChannel(channel);
     });

@@ -15,14 +15,25 @@ export const channelTopic = (kind: ChannelKind, roomId: string, epoch: number) =
 export const knownEpoch = (roomId: string): number => epochs.get(roomId) ?? 0;
 
 /** Takes a newer epoch (from an `access` message or a read of the room); true when it moved on. */
-export function learnEpoch(roomId: string, epoch: unknown): boolean {
+function learnEpoch(roomId: string, epoch: unknown): boolean {
   if (typeof epoch !== "number" || !Number.isSafeInteger(epoch) || epoch <= knownEpoch(roomId)) return false;
   epochs.set(roomId, epoch);
   return true;
 }
 
 /** Reads the room's current epoch (a refused join may have been on an older topic); true when it moved on. */
-export async function refreshEpoch(roomId: string, readEpoch: (roomId: string) => Promise<number | null>): Promise<boolean> {
+async function refreshEpoch(roomId: string, readEpoch: (roomId: string) => Promise<number | null>): Promise<boolean> {
   const epoch = await readEpoch(roomId).catch(() => null);
   return epoch !== null && learnEpoch(roomId, epoch);
+}
+
+/** An `access` message heard on a channel joined at `joinedAt`: whether the room's topics have moved past it. */
+export function heardEpoch(roomId: string, epoch: unknown, joinedAt: number): boolean {
+  learnEpoch(roomId, epoch);
+  return knownEpoch(roomId) > joinedAt;
+}
+
+/** A join refused on a channel joined at `joinedAt`: whether a newer topic is known, or the room's epoch (read now) moved on. */
+export async function epochMovedPast(roomId: string, joinedAt: number, readEpoch?: (roomId: string) => Promise<number | null>): Promise<boolean> {
+  return knownEpoch(roomId) > joinedAt || (readEpoch !== undefined && (await refreshEpoch(roomId, readEpoch)));
 }

@@ -2,7 +2,7 @@ import type { RealtimeChannel } from "@supabase/realtime-js";
 import type { Freshness } from "@/lib/rooms/membership-freshness";
 import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
-import { knownEpoch, learnEpoch, refreshEpoch } from "./access-epoch";
+import { epochMovedPast, heardEpoch, knownEpoch } from "./access-epoch";
 import { channelTurn, MissedChanges } from "./channel-status";
 import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, roomTopic } from "./room-channel";
 import type { PresenceMeta } from "./presence";
@@ -203,8 +203,7 @@ export class RoomConnection {
 
   /** Who may read the room narrowed: its channel is on a new topic now; join it (the policies decide). */
   private accessMoved(epoch: unknown, presenceKey: string): void {
-    learnEpoch(this.roomId, epoch);
-    if (knownEpoch(this.roomId) <= this.epoch || this.stopped || this.endedMessage) return;
+    if (!heardEpoch(this.roomId, epoch, this.epoch) || this.stopped || this.endedMessage) return;
     this.missed.gap();
     this.setStatus("reconnecting", "Rejoining");
     void this.leaveChannel().then(() => !this.stopped && !this.endedMessage && void this.open(presenceKey));
@@ -213,7 +212,7 @@ export class RoomConnection {
   private async refused(message: string, presenceKey: string): Promise<void> {
     await this.leaveChannel();
     // Refused on an older epoch's topic (it moved on while this page was away): join the current one.
-    if (knownEpoch(this.roomId) > this.epoch || (this.options.readEpoch && (await refreshEpoch(this.roomId, this.options.readEpoch)))) {
+    if (await epochMovedPast(this.roomId, this.epoch, this.options.readEpoch)) {
       if (!this.stopped && !this.endedMessage) void this.open(presenceKey);
       return;
     }

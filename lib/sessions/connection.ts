@@ -2,7 +2,7 @@ import type { RealtimeChannel } from "@supabase/realtime-js";
 import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
 import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
-import { knownEpoch, learnEpoch, refreshEpoch } from "@/lib/realtime/access-epoch";
+import { epochMovedPast, heardEpoch, knownEpoch } from "@/lib/realtime/access-epoch";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 import { type HostBeat, hostBeatOf } from "./host-silence";
@@ -140,8 +140,7 @@ export class SessionConnection {
 
   /** Who may read the room narrowed: the channel is on a new topic now; join it (the policies decide). */
   private accessMoved(epoch: unknown): void {
-    learnEpoch(this.roomId, epoch);
-    if (knownEpoch(this.roomId) <= this.epoch || this.stopped) return;
+    if (!heardEpoch(this.roomId, epoch, this.epoch) || this.stopped) return;
     this.missed.gap();
     this.setStatus("reconnecting", "Rejoining");
     void this.leaveChannel().then(() => !this.stopped && void this.open());
@@ -150,7 +149,7 @@ export class SessionConnection {
   private async refused(): Promise<void> {
     await this.leaveChannel();
     // Refused on an older epoch's topic (it moved on while this page was away): join the current one.
-    if (knownEpoch(this.roomId) > this.epoch || (this.readEpoch && (await refreshEpoch(this.roomId, this.readEpoch)))) {
+    if (await epochMovedPast(this.roomId, this.epoch, this.readEpoch)) {
       if (!this.stopped) void this.open();
       return;
     }
