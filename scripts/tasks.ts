@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*, chain:compile, oembed:local.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*, chain:compile, oembed:local, config:check.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +19,7 @@ import {
 import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-types";
 import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
 import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
+import { checkPushedConfig } from "./pushed-config.ts";
 import { oembedProvidersEnv, oembedProvidersPort } from "../tests/helpers/oembed-providers.ts";
 
 const bin = (name: string) => path.join(binDir, name);
@@ -30,6 +31,15 @@ interface LayerResult {
   passed: number;
   failed: number;
   ok: boolean;
+  /** Each failed test's name and the start of its error, repeated under the summary (a CI log's tail is often all one sees). */
+  failures?: string[];
+}
+
+/** A failure in a few lines: the test's name, then its error's first lines without colours. */
+function failureLines(name: string, message: string): string {
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, "");
+  const lines = plain.split("\n").map((line) => line.trimEnd()).filter(Boolean).slice(0, 12);
+  return [name, ...lines.map((line) => `    ${line.slice(0, 300)}`)].join("\n");
 }
 
 /** Starts the stack unless it runs already; the returned function stops it only if we started it. */
@@ -104,7 +114,7 @@ async function dependencies(): Promise<LayerResult> {
 }
 
 interface VitestReport {
-  testResults: { name: string; assertionResults: { status: string }[] }[];
+  testResults: { name: string; assertionResults: { status: string; fullName: string; failureMessages?: string[] }[] }[];
 }
 
 /**
@@ -114,14 +124,17 @@ interface VitestReport {
 async function vitest(): Promise<LayerResult[]> {
   const reportFile = path.join(tmpdir(), `cuepoint-vitest-${process.pid}.json`);
   const code = await runInherit(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { cwd: repoRoot });
-  const layers = { app: { passed: 0, failed: 0 }, stack: { passed: 0, failed: 0 } };
+  const layers = { app: { passed: 0, failed: 0, failures: [] as string[] }, stack: { passed: 0, failed: 0, failures: [] as string[] } };
   if (existsSync(reportFile)) {
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as VitestReport;
     for (const file of report.testResults) {
       const layer = file.name.startsWith(packageDir + path.sep) ? layers.stack : layers.app;
       for (const test of file.assertionResults) {
         if (test.status === "passed") layer.passed++;
-        else if (test.status === "failed") layer.failed++;
+        else if (test.status === "failed") {
+          layer.failed++;
+          layer.failures.push(failureLines(`${path.relative(repoRoot, file.name)} › ${test.fullName}`, test.failureMessages?.join("\n") ?? ""));
+        }
       }
     }
     rmSync(reportFile, { force: true });
@@ -166,6 +179,23 @@ async function withApiEnv<T>(config: StackConfig, env: Record<string, string>, b
   }
 }
 
+interface PlaywrightSuite {
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+}
+interface PlaywrightReport extends PlaywrightSuite {
+  stats: { expected: number; unexpected: number; flaky: number };
+}
+
+function playwrightFailures(suite: PlaywrightSuite): string[] {
+  const own = (suite.specs ?? []).flatMap((spec) =>
+    spec.tests
+      .filter((test) => test.status === "unexpected")
+      .map((test) => failureLines(`${spec.file}:${spec.line} › ${spec.title}`, test.results.map((result) => result.error?.message ?? "").join("\n"))),
+  );
+  return [...own, ...(suite.suites ?? []).flatMap(playwrightFailures)];
+}
+
 /** Builds the app and runs Playwright (all specs, or `args` — a spec, `--repeat-each=10`, `-g …`) with the API as e2e needs it. */
 async function e2e(config: StackConfig, args: string[] = []): Promise<LayerResult | undefined> {
   const specs = existsSync(path.join(repoRoot, "e2e")) ? readdirSync(path.join(repoRoot, "e2e")).filter((f) => f.endsWith(".spec.ts")) : [];
@@ -188,14 +218,21 @@ async function e2e(config: StackConfig, args: string[] = []): Promise<LayerResul
   );
   let passed = 0;
   let failed = 0;
+  let failures: string[] = [];
   if (existsSync(reportFile)) {
-    const stats = (JSON.parse(readFileSync(reportFile, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } }).stats;
-    passed = stats.expected + stats.flaky;
-    failed = stats.unexpected;
+    const report = JSON.parse(readFileSync(reportFile, "utf8")) as PlaywrightReport;
+    passed = report.stats.expected + report.stats.flaky;
+    failed = report.stats.unexpected;
+    failures = playwrightFailures(report);
     rmSync(reportFile, { force: true });
   }
   if (code !== 0 && failed === 0) failed = 1;
-  return { layer: "e2e (Playwright)", passed, failed, ok: code === 0 && passed > 0 };
+  return { layer: "e2e (Playwright)", passed, failed, ok: code === 0 && passed > 0, failures };
+}
+
+function logFailures(results: LayerResult[]): void {
+  const failures = results.flatMap((r) => r.failures ?? []);
+  if (failures.length) log(`\nFailed:\n${failures.map((failure) => `  ${failure}`).join("\n")}`);
 }
 
 async function test(): Promise<number> {
@@ -217,6 +254,7 @@ async function test(): Promise<number> {
   }
   log("\nSummary");
   for (const r of results) log(`  ${r.ok ? "ok  " : "FAIL"} ${r.layer.padEnd(22)} ${r.passed} passed, ${r.failed} failed`);
+  logFailures(results);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
   log(`\n${passed} passed, ${failed} failed`);
@@ -230,6 +268,7 @@ async function endToEndOnly(): Promise<number> {
   const stop = await withStack(config);
   try {
     const result = await e2e(config, process.argv.slice(3));
+    if (result) logFailures([result]);
     if (result) log(`\n${result.passed} passed, ${result.failed} failed`);
     return result?.ok ? 0 : 1;
   } finally {
@@ -307,6 +346,7 @@ const tasks: Record<string, () => Promise<number>> = {
   "bench:moments": () => bench("bench-moments.ts"),
   "bench:sync": () => bench("bench-sync.ts", { browser: true }),
   "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  "config:check": async () => checkPushedConfig(),
   "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
 };

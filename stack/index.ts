@@ -2,7 +2,8 @@
 // Narrower entry points: @cuepoint/stack/keys (local JWT secret and API keys), /signing-keys (the
 // project's JWT signing keys: load, create, sign), /paths (where the
 // project and the state live), /db-types (supabase gen types), /system (Debian prerequisites).
-export { loadConfig, parseConfig, type StackConfig } from "./lib/config.ts";
+export { loadConfig, parseConfig, parseEnvFile, type StackConfig } from "./lib/config.ts";
+export { parseDurationSeconds } from "./server/auth/settings.ts";
 export { formatEnv, isProjectStack, stackEnv } from "./lib/env.ts";
 export { sharedClusterRoot } from "./lib/cluster-dir.ts";
 export { portIsFree, waitForPort } from "./lib/ports.ts";

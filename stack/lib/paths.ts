@@ -16,6 +16,8 @@ export const repoRoot = packageDir.includes(`${path.sep}node_modules${path.sep}`
 export const workDir = process.env.STACK_WORKDIR ? path.resolve(process.env.STACK_WORKDIR) : repoRoot;
 export const supabaseDir = path.join(workDir, "supabase");
 export const configTomlPath = path.join(supabaseDir, "config.toml");
+/** SUPABASE_* settings for local development and tests only (the CLI never reads this file by itself). */
+export const localDevelopmentEnvPath = path.join(supabaseDir, "local-development.env");
 export const migrationsDir = path.join(supabaseDir, "migrations");
 export const seedPath = path.join(supabaseDir, "seed.sql");
 export const dbTestsDir = path.join(supabaseDir, "tests");
