@@ -33,6 +33,8 @@ interface LayerResult {
   ok: boolean;
   /** Each failed test's name and the start of its error, repeated under the summary (a CI log's tail is often all one sees). */
   failures?: string[];
+  /** Tests that failed, then passed when run again (CI retries e2e once): named with the first try's error. */
+  flaky?: string[];
 }
 
 /** A failure in a few lines: the test's name, then its error's first lines without colours. */
@@ -187,13 +189,14 @@ interface PlaywrightReport extends PlaywrightSuite {
   stats: { expected: number; unexpected: number; flaky: number };
 }
 
-function playwrightFailures(suite: PlaywrightSuite): string[] {
+/** The tests of one outcome ("unexpected": failed; "flaky": failed, then passed on a retry), each with its first error. */
+function playwrightTests(suite: PlaywrightSuite, status: "unexpected" | "flaky"): string[] {
   const own = (suite.specs ?? []).flatMap((spec) =>
     spec.tests
-      .filter((test) => test.status === "unexpected")
-      .map((test) => failureLines(`${spec.file}:${spec.line} › ${spec.title}`, test.results.map((result) => result.error?.message ?? "").join("\n"))),
+      .filter((test) => test.status === status)
+      .map((test) => failureLines(`${spec.file}:${spec.line} › ${spec.title}`, test.results.find((result) => result.error?.message)?.error?.message ?? "")),
   );
-  return [...own, ...(suite.suites ?? []).flatMap(playwrightFailures)];
+  return [...own, ...(suite.suites ?? []).flatMap((child) => playwrightTests(child, status))];
 }
 
 /** Builds the app and runs Playwright (all specs, or `args` — a spec, `--repeat-each=10`, `-g …`) with the API as e2e needs it. */
@@ -219,20 +222,25 @@ async function e2e(config: StackConfig, args: string[] = []): Promise<LayerResul
   let passed = 0;
   let failed = 0;
   let failures: string[] = [];
+  let flaky: string[] = [];
   if (existsSync(reportFile)) {
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as PlaywrightReport;
     passed = report.stats.expected + report.stats.flaky;
     failed = report.stats.unexpected;
-    failures = playwrightFailures(report);
+    failures = playwrightTests(report, "unexpected");
+    flaky = playwrightTests(report, "flaky");
     rmSync(reportFile, { force: true });
   }
   if (code !== 0 && failed === 0) failed = 1;
-  return { layer: "e2e (Playwright)", passed, failed, ok: code === 0 && passed > 0, failures };
+  return { layer: "e2e (Playwright)", passed, failed, ok: code === 0 && passed > 0, failures, flaky };
 }
 
 function logFailures(results: LayerResult[]): void {
+  const listed = (lines: string[]) => lines.map((line) => `  ${line}`).join("\n");
+  const flaky = results.flatMap((r) => r.flaky ?? []);
+  if (flaky.length) log(`\nFlaky — failed, then passed when run again (fix these):\n${listed(flaky)}`);
   const failures = results.flatMap((r) => r.failures ?? []);
-  if (failures.length) log(`\nFailed:\n${failures.map((failure) => `  ${failure}`).join("\n")}`);
+  if (failures.length) log(`\nFailed:\n${listed(failures)}`);
 }
 
 async function test(): Promise<number> {
@@ -253,7 +261,7 @@ async function test(): Promise<number> {
     await stop();
   }
   log("\nSummary");
-  for (const r of results) log(`  ${r.ok ? "ok  " : "FAIL"} ${r.layer.padEnd(22)} ${r.passed} passed, ${r.failed} failed`);
+  for (const r of results) log(`  ${r.ok ? "ok  " : "FAIL"} ${r.layer.padEnd(22)} ${r.passed} passed, ${r.failed} failed${r.flaky?.length ? ` (${r.flaky.length} of the passed flaky)` : ""}`);
   logFailures(results);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);

@@ -1,5 +1,6 @@
 import type { Tables } from "@/types/database";
 import { channelTopic } from "./access-epoch";
+import { rowChangeOf } from "./live-updates";
 
 /**
  * The room's live channel, `room:{room id}` (suffixed `:{epoch}` once access has narrowed:
@@ -8,7 +9,8 @@ import { channelTopic } from "./access-epoch";
  * realtime.broadcast_changes), and membership changes (event "memberships"). Presence rides on it.
  */
 
-export type RoomTable = "posts" | "moments" | "reactions";
+export const roomTables = ["posts", "moments", "reactions"] as const;
+export type RoomTable = (typeof roomTables)[number];
 export type RoomOperation = "INSERT" | "UPDATE" | "DELETE";
 
 /** One row change as realtime.broadcast_changes sends it: `record` null on DELETE, `old_record` null on INSERT. */
@@ -20,6 +22,8 @@ export type RoomRowChange<T extends RoomTable = RoomTable> = {
     old_record: Tables<K> | null;
   };
 }[T];
+
+export const isRoomRowChange = rowChangeOf<RoomRowChange>(roomTables);
 
 export type MembershipChange = {
   operation: RoomOperation;

@@ -4,7 +4,8 @@ import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { epochMovedPast, heardEpoch, knownEpoch } from "./access-epoch";
 import { channelTurn, MissedChanges } from "./channel-status";
-import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, roomTopic } from "./room-channel";
+import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, isRoomRowChange, roomTables, roomTopic } from "./room-channel";
+import { deliver, isMembershipChange } from "./live-updates";
 import type { PresenceMeta } from "./presence";
 import { membershipEndedMessage, takeOwnLeave } from "./room-messages";
 import { probeSocketAfterOnline } from "./socket-probe";
@@ -137,8 +138,15 @@ export class RoomConnection {
     void (meta ? channel.track(meta) : channel.untrack());
   }
 
+  /** Calls every subscriber; one that throws is logged and does not keep the others from hearing. */
   private each(call: (subscriber: RoomSubscriber) => void): void {
-    for (const subscriber of [...this.subscribers]) call(subscriber);
+    for (const subscriber of [...this.subscribers]) {
+      try {
+        call(subscriber);
+      } catch (error) {
+        console.warn("A live room update could not be shown", error);
+      }
+    }
   }
 
   private setStatus(status: RoomChannelStatus, detail?: string): void {
@@ -160,10 +168,10 @@ export class RoomConnection {
     });
     this.channel = channel;
     channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch, presenceKey));
-    for (const table of ["posts", "moments", "reactions"] as const) {
-      channel.on("broadcast", { event: table }, ({ payload }) => this.change(payload as RoomRowChange));
+    for (const table of roomTables) {
+      channel.on("broadcast", { event: table }, ({ payload }) => deliver(table, payload, isRoomRowChange, (change) => this.change(change)));
     }
-    channel.on("broadcast", { event: "memberships" }, ({ payload }) => this.membership(payload as MembershipChange));
+    channel.on("broadcast", { event: "memberships" }, ({ payload }) => deliver("membership", payload, isMembershipChange, (change) => this.membership(change as MembershipChange)));
     channel.on("presence", { event: "sync" }, () => {
       if (channel !== this.channel) return;
       const state = channel.presenceState<PresenceMeta>() as unknown as Record<string, PresenceMeta[]>;

@@ -5,6 +5,7 @@ import { authorizeLive } from "@/lib/realtime/live-auth";
 import { epochMovedPast, heardEpoch, knownEpoch } from "@/lib/realtime/access-epoch";
 import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
+import { deliver, isSessionRow, rowChangeOf } from "@/lib/realtime/live-updates";
 import { type HostBeat, hostBeatOf } from "./host-silence";
 
 /**
@@ -35,6 +36,8 @@ export interface SessionChannelHandlers {
 }
 
 const reopenMs = 1_000;
+
+const isQueueChange = rowChangeOf<QueueChange>(["session_queue"]);
 
 const sessionRefusedMessage = "Only members of this room can listen together — join the room to take part.";
 
@@ -110,8 +113,8 @@ export class SessionConnection {
     });
     this.channel = channel;
     channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch));
-    channel.on("broadcast", { event: "session" }, ({ payload }) => channel === this.channel && this.handlers.onSession(payload as SessionRow));
-    channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && this.handlers.onQueue(payload as QueueChange));
+    channel.on("broadcast", { event: "session" }, ({ payload }) => channel === this.channel && deliver("session", payload, isSessionRow, (row) => this.handlers.onSession(row as SessionRow)));
+    channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && deliver("queue", payload, isQueueChange, (change) => this.handlers.onQueue(change)));
     channel.on("broadcast", { event: "host" }, ({ payload }) => {
       const beat = hostBeatOf(payload);
       if (beat && channel === this.channel) this.handlers.onHostBeat?.(beat);
