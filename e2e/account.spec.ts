@@ -37,6 +37,15 @@ test("edit the profile: invalid values show next to their field and stay typed; 
   await expect(page.getByLabel("Bio")).toHaveValue("y".repeat(281));
   await page.getByLabel("Bio").fill("");
 
+  // A name that would read backwards (a right-to-left override) is refused in words, kept as typed.
+  await page.getByLabel("Display name").fill("\u202Egnp.exe");
+  await page.getByLabel("Bio").fill("ding\u0007");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.locator("#displayName-error")).toHaveText("Use letters, numbers and symbols only — no control or text-direction characters");
+  await expect(page.locator("#bio-error")).toHaveText("Remove the control characters from this text");
+  await expect(page.getByLabel("Display name")).toHaveValue("\u202Egnp.exe");
+  await page.getByLabel("Bio").fill("");
+
   await page.getByLabel("Username").fill(taken);
   await page.getByLabel("Display name").fill("Test Person");
   await page.getByRole("button", { name: "Save profile" }).click();

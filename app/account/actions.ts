@@ -1,5 +1,6 @@
 "use server";
 
+import { textMessages } from "@/lib/validation/text";
 import { revalidatePath } from "next/cache";
 import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
@@ -19,6 +20,8 @@ const constraintMessages: Record<string, [keyof ProfileInput, string]> = {
   profiles_username_not_reserved: ["username", profileMessages.usernameReserved],
   profiles_display_name_length: ["displayName", profileMessages.displayNameTooLong],
   profiles_bio_length: ["bio", profileMessages.bioTooLong],
+  profiles_display_name_characters: ["displayName", textMessages.lineCharacters],
+  profiles_bio_characters: ["bio", textMessages.bodyCharacters],
 };
 
 export async function updateProfile(_previous: ProfileFormState, formData: FormData): Promise<ProfileFormState> {

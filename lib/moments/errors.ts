@@ -1,4 +1,5 @@
 // Postgres' refusals of comments and reactions, in words people read next to the field they typed in.
+import { textMessages } from "@/lib/validation/text";
 import { momentMessages } from "@/lib/moments/rules";
 import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 
@@ -40,6 +41,7 @@ export function writeProblem(error: DbError, writing: "moment" | "reaction"): Wr
   if (/moments_at_seconds_within_duration|past the end of the media/.test(text)) return { message: momentMessages.atPastEnd, field: "atSeconds" };
   if (text.includes("moments_at_seconds_range")) return { message: momentMessages.atInvalid, field: "atSeconds" };
   if (text.includes("moments_body_length")) return { message: `${momentMessages.bodyRequired} (1–1000 characters)`, field: "body" };
+  if (text.includes("moments_body_characters")) return { message: textMessages.bodyCharacters, field: "body" };
   if (text.includes("reactions_one_per_emoji") || (error.code === "23505" && writing === "reaction")) return { message: momentActionMessages.alreadyReacted, field: "emoji" };
   if (text.includes("reactions_emoji_in_set")) return { message: momentMessages.emojiNotInSet, field: "emoji" };
   if (/moments_post_id_fkey|post no longer exists/.test(text)) return { message: momentActionMessages.postGone };

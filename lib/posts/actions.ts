@@ -1,5 +1,6 @@
 "use server";
 
+import { textMessages } from "@/lib/validation/text";
 import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { after } from "next/server";
@@ -41,6 +42,8 @@ function insertProblem(error: { code?: string; message: string }): string {
   if (error.message.includes("posts_storage_path_uploaded") || error.message.includes("upload has not finished")) return postMessages.uploadMissing;
   if (error.message.includes("posts_title_length")) return postMessages.titleTooLong;
   if (error.message.includes("posts_body_length")) return postMessages.bodyTooLong;
+  if (error.message.includes("posts_title_characters")) return textMessages.lineCharacters;
+  if (error.message.includes("posts_body_characters")) return textMessages.bodyCharacters;
   return saveFailed;
 }
 

@@ -2,6 +2,7 @@
 // Constraints map to the field they concern; the rooms migration's guards (raised as 42501) and
 // row-level security (no row changed) read as who may do what.
 
+import { textMessages } from "@/lib/validation/text";
 import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 import { roomMessages } from "@/lib/validation/room";
 
@@ -21,6 +22,8 @@ const constraintMessages: Record<string, WriteError> = {
   rooms_slug_format: { field: "slug", message: "Room addresses use 3–48 lowercase letters, digits or -, not starting or ending with -" },
   rooms_name_length: { field: "name", message: "Room names are 1–80 characters" },
   rooms_description_length: { field: "description", message: "Descriptions are up to 500 characters" },
+  rooms_name_characters: { field: "name", message: textMessages.lineCharacters },
+  rooms_description_characters: { field: "description", message: textMessages.bodyCharacters },
   rooms_cover_path_in_own_folder: { message: "That upload doesn't belong to this room." },
   rooms_session_starters: { field: "sessionStarters", message: roomMessages.sessionStartersUnknown },
   room_gates_chain_supported: { field: "chainId", message: "That chain is not supported" },

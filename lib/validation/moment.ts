@@ -1,4 +1,5 @@
 import { momentMessages, reactionEmoji } from "../moments/rules.ts";
+import { bodyText } from "./text.ts";
 import { z } from "./zod.ts";
 
 // One set of schemas for comments (moments) and reactions: the forms, their server actions, and
@@ -12,10 +13,7 @@ export const momentAtSchema = z
   .max(172800, { error: momentMessages.atPastEnd })
   .nullable();
 
-export const momentBodySchema = z
-  .string()
-  .refine((body) => body.trim().length > 0, { error: momentMessages.bodyRequired })
-  .refine((body) => body.length <= 1000, { error: momentMessages.bodyTooLong });
+export const momentBodySchema = bodyText(1000, { required: momentMessages.bodyRequired, tooLong: momentMessages.bodyTooLong }, { trim: false });
 
 export const newMomentSchema = z.object({
   postId: z.uuid(),

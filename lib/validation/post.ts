@@ -1,4 +1,5 @@
 import { checkPlayableUrl } from "../media/playable.ts";
+import { bodyText, lineText } from "./text.ts";
 import { z } from "./zod.ts";
 
 // One set of schemas for the post forms, their server actions, and anything else that accepts a
@@ -12,8 +13,8 @@ export const postMessages = {
   uploadMissing: "The upload has not finished — try again once it has",
 } as const;
 
-const postTitleSchema = z.string().trim().min(1, postMessages.titleRequired).max(120, postMessages.titleTooLong);
-const postBodySchema = z.string().trim().max(2000, postMessages.bodyTooLong);
+const postTitleSchema = lineText(120, { required: postMessages.titleRequired, tooLong: postMessages.titleTooLong });
+const postBodySchema = bodyText(2000, { tooLong: postMessages.bodyTooLong });
 
 /** The link's rules and react-player's (lib/media/playable.ts); its messages say which failed. */
 const mediaUrlSchema = z.string().transform((value, context) => {

@@ -1,3 +1,4 @@
+import { bodyText, lineText } from "./text.ts";
 import { z } from "./zod.ts";
 
 // One schema for the profile form, its server action, and anything else that accepts a profile.
@@ -30,8 +31,8 @@ export const usernameSchema = z
 
 export const profileSchema = z.object({
   username: usernameSchema,
-  displayName: z.string().trim().min(1, profileMessages.displayNameRequired).max(50, profileMessages.displayNameTooLong),
-  bio: z.string().trim().max(280, profileMessages.bioTooLong),
+  displayName: lineText(50, { required: profileMessages.displayNameRequired, tooLong: profileMessages.displayNameTooLong }),
+  bio: bodyText(280, { tooLong: profileMessages.bioTooLong }),
 });
 
 export type ProfileInput = z.infer<typeof profileSchema>;

@@ -2,6 +2,7 @@ import { localChain, publicChains } from "../chain/chains.ts";
 import { maxUint256, wholeTokensToUnits } from "../chain/units.ts";
 import type { GateStandard } from "../rooms/gate-text.ts";
 import { sessionStarterChoices } from "../rooms/session-starters.ts";
+import { bodyText, lineText } from "./text.ts";
 import { z } from "./zod.ts";
 
 // One schema per input for rooms and their gates, shared by the create-room and settings forms,
@@ -41,9 +42,9 @@ export const roomSlugSchema = z
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/, roomMessages.slugFormat);
 
-export const roomNameSchema = z.string().trim().min(1, roomMessages.nameRequired).max(80, roomMessages.nameTooLong);
+export const roomNameSchema = lineText(80, { required: roomMessages.nameRequired, tooLong: roomMessages.nameTooLong });
 
-export const roomDescriptionSchema = z.string().trim().max(500, roomMessages.descriptionTooLong).default("");
+export const roomDescriptionSchema = bodyText(500, { tooLong: roomMessages.descriptionTooLong }).default("");
 
 export const roomFieldsSchema = z.object({
   slug: roomSlugSchema,

@@ -1,5 +1,6 @@
 "use server";
 
+import { textMessages } from "@/lib/validation/text";
 import { redirect } from "next/navigation";
 import { prepareGate } from "@/lib/chain/tokens";
 import { slugFromName } from "@/lib/rooms/slug";
@@ -16,6 +17,8 @@ const constraintMessages: Record<string, [CreateRoomField, string]> = {
   rooms_slug_format: ["slug", roomMessages.slugFormat],
   rooms_name_length: ["name", roomMessages.nameTooLong],
   rooms_description_length: ["description", roomMessages.descriptionTooLong],
+  rooms_name_characters: ["name", textMessages.lineCharacters],
+  rooms_description_characters: ["description", textMessages.bodyCharacters],
   room_gates_chain_supported: ["chainId", roomMessages.chainUnsupported],
   room_gates_contract_address_format: ["contractAddress", roomMessages.contractAddressFormat],
   room_gates_token_id_for_erc1155: ["tokenId", roomMessages.tokenIdRequired],
