@@ -31,6 +31,7 @@ const constraintMessages: Record<string, WriteError> = {
   room_gates_token_id_format: { field: "tokenId", message: "Token ids are whole numbers" },
   room_gates_token_id_for_erc1155: { field: "tokenId", message: "An ERC-1155 gate needs a token id (and other standards take none)" },
   room_gates_min_balance_positive: { field: "minBalance", message: "The minimum balance is a whole number of at least 1" },
+  room_gates_numbers_in_uint256: { field: "minBalance", message: roomMessages.minBalanceTooLarge },
 };
 
 export const unreachable = "We couldn't reach Cuepoint — check your connection and try again.";

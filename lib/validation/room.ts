@@ -26,6 +26,7 @@ export const roomMessages = {
   tokenIdRequired: "An ERC-1155 gate needs a token id",
   tokenIdNotAllowed: "Only ERC-1155 gates take a token id — leave it empty",
   tokenIdFormat: "Token ids are whole numbers, like 1",
+  tokenIdTooLarge: "That token id is larger than any token's can be",
   minBalanceFormat: "The minimum balance is a whole number of at least 1",
   minBalanceTooLarge: "That minimum balance is more than any token balance can be",
   sessionStartersUnknown: "Choose who can start listening sessions: the owner and moderators, or any member",
@@ -87,7 +88,15 @@ export const gateInputSchema = z
       .regex(/^0x[0-9a-fA-F]{40}$/, roomMessages.contractAddressFormat)
       .transform((address) => address.toLowerCase() as `0x${string}`),
     standard: z.enum(gateStandards, roomMessages.standardUnknown),
-    tokenId: z.preprocess(tokenIdText, z.string().regex(uintText, roomMessages.tokenIdFormat).nullable().default(null)),
+    tokenId: z.preprocess(
+      tokenIdText,
+      z
+        .string()
+        .regex(uintText, roomMessages.tokenIdFormat)
+        .refine((id) => !uintText.test(id) || BigInt(id) <= maxUint256, roomMessages.tokenIdTooLarge)
+        .nullable()
+        .default(null),
+    ),
     minBalance: z.preprocess(
       (value) => (typeof value === "number" && Number.isSafeInteger(value) ? String(value) : typeof value === "string" ? value.trim().replace(/^0+(?=\d)/, "") : value),
       z.string(roomMessages.minBalanceFormat).regex(/^[1-9][0-9]{0,77}$/, roomMessages.minBalanceFormat),

@@ -90,6 +90,12 @@ describe("gateInputSchema", () => {
     expect(gateErrors({ ...gate, standard: "erc1155", tokenId })).toEqual({ tokenId: roomMessages.tokenIdFormat });
   });
 
+  test("a token id is at most 2^256 - 1, as the database holds it (room_gates_numbers_in_uint256)", () => {
+    const max = (2n ** 256n - 1n).toString();
+    expect(gateErrors({ ...gate, standard: "erc1155", tokenId: max })).toEqual({});
+    expect(gateErrors({ ...gate, standard: "erc1155", tokenId: (2n ** 256n).toString() })).toEqual({ tokenId: roomMessages.tokenIdTooLarge });
+  });
+
   test.each(["0", "000", "-1", "1.5", "0.5", "abc", "", " ", "1e18", "9".repeat(79), 0, -3, 1.5])("refuses the minimum balance %j", (minBalance) => {
     expect(gateErrors({ ...gate, minBalance })).toEqual({ minBalance: roomMessages.minBalanceFormat });
   });

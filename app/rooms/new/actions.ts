@@ -24,6 +24,7 @@ const constraintMessages: Record<string, [CreateRoomField, string]> = {
   room_gates_token_id_for_erc1155: ["tokenId", roomMessages.tokenIdRequired],
   room_gates_token_id_format: ["tokenId", roomMessages.tokenIdFormat],
   room_gates_min_balance_positive: ["minBalance", roomMessages.minBalanceFormat],
+  room_gates_numbers_in_uint256: ["minBalance", roomMessages.minBalanceTooLarge],
 };
 
 function text(formData: FormData, name: string): string {
