@@ -40,9 +40,11 @@ async function withVerifiedTotp(label: string) {
   const person = await signedIn(label);
   const { data: enrolled, error } = await person.supabase.auth.mfa.enroll({ factorType: "totp", friendlyName: "Phone app" });
   if (error) throw error;
-  const verified = await person.supabase.auth.mfa.challengeAndVerify({ factorId: enrolled.id, code: totp(enrolled.totp.secret) });
+  // The code that was used, not one computed again after: a 30 s step may have begun in between.
+  const usedCode = totp(enrolled.totp.secret);
+  const verified = await person.supabase.auth.mfa.challengeAndVerify({ factorId: enrolled.id, code: usedCode });
   if (verified.error) throw verified.error;
-  return { ...person, factorId: enrolled.id, secret: enrolled.totp.secret, usedCode: totp(enrolled.totp.secret) };
+  return { ...person, factorId: enrolled.id, secret: enrolled.totp.secret, usedCode };
 }
 
 describe("TOTP factors", () => {
