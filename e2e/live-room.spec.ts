@@ -320,3 +320,42 @@ test("a room gated while a visitor's page is open: that page hears nothing more;
   for (const seated of [o, m, v]) expect(seated.errors).toEqual([]);
   await Promise.all([o.context.close(), m.context.close(), v.context.close()]);
 });
+
+test("here now shows each person only as themselves: a member's forged presence (another's id, a made-up name and role) shows no one", async ({ browser }) => {
+  const [ada, cy, dee] = await Promise.all(["here-ada", "here-cy", "here-dee"].map((name) => createConfirmedUser(name)));
+  const adaClient = await signedInClient(ada.email, ada.password);
+  const room = await createRoomAs(adaClient, "here-forged");
+  await addMember(room.id, cy.id);
+  await addMember(room.id, dee.id);
+  const names = await Promise.all([ada, cy, dee].map(async (person) => ((await service.from("profiles").select("display_name").eq("id", person.id).single()).data as { display_name: string }).display_name));
+
+  const a = await seat(browser, ada, `/r/${room.slug}`);
+  await expectLive(a.page);
+  const people = hereNow(a.page).getByRole("list", { name: "Members here now" }).getByRole("listitem");
+  await expect(people).toHaveCount(1);
+
+  // Cy, with supabase-js and no page, shows a presence as Dee (who is not here) and one as an "Admin" owner under Cy's own id.
+  const cyClient = await signedInClient(cy.email, cy.password);
+  await cyClient.realtime.setAuth();
+  const forged = cyClient.channel(`room:${room.id}`, { config: { private: true, presence: { key: dee.id } } });
+  await new Promise<void>((resolve) => forged.subscribe((status) => status === "SUBSCRIBED" && resolve()));
+  await forged.track({ user_id: dee.id, username: "dee", display_name: names[2], avatar_path: null, playing: null, at: Date.now() });
+  await forged.track({ user_id: cy.id, username: "admin", display_name: "Admin", role: "owner", avatar_path: null, playing: { post_id: "x", title: "Free tokens" }, at: Date.now() });
+  // Ada's page reads who is here again (it was prompted), and shows neither.
+  await a.page.waitForTimeout(3_000);
+  await expect(people).toHaveCount(1);
+  await expect(hereNow(a.page)).not.toContainText(names[2]);
+  await expect(hereNow(a.page)).not.toContainText("Admin");
+
+  // Cy opens the room for real: Cy shows, under Cy's own name.
+  const c = await seat(browser, cy, `/r/${room.slug}`);
+  await expectLive(c.page);
+  await expect(people.filter({ hasText: names[1] })).toBeVisible();
+  await expect(people).toHaveCount(2);
+  await expect(hereNow(a.page)).not.toContainText("Admin");
+  await checkPage(a.page, "live-room-here-now-forged");
+
+  await cyClient.removeAllChannels();
+  for (const seated of [a, c]) expect(seated.errors).toEqual([]);
+  await Promise.all([a.context.close(), c.context.close()]);
+});

@@ -306,6 +306,69 @@ export type Database = {
           },
         ];
       };
+      presence: {
+        Row: {
+          following: boolean;
+          playing_post_id: string | null;
+          room_id: string;
+          seen_at: string;
+          session_id: string | null;
+          since: string;
+          tab_id: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          following?: boolean;
+          playing_post_id?: string | null;
+          room_id: string;
+          seen_at?: string;
+          session_id?: string | null;
+          since?: string;
+          tab_id: string;
+          user_id: string;
+        };
+        Update: {
+          following?: boolean;
+          playing_post_id?: string | null;
+          room_id?: string;
+          seen_at?: string;
+          session_id?: string | null;
+          since?: string;
+          tab_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "presence_playing_post_id_fkey";
+            columns: ["playing_post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "presence_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "presence_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "listening_sessions";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "presence_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       profiles: {
         Row: {
           avatar_path: string | null;
@@ -443,6 +506,7 @@ export type Database = {
           created_at: string;
           description: string;
           id: string;
+          lapses_counted_at: string;
           member_count: number;
           name: string;
           owner_id: string;
@@ -458,6 +522,7 @@ export type Database = {
           created_at?: string;
           description?: string;
           id?: string;
+          lapses_counted_at?: string;
           member_count?: number;
           name: string;
           owner_id: string;
@@ -472,6 +537,7 @@ export type Database = {
           created_at?: string;
           description?: string;
           id?: string;
+          lapses_counted_at?: string;
           member_count?: number;
           name?: string;
           owner_id?: string;
@@ -643,6 +709,7 @@ export type Database = {
           created_at: string;
           description: string;
           id: string;
+          lapses_counted_at: string;
           member_count: number;
           name: string;
           owner_id: string;
@@ -706,6 +773,17 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      leave_here: { Args: { tab: string; target_room: string }; Returns: undefined };
+      mark_here: {
+        Args: {
+          in_session?: string;
+          is_following?: boolean;
+          playing_post?: string;
+          tab: string;
+          target_room: string;
+        };
+        Returns: string;
+      };
       media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
       play_next_in_session: {
         Args: { after_post_id: string; at?: string; session_id: string };
@@ -762,6 +840,7 @@ export type Database = {
           created_at: string;
           description: string;
           id: string;
+          lapses_counted_at: string;
           member_count: number;
           name: string;
           owner_id: string;
@@ -851,6 +930,24 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      who_is_here: {
+        Args: { target_room: string };
+        Returns: {
+          avatar_path: string;
+          display_name: string;
+          ens_avatar: string;
+          ens_name: string;
+          following: boolean;
+          playing_post_id: string;
+          playing_title: string;
+          role: string;
+          seen_at: string;
+          session_id: string;
+          since: string;
+          user_id: string;
+          username: string;
+        }[];
       };
     };
     Enums: {

@@ -1,7 +1,10 @@
+import type { HereRow } from "./here-rows";
+
 /**
- * Presence on a room's channel: each member who has the room open shares who they are and what
- * they are playing. One person may have several tabs open (several metas, under their user id or
- * not): they show once, playing what their most recent playing tab plays (or nothing).
+ * Presence on a room's channel. Each open page of a member tracks only its person's id, as a prompt
+ * for the others to read who is here from the database (./here-rows.ts): what a payload says about
+ * anyone is never shown. One person may have several pages open: they show once, playing what
+ * their most recent playing page plays (or nothing).
  */
 
 export interface NowPlaying {
@@ -9,14 +12,10 @@ export interface NowPlaying {
   title: string;
 }
 
-/** What a member tracks on the room's channel. */
+/** What a member's page tracks on the room's channel. */
 export interface PresenceMeta {
   user_id: string;
-  username: string;
-  display_name: string;
-  avatar_path: string | null;
-  playing: NowPlaying | null;
-  /** When this tab last changed what it shares (ms since epoch): the newest tab wins. */
+  /** When this page last changed what it marks (ms since epoch): a change prompts the others to read again. */
   at: number;
 }
 
@@ -29,48 +28,22 @@ export interface HereNow {
   isSelf: boolean;
 }
 
-function isMeta(value: unknown): value is PresenceMeta {
-  if (!value || typeof value !== "object") return false;
-  const meta = value as Record<string, unknown>;
-  return typeof meta.user_id === "string" && typeof meta.username === "string" && typeof meta.display_name === "string";
-}
-
-/** A tab that plays beats one that does not; then the newest. */
-const rank = (meta: PresenceMeta) => (playingOf(meta.playing) ? 1e15 : 0) + (Number(meta.at) || 0);
-
-function playingOf(value: unknown): NowPlaying | null {
-  if (!value || typeof value !== "object") return null;
-  const playing = value as Record<string, unknown>;
-  return typeof playing.post_id === "string" && typeof playing.title === "string" ? { post_id: playing.post_id, title: playing.title } : null;
-}
-
-/**
- * Everyone here now, once each: the page's own person first, then the others by name. Malformed
- * metas (anything a client could put there) are skipped, not trusted.
- */
-export function shapePresence(state: Record<string, unknown[]>, selfId: string | null): HereNow[] {
-  const newest = new Map<string, PresenceMeta>();
-  for (const metas of Object.values(state)) {
-    for (const meta of metas) {
-      if (!isMeta(meta)) continue;
-      const seen = newest.get(meta.user_id);
-      if (!seen || rank(meta) > rank(seen)) newest.set(meta.user_id, meta);
-    }
-  }
-  const people = [...newest.values()].map(
-    (meta): HereNow => ({
-      userId: meta.user_id,
-      username: meta.username,
-      displayName: meta.display_name,
-      avatarPath: typeof meta.avatar_path === "string" ? meta.avatar_path : null,
-      playing: playingOf(meta.playing),
-      isSelf: meta.user_id === selfId,
+/** Everyone here now, once each, from the database's rows: the page's own person first, then the others by name. */
+export function hereNowOf(rows: HereRow[], selfId: string | null): HereNow[] {
+  const people = rows.map(
+    (row): HereNow => ({
+      userId: row.user_id,
+      username: row.username,
+      displayName: row.display_name,
+      avatarPath: row.avatar_path,
+      playing: row.playing_post_id ? { post_id: row.playing_post_id, title: row.playing_title ?? "" } : null,
+      isSelf: row.user_id === selfId,
     }),
   );
   return people.sort((a, b) => Number(b.isSelf) - Number(a.isSelf) || a.displayName.localeCompare(b.displayName) || a.userId.localeCompare(b.userId));
 }
 
-/** A member's presence identity from their profile. */
-export function presenceSelf(profile: { id: string; username: string; display_name: string; avatar_path: string | null }): Omit<PresenceMeta, "playing" | "at"> {
-  return { user_id: profile.id, username: profile.username, display_name: profile.display_name, avatar_path: profile.avatar_path };
+/** A member's presence identity: their id (everything shown about them comes from the database). */
+export function presenceSelf(profile: { id: string }): { user_id: string } {
+  return { user_id: profile.id };
 }

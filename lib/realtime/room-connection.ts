@@ -130,6 +130,11 @@ export class RoomConnection {
     return freshness.kind === "member" || freshness.kind === "unchecked";
   }
 
+  /** Presence as last heard (null before the first sync). */
+  presenceState(): Record<string, PresenceMeta[]> | null {
+    return this.presence;
+  }
+
   /** What this page shares as its presence (null: nothing, or stop sharing). Members only. */
   setPresence(meta: PresenceMeta | null): void {
     this.tracked = meta;

@@ -4,7 +4,8 @@ import { startTransition, useEffect, useRef, useState } from "react";
 import { loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
-import { type HereNow, type NowPlaying, type PresenceMeta, shapePresence } from "./presence";
+import { HereRows, leaveHere, markEveryMs, markHere, presentIds } from "./here-rows";
+import { type HereNow, type NowPlaying, hereNowOf } from "./presence";
 
 /** The room's access epoch as the database has it now (its channels' topics carry it: ./access-epoch.ts). */
 export async function readRoomEpoch(roomId: string): Promise<number | null> {
@@ -70,33 +71,86 @@ export function useRoomChannel(roomId: string | null, handlers: RoomChannelHandl
 }
 
 /** The page's own person, as they appear in "here now" (members only; null shares nothing). */
-export type PresenceSelf = Omit<PresenceMeta, "playing" | "at">;
+export type PresenceSelf = { user_id: string };
 
 /**
- * Who is in the room now (from presence on its channel), and, for a member, sharing their own
- * presence with what they are playing. Visitors see the list but are not in it.
+ * Who is in the room now and, for a member, marking their own page as here with what it plays.
+ * Everything shown comes from rows the database wrote for each person (./here-rows.ts); the
+ * channel's presence only says when to read them again and who is still connected. Visitors see
+ * the list but are not in it.
  */
 export function useHereNow(roomId: string | null, self: PresenceSelf | null, playing: NowPlaying | null, options: Omit<RoomConnectionOptions, "presenceKey"> = {}) {
   const [people, setPeople] = useState<HereNow[]>([]);
   const [status, setStatus] = useState<{ status: RoomChannelStatus; detail?: string }>({ status: "joining" });
   const [ended, setEnded] = useState<string | null>(null);
   const [connection, setConnection] = useState<RoomConnection | null>(null);
+  const [rows, setRows] = useState<HereRows | null>(null);
   const selfId = self?.user_id ?? null;
+  const [tabId] = useState(() => crypto.randomUUID());
+
+  useEffect(() => {
+    if (!roomId) return;
+    let current: HereRows | null = null;
+    let cancelled = false;
+    void loadSupabaseData().then((data) => {
+      if (cancelled) return;
+      current = HereRows.forRoom(data, roomId, (found) => startTransition(() => setPeople(hereNowOf(found, selfId))));
+      setRows(current);
+    });
+    return () => {
+      cancelled = true;
+      current?.stop();
+    };
+  }, [roomId, selfId]);
+
   useConnection(
     roomId,
     { ...options, presenceKey: selfId ?? undefined },
     {
-      onPresence: (state) => setPeople(shapePresence(state, selfId)),
+      onPresence: (state) => rows?.present(presentIds(state)),
       onStatus: (next, detail) => setStatus({ status: next, detail }),
       onMembershipEnded: (message) => setEnded(message),
     },
     setConnection,
   );
-  const meta = self ? JSON.stringify({ ...self, playing }) : null;
+  // Presence heard before the rows' reader was ready: hand it over now.
   useEffect(() => {
-    if (!connection) return;
-    connection.setPresence(meta ? { ...(JSON.parse(meta) as Omit<PresenceMeta, "at">), at: Date.now() } : null);
-  }, [connection, meta]);
-  useEffect(() => () => connection?.setPresence(null), [connection]);
+    const state = connection?.presenceState();
+    if (rows && state) rows.present(presentIds(state));
+  }, [rows, connection]);
+
+  // A member's page: its row first (so the others find it when prompted), then the prompt; again every 30 s.
+  const playingPostId = playing?.post_id ?? null;
+  const rowsRef = useRef(rows);
+  useEffect(() => {
+    rowsRef.current = rows;
+  }, [rows]);
+  useEffect(() => {
+    if (!connection || !roomId || !selfId) return;
+    let current = true;
+    const mark = async () => {
+      const since = await markHere(await loadSupabaseData(), roomId, tabId, { playingPostId });
+      if (current && since !== null) connection.setPresence({ user_id: selfId, at: Date.now() });
+      rowsRef.current?.prompt();
+    };
+    void mark();
+    const every = setInterval(() => void mark(), markEveryMs);
+    return () => {
+      current = false;
+      clearInterval(every);
+    };
+  }, [connection, roomId, selfId, tabId, playingPostId]);
+  // Leaving (this page goes, or the room or person changes): stop sharing, and the row goes too.
+  const connectionRef = useRef(connection);
+  useEffect(() => {
+    connectionRef.current = connection;
+  }, [connection]);
+  useEffect(
+    () => () => {
+      connectionRef.current?.setPresence(null);
+      if (roomId && selfId) void loadSupabaseData().then((data) => leaveHere(data, roomId, tabId));
+    },
+    [roomId, selfId, tabId],
+  );
   return { people, status: status.status, detail: status.detail, ended };
 }

@@ -3,7 +3,9 @@ import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
 import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { epochMovedPast, heardEpoch, knownEpoch } from "@/lib/realtime/access-epoch";
-import { type ListenerMeta, type QueueChange, type SessionRow, sessionTopic } from "./types";
+import { presentIds } from "@/lib/realtime/here-rows";
+import type { PresenceMeta } from "@/lib/realtime/presence";
+import { type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 import { deliver, isSessionRow, rowChangeOf } from "@/lib/realtime/live-updates";
 import { type HostBeat, hostBeatOf } from "./host-silence";
@@ -27,7 +29,8 @@ export type SessionChannelStatus = "joining" | "live" | "reconnecting" | "refuse
 export interface SessionChannelHandlers {
   onSession(row: SessionRow): void;
   onQueue(change: QueueChange): void;
-  onPresence(metas: ListenerMeta[]): void;
+  /** The ids presence names (hints: who is listening comes from the database's rows, lib/realtime/here-rows.ts). */
+  onPresence(ids: Set<string>): void;
   /** The host's page beat (the database sends each heartbeat: ./host-silence.ts). */
   onHostBeat?(beat: HostBeat): void;
   onStatus(status: SessionChannelStatus, detail?: string): void;
@@ -41,34 +44,10 @@ const isQueueChange = rowChangeOf<QueueChange>(["session_queue"]);
 
 const sessionRefusedMessage = "Only members of this room can listen together — join the room to take part.";
 
-/** Every meta of every key, the malformed ones (anything a client could put there) left out. */
-function listenerMetasOf(state: Record<string, unknown[]>): ListenerMeta[] {
-  const metas: ListenerMeta[] = [];
-  for (const list of Object.values(state)) {
-    for (const meta of list) {
-      if (!meta || typeof meta !== "object") continue;
-      const m = meta as Record<string, unknown>;
-      if (typeof m.user_id !== "string" || typeof m.username !== "string" || typeof m.display_name !== "string") continue;
-      metas.push({
-        user_id: m.user_id,
-        username: m.username,
-        display_name: m.display_name,
-        avatar_path: typeof m.avatar_path === "string" ? m.avatar_path : null,
-        ens_name: typeof m.ens_name === "string" ? m.ens_name : null,
-        ens_avatar: typeof m.ens_avatar === "string" ? m.ens_avatar : null,
-        role: m.role === "owner" || m.role === "moderator" ? m.role : "member",
-        since: typeof m.since === "number" ? m.since : Number.MAX_SAFE_INTEGER,
-        following: m.following !== false,
-      });
-    }
-  }
-  return metas;
-}
-
 export class SessionConnection {
   status: SessionChannelStatus = "joining";
   private channel: RealtimeChannel | null = null;
-  private tracked: ListenerMeta | null = null;
+  private tracked: PresenceMeta | null = null;
   private readonly missed = new MissedChanges();
   private stopped = false;
   private generation = 0;
@@ -91,7 +70,7 @@ export class SessionConnection {
   }
 
   /** What this page shares as presence (null: nothing). */
-  setPresence(meta: ListenerMeta | null): void {
+  setPresence(meta: PresenceMeta | null): void {
     this.tracked = meta;
     const channel = this.channel;
     if (!channel || this.status !== "live") return;
@@ -125,7 +104,7 @@ export class SessionConnection {
       // A socket that came back may have rejoined without this page's presence: share it again,
       // or the others would count this page as gone (and pass it over when the host leaves).
       if (this.tracked && this.status === "live" && !state[this.userId]?.length) void channel.track(this.tracked);
-      this.handlers.onPresence(listenerMetasOf(state));
+      this.handlers.onPresence(presentIds(state));
     });
     channel.subscribe((status, error) => {
       if (channel !== this.channel) return;

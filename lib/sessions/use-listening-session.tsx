@@ -13,6 +13,7 @@ import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { positionAt } from "./timeline";
 import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, type SessionRow, playbackStateOf } from "./types";
 import { readRoomEpoch } from "@/lib/realtime/use-room-channel";
+import { type HereRow, HereRows, leaveHere, markEveryMs, markHere } from "@/lib/realtime/here-rows";
 
 /** Who the page's person is, as they appear among the listeners (without `since` and `following`, which the page sets). */
 export type ListenerSelf = Omit<ListenerMeta, "since" | "following">;
@@ -121,8 +122,12 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   const selfId = self.user_id;
   const [session, setSession] = useState<SessionRow | null>(setup.initial.session);
   const [queue, setQueue] = useState<QueueEntry[]>(() => orderQueue(setup.initial.queue));
-  const [metas, setMetas] = useState<ListenerMeta[]>([]);
+  /** Who is here, from the database's rows (lib/realtime/here-rows.ts), limited to the ids presence names. */
+  const [hereRows, setHereRows] = useState<HereRow[]>([]);
   const [presenceSynced, setPresenceSynced] = useState(false);
+  const rowsRef = useRef<HereRows | null>(null);
+  const presenceHeardRef = useRef(false);
+  const [tabId] = useState(() => crypto.randomUUID());
   const [status, setStatus] = useState<{ status: SessionChannelStatus; detail: string | null }>({ status: "joining", detail: null });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(0);
@@ -139,9 +144,6 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   const sessionRef = useRef(session);
   const pendingRef = useRef(0);
   const heldRef = useRef<SessionRow | null>(null);
-  /** When this page joined the channel, on the local clock (the server's time of it is known once the clock is). */
-  const joinedAtRef = useRef<number | null>(null);
-  const [clockReady, setClockReady] = useState(false);
   const [clientsReady, setClientsReady] = useState(false);
   const tokenRef = useRef<string | null>(null);
   /** The last host heartbeat this page heard on the session's channel, and when (local time). */
@@ -193,7 +195,10 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
         if (clockError || typeof ms !== "number") throw new Error(clockError?.message ?? "no clock");
         return ms;
       });
-      joinedAtRef.current = localNow();
+      rowsRef.current = HereRows.forRoom(data, room.id, (found) => {
+        setHereRows(found);
+        if (presenceHeardRef.current) setPresenceSynced(true);
+      });
       setClientsReady(true);
       const connection = new SessionConnection(
         live,
@@ -202,9 +207,9 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
         {
         onSession: receive,
         onQueue: (change) => setQueue((entries) => applyQueueChange(entries, change, sessionRef.current?.id ?? null)),
-        onPresence: (next) => {
-          setMetas(next);
-          setPresenceSynced(true);
+        onPresence: (ids) => {
+          presenceHeardRef.current = true;
+          rowsRef.current?.present(ids);
         },
         onStatus: (next, detail) => setStatus({ status: next, detail: detail ?? null }),
         onResync: () => void resync(),
@@ -220,8 +225,12 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
       cancelled = true;
       connectionRef.current?.close();
       connectionRef.current = null;
+      rowsRef.current?.stop();
+      rowsRef.current = null;
+      const data = dataRef.current;
+      if (data) void leaveHere(data, room.id, tabId);
     };
-  }, [clock, receive, resync, room.id, selfId]);
+  }, [clock, receive, resync, room.id, selfId, tabId]);
 
   const live = session && !session.ended_at ? session : null;
 
@@ -230,19 +239,32 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   useEffect(() => {
     if (!live?.id || !clientsReady) return;
     clock.start();
-    void clock.estimate().then((estimate) => estimate && setClockReady(true));
+    void clock.estimate();
     return () => clock.stop();
   }, [live?.id, clientsReady, clock]);
 
-  // Presence: who this page is, whether it follows, and since when (in the server's time, once the
-  // page knows it: the order in which listeners take over from a host who left goes by it).
-  const presence = JSON.stringify(self);
+  // This page is here: the database writes its row (in which session, following or not; since when
+  // is the database's, and the order in which listeners take over from a host who left goes by it),
+  // then presence tells the others to read it. Again every 30 s.
+  const liveSessionId = live?.id ?? null;
   useEffect(() => {
     const connection = connectionRef.current;
-    const joinedAt = joinedAtRef.current;
-    if (!connection || joinedAt === null) return;
-    connection.setPresence({ ...(JSON.parse(presence) as ListenerSelf), since: clock.serverTimeAt(joinedAt), following });
-  }, [presence, following, status.status, clockReady, clock]);
+    const data = dataRef.current;
+    if (!connection || !data) return;
+    let stopped = false;
+    const mark = async () => {
+      const since = await markHere(data, room.id, tabId, { sessionId: liveSessionId, following });
+      if (stopped) return;
+      if (since !== null) connection.setPresence({ user_id: selfId, at: Date.now() });
+      rowsRef.current?.prompt();
+    };
+    void mark();
+    const every = setInterval(() => void mark(), markEveryMs);
+    return () => {
+      stopped = true;
+      clearInterval(every);
+    };
+  }, [liveSessionId, following, status.status, clientsReady, room.id, selfId, tabId]);
 
   const hostId = live?.host_id ?? null;
   const isHost = live !== null && hostId === selfId;
@@ -289,6 +311,7 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
   }, [receive, resync]);
   // After the effect above (a new engine hears the view at once: this one depends on the same values).
   const liveId = live?.id ?? null;
+  const metas = useMemo(() => hereRows.filter((row) => row.session_id !== null && row.session_id === liveId).map(listenerMetaOf), [hereRows, liveId]);
   const channelLive = status.status === "live";
   // A host whose heartbeats have stopped is gone, whatever presence says (./host-silence.ts): the
   // silence is counted from the last beat heard, or from when this page began listening for them.
@@ -438,4 +461,19 @@ function useHostSilence(hostId: string | null, listening: boolean, lastBeat: { c
     return () => clearInterval(timer);
   }, [key, lastBeat]);
   return found !== null && found.key === key && found.silent;
+}
+
+/** A listener as the database has them (their row and records), in the page's terms. */
+function listenerMetaOf(row: HereRow): ListenerMeta {
+  return {
+    user_id: row.user_id,
+    username: row.username,
+    display_name: row.display_name,
+    avatar_path: row.avatar_path,
+    ens_name: row.ens_name,
+    ens_avatar: row.ens_avatar,
+    role: row.role,
+    since: Date.parse(row.since),
+    following: row.following,
+  };
 }

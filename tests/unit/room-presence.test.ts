@@ -1,37 +1,85 @@
-// "Here now" from presence on a room's channel: each person once (several tabs, under any key),
-// playing what a playing tab plays, the page's own person first; anything malformed is skipped.
-import { expect, test } from "vitest";
-import { presenceSelf, shapePresence } from "@/lib/realtime/presence";
+// "Here now": the people presence names, shown only from the database's rows for them (each person
+// once, with their own name and what they play), the page's own person first.
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { type HereRow, HereRows, presentIds } from "@/lib/realtime/here-rows";
+import { hereNowOf, presenceSelf } from "@/lib/realtime/presence";
 import { endsMembershipOf } from "@/lib/realtime/room-channel";
 import { membershipEndedMessage } from "@/lib/realtime/room-messages";
 
-const ada = { user_id: "u-ada", username: "ada", display_name: "Ada", avatar_path: null };
-const bo = { user_id: "u-bo", username: "bo", display_name: "Bo", avatar_path: "u-bo/a.png" };
-const song = { post_id: "p-1", title: "Night drive" };
+const row = (user: string, extra: Partial<HereRow> = {}): HereRow => ({
+  user_id: user,
+  username: user.slice(2),
+  display_name: user.slice(2, 3).toUpperCase() + user.slice(3),
+  avatar_path: null,
+  ens_name: null,
+  ens_avatar: null,
+  role: "member",
+  session_id: null,
+  playing_post_id: null,
+  playing_title: null,
+  following: true,
+  since: "2026-11-26T20:00:00.000Z",
+  seen_at: "2026-11-26T20:00:10.000Z",
+  ...extra,
+});
 
-test("each person shows once; a playing tab wins over an idle newer one; self first, then by name", () => {
-  const people = shapePresence(
-    {
-      "u-bo": [{ ...bo, playing: null, at: 1, phx_ref: "x" }, { ...bo, playing: song, at: 2 }],
-      random: [{ ...bo, playing: null, at: 5 }],
-      "u-ada": [{ ...ada, playing: null, at: 3 }],
-    },
-    "u-bo",
-  );
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+test("presence names ids only: whatever else a payload says is not read", () => {
+  const ids = presentIds({ "u-bo": [{ user_id: "u-bo", display_name: "Admin", role: "owner" }], random: [{ user_id: "u-ada" }, null, "x", { user_id: 5 }] as unknown[] });
+  expect([...ids].sort()).toEqual(["u-ada", "u-bo"]);
+});
+
+test("each person shows as their row says, with what they play; self first, then by name", () => {
+  const people = hereNowOf([row("u-ada"), row("u-bo", { avatar_path: "u-bo/a.png", playing_post_id: "p-1", playing_title: "Night drive" })], "u-bo");
   expect(people).toEqual([
-    { userId: "u-bo", username: "bo", displayName: "Bo", avatarPath: "u-bo/a.png", playing: song, isSelf: true },
+    { userId: "u-bo", username: "bo", displayName: "Bo", avatarPath: "u-bo/a.png", playing: { post_id: "p-1", title: "Night drive" }, isSelf: true },
     { userId: "u-ada", username: "ada", displayName: "Ada", avatarPath: null, playing: null, isSelf: false },
   ]);
 });
 
-test("metas a client filled with anything are skipped or cleaned", () => {
-  const people = shapePresence({ a: [{ nonsense: true }, null, "x", { ...ada, playing: { post_id: 5 }, at: "soon" }] as unknown[] }, null);
-  expect(people).toEqual([{ userId: "u-ada", username: "ada", displayName: "Ada", avatarPath: null, playing: null, isSelf: false }]);
-  expect(shapePresence({}, null)).toEqual([]);
+test("an id in presence without a row of its own shows no one; a row without presence (gone) shows no one", async () => {
+  const shown: string[][] = [];
+  const rows = new HereRows(async () => [row("u-ada"), row("u-gone")], (found) => shown.push(found.map((r) => r.user_id)), () => 100);
+  rows.present(new Set(["u-ada", "u-forged"]));
+  await vi.advanceTimersByTimeAsync(100);
+  expect(shown.at(-1)).toEqual(["u-ada"]);
+  rows.stop();
 });
 
-test("a member's presence identity comes from their profile", () => {
-  expect(presenceSelf({ id: "u-ada", username: "ada", display_name: "Ada", avatar_path: null })).toEqual(ada);
+test("presence changes are read in one go after a pause, and again every 30 s", async () => {
+  const read = vi.fn(async () => [row("u-ada")]);
+  const rows = new HereRows(read, () => undefined, () => 500);
+  rows.present(new Set(["u-ada"]));
+  rows.present(new Set(["u-ada", "u-bo"]));
+  rows.prompt();
+  await vi.advanceTimersByTimeAsync(499);
+  expect(read).toHaveBeenCalledTimes(0);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(read).toHaveBeenCalledTimes(1);
+  await vi.advanceTimersByTimeAsync(30_000);
+  expect(read).toHaveBeenCalledTimes(2);
+  rows.stop();
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(read).toHaveBeenCalledTimes(2);
+});
+
+test("a read that fails keeps what was shown", async () => {
+  const shown: string[][] = [];
+  let answer: HereRow[] | null = [row("u-ada")];
+  const rows = new HereRows(async () => answer, (found) => shown.push(found.map((r) => r.user_id)), () => 10);
+  rows.present(new Set(["u-ada"]));
+  await vi.advanceTimersByTimeAsync(10);
+  answer = null;
+  rows.prompt();
+  await vi.advanceTimersByTimeAsync(10);
+  expect(shown).toEqual([["u-ada"]]);
+  rows.stop();
+});
+
+test("a member's presence identity is their id alone", () => {
+  expect(presenceSelf({ id: "u-ada" })).toEqual({ user_id: "u-ada" });
 });
 
 test("membership ends on a delete, or a change to no role, of the page's own person only", () => {
