@@ -46,6 +46,16 @@ export async function adminQuery<T extends pg.QueryResultRow>(sql: string, param
 }
 
 /** A room's access epoch as the database has it now (its channels' topics carry it: lib/realtime/access-epoch.ts). */
+/** Accounts written straight into auth.users (confirmed, email provider), as the suites that need many at once make them. */
+export async function insertAuthUsers(people: { id: string; email: string }[]): Promise<void> {
+  await adminQuery(
+    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
+     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
+    [people.map((person) => person.id), people.map((person) => person.email)],
+  );
+}
+
 export async function roomEpoch(roomId: string): Promise<number> {
   const rows = await adminQuery<{ access_epoch: number }>("select access_epoch from public.rooms where id = $1", [roomId]);
   return rows[0]?.access_epoch ?? 0;

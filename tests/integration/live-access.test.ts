@@ -9,7 +9,7 @@ import { createClient, type RealtimeChannel, type SupabaseClient } from "@supaba
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { roomTopic } from "../../lib/realtime/room-channel";
 import { sessionTopic } from "../../lib/sessions/types";
-import { adminQuery, anonKey, apiUrl, userJwt } from "../helpers/stack.ts";
+import { adminQuery, insertAuthUsers, anonKey, apiUrl, userJwt } from "../helpers/stack.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -66,12 +66,7 @@ const post = (roomId: string, title: string) =>
 const epochOf = async (roomId: string) => (await adminQuery<{ access_epoch: number }>("select access_epoch from public.rooms where id = $1", [roomId]))[0].access_epoch;
 
 beforeAll(async () => {
-  await adminQuery(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
-     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
-    [people.map((p) => p.id), people.map((p) => p.email)],
-  );
+  await insertAuthUsers(people);
 });
 
 afterAll(async () => {

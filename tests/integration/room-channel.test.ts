@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { adminQuery, anonKey, apiUrl, userJwt } from "../helpers/stack.ts";
+import { adminQuery, insertAuthUsers, anonKey, apiUrl, userJwt } from "../helpers/stack.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -57,12 +57,7 @@ async function sendFromDatabase(roomId: string, event: string, payload: object):
 }
 
 beforeAll(async () => {
-  await adminQuery(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
-     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
-    [users.map((user) => user.id), users.map((user) => user.email)],
-  );
+  await insertAuthUsers(users);
   // one statement, one transaction: a gated room and its gate are checked together at commit
   await adminQuery(`
     insert into public.rooms (id, slug, name, owner_id, visibility) values

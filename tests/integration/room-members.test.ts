@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { loadRoomMembers } from "../../lib/rooms/members.ts";
-import { adminQuery, anonClient, clientWithJwt, serviceClient, userJwt } from "../helpers/stack.ts";
+import { adminQuery, insertAuthUsers, anonClient, clientWithJwt, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const people = ["owner", "moderator", "member", "outsider"].map((label) => {
   const id = randomUUID();
@@ -19,12 +19,7 @@ let openRoom = "";
 let gatedRoom = "";
 
 beforeAll(async () => {
-  await adminQuery(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
-     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
-    [people.map((p) => p.id), people.map((p) => p.email)],
-  );
+  await insertAuthUsers(people);
   for (const p of people) await adminQuery("update public.profiles set display_name = $2 where id = $1", [p.id, `The ${p.label}`]);
   await adminQuery(
     `insert into public.wallets (address, user_id, ens_name, verified_at) values

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { adminQuery, anonClient, apiUrl, anonKey, clientWithJwt, serviceClient, userJwt } from "../helpers/stack.ts";
+import { adminQuery, insertAuthUsers, anonClient, apiUrl, anonKey, clientWithJwt, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const run = randomUUID().slice(0, 8);
 const people = ["owner", "moderator", "moderator2", "member", "bystander", "outsider"] as const;
@@ -63,12 +63,7 @@ async function addMember(roomId: string, person: Person, role: "member" | "moder
 }
 
 beforeAll(async () => {
-  await adminQuery(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
-     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
-    [people.map((p) => users[p].id), people.map((p) => users[p].email)],
-  );
+  await insertAuthUsers(people.map((p) => users[p]));
   rooms.open.id = await mustCreateRoom(rooms.open.slug);
   rooms.gated.id = await mustCreateRoom(rooms.gated.slug, localGate);
   for (const room of [rooms.open.id, rooms.gated.id]) {

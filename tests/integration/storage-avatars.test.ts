@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { avatarObjectPath } from "../../lib/avatars-upload.ts";
-import { adminQuery, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
+import { adminQuery, insertAuthUsers, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const users = [0, 1].map((index) => {
   const id = randomUUID();
@@ -33,12 +33,7 @@ function avatarUrl(path: string): string {
 }
 
 beforeAll(async () => {
-  await adminQuery(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
-     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
-    [users.map((user) => user.id), users.map((user) => user.email)],
-  );
+  await insertAuthUsers(users);
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { coverObjectPath, coverUploadProblem } from "../../lib/rooms/covers.ts";
-import { adminQuery, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
+import { adminQuery, insertAuthUsers, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const people = ["owner", "moderator", "member", "outsider", "other-owner"].map((label) => {
   const id = randomUUID();
@@ -43,12 +43,7 @@ async function createRoom(person: (typeof people)[number], slug: string): Promis
 }
 
 beforeAll(async () => {
-  await adminQuery(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', email, '{"provider":"email"}', '{}', now(), now()
-     from unnest($1::uuid[], $2::text[]) as u(id, email)`,
-    [people.map((person) => person.id), people.map((person) => person.email)],
-  );
+  await insertAuthUsers(people);
   const suffix = randomUUID().slice(0, 8);
   room = await createRoom(owner, `covers-${suffix}`);
   otherRoom = await createRoom(otherOwner, `covers-other-${suffix}`);
