@@ -26,7 +26,7 @@ export interface HereRow {
 type Rpc = Pick<BrowserData, "rpc">;
 
 /** How often an open page says it is still here (the database counts a row for 75 s). */
-export const markEveryMs = 30_000;
+const markEveryMs = 30_000;
 /** How often a page reads who is here even when presence has not changed (what others play, who went quiet). */
 const readEveryMs = 30_000;
 
@@ -58,6 +58,27 @@ export async function markHere(data: Rpc, roomId: string, tabId: string, mark: M
     is_following: mark.following ?? true,
   });
   return error || typeof since !== "string" ? null : Date.parse(since);
+}
+
+/**
+ * Keeps this page marked here: at once and every 30 s, `mark()` writes its row; after one that took,
+ * `marked()` tells presence (so the others, prompted, find the row), then `prompt()` reads the rows
+ * again. Returns the stop.
+ */
+export function keepMarked(mark: () => Promise<number | null>, marked: () => void, prompt: () => void): () => void {
+  let stopped = false;
+  const once = async () => {
+    const since = await mark();
+    if (stopped) return;
+    if (since !== null) marked();
+    prompt();
+  };
+  void once();
+  const every = setInterval(() => void once(), markEveryMs);
+  return () => {
+    stopped = true;
+    clearInterval(every);
+  };
 }
 
 export async function leaveHere(data: Rpc, roomId: string, tabId: string): Promise<void> {

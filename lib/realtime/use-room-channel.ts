@@ -4,7 +4,7 @@ import { startTransition, useEffect, useRef, useState } from "react";
 import { loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
-import { HereRows, leaveHere, markEveryMs, markHere, presentIds } from "./here-rows";
+import { HereRows, keepMarked, leaveHere, markHere, presentIds } from "./here-rows";
 import { type HereNow, type NowPlaying, hereNowOf } from "./presence";
 
 /** The room's access epoch as the database has it now (its channels' topics carry it: ./access-epoch.ts). */
@@ -127,18 +127,11 @@ export function useHereNow(roomId: string | null, self: PresenceSelf | null, pla
   }, [rows]);
   useEffect(() => {
     if (!connection || !roomId || !selfId) return;
-    let current = true;
-    const mark = async () => {
-      const since = await markHere(await loadSupabaseData(), roomId, tabId, { playingPostId });
-      if (current && since !== null) connection.setPresence({ user_id: selfId, at: Date.now() });
-      rowsRef.current?.prompt();
-    };
-    void mark();
-    const every = setInterval(() => void mark(), markEveryMs);
-    return () => {
-      current = false;
-      clearInterval(every);
-    };
+    return keepMarked(
+      async () => markHere(await loadSupabaseData(), roomId, tabId, { playingPostId }),
+      () => connection.setPresence({ user_id: selfId, at: Date.now() }),
+      () => rowsRef.current?.prompt(),
+    );
   }, [connection, roomId, selfId, tabId, playingPostId]);
   // Leaving (this page goes, or the room or person changes): stop sharing, and the row goes too.
   const connectionRef = useRef(connection);

@@ -13,7 +13,7 @@ import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { positionAt } from "./timeline";
 import { type Listener, type ListenerMeta, type PlaybackState, type QueueEntry, type SessionRow, playbackStateOf } from "./types";
 import { readRoomEpoch } from "@/lib/realtime/use-room-channel";
-import { type HereRow, HereRows, leaveHere, markEveryMs, markHere } from "@/lib/realtime/here-rows";
+import { type HereRow, HereRows, keepMarked, leaveHere, markHere } from "@/lib/realtime/here-rows";
 
 /** Who the page's person is, as they appear among the listeners (without `since` and `following`, which the page sets). */
 export type ListenerSelf = Omit<ListenerMeta, "since" | "following">;
@@ -251,19 +251,11 @@ function useSessionEngine(setup: ListeningSessionSetup): ListeningSessionValue {
     const connection = connectionRef.current;
     const data = dataRef.current;
     if (!connection || !data) return;
-    let stopped = false;
-    const mark = async () => {
-      const since = await markHere(data, room.id, tabId, { sessionId: liveSessionId, following });
-      if (stopped) return;
-      if (since !== null) connection.setPresence({ user_id: selfId, at: Date.now() });
-      rowsRef.current?.prompt();
-    };
-    void mark();
-    const every = setInterval(() => void mark(), markEveryMs);
-    return () => {
-      stopped = true;
-      clearInterval(every);
-    };
+    return keepMarked(
+      () => markHere(data, room.id, tabId, { sessionId: liveSessionId, following }),
+      () => connection.setPresence({ user_id: selfId, at: Date.now() }),
+      () => rowsRef.current?.prompt(),
+    );
   }, [liveSessionId, following, status.status, clientsReady, room.id, selfId, tabId]);
 
   const hostId = live?.host_id ?? null;

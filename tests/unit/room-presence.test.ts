@@ -1,7 +1,7 @@
 // "Here now": the people presence names, shown only from the database's rows for them (each person
 // once, with their own name and what they play), the page's own person first.
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { type HereRow, HereRows, presentIds } from "@/lib/realtime/here-rows";
+import { type HereRow, HereRows, keepMarked, presentIds } from "@/lib/realtime/here-rows";
 import { hereNowOf, presenceSelf } from "@/lib/realtime/presence";
 import { endsMembershipOf } from "@/lib/realtime/room-channel";
 import { membershipEndedMessage } from "@/lib/realtime/room-messages";
@@ -76,6 +76,27 @@ test("a read that fails keeps what was shown", async () => {
   await vi.advanceTimersByTimeAsync(10);
   expect(shown).toEqual([["u-ada"]]);
   rows.stop();
+});
+
+test("a page stays marked: at once and every 30 s, presence told only after a mark that took, then the rows read; nothing after the stop", async () => {
+  const calls: string[] = [];
+  let answer: number | null = null;
+  const stop = keepMarked(
+    async () => {
+      calls.push("mark");
+      return answer;
+    },
+    () => calls.push("marked"),
+    () => calls.push("prompt"),
+  );
+  await vi.advanceTimersByTimeAsync(0);
+  expect(calls).toEqual(["mark", "prompt"]);
+  answer = 1_000;
+  await vi.advanceTimersByTimeAsync(30_000);
+  expect(calls).toEqual(["mark", "prompt", "mark", "marked", "prompt"]);
+  stop();
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(calls).toHaveLength(5);
 });
 
 test("a member's presence identity is their id alone", () => {
