@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Button } from "@/components/ui/button";
 import { emailRedirect } from "@/lib/auth/links";
 import { authErrorMessage, networkMessage } from "@/lib/auth/messages";

@@ -3,8 +3,8 @@
 import { usePathname, useRouter } from "next/navigation";
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { useEffect, useEffectEvent, useRef } from "react";
-import { type BrowserSupabase, liveClientIfLoaded, whenSupabaseLoads } from "@/components/supabase-provider";
-import { deferSessionClient } from "./deferred-session";
+import { type BrowserSupabase, liveClientIfLoaded, whenSupabaseLoads } from "@/lib/supabase/browser-clients";
+import { deferSessionClient } from "@/lib/supabase/deferred-session";
 import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
 
 /**

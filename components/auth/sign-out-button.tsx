@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Button } from "@/components/ui/button";
 
 /** Signs out this browser; the SIGNED_OUT handler then clears state and goes to `/`. */

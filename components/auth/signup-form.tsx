@@ -2,7 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { signUpAction } from "@/app/auth/actions";
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { missingCredentialsMessage } from "@/lib/chain/credentials";

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, useCallback, useContext, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { getMoment, getMomentsPage, refetchMoments } from "@/lib/moments/queries";
 import { initialMomentsState, type MomentsAction, momentsReducer, type MomentsState } from "@/lib/moments/state";
 import type { Moment, MomentKey } from "@/lib/moments/types";

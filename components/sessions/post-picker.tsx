@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { type PostChoice, searchRoomPosts } from "@/lib/sessions/queue-writes";

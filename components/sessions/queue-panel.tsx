@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { Button } from "@/components/ui/button";
 import { lastSortKey, movedSortKey, type PendingWrite, queueView, withPending } from "@/lib/sessions/queue";
 import { queueMessages } from "@/lib/sessions/queue-errors";

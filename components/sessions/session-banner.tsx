@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { loadLiveClient } from "@/components/supabase-provider";
+import { loadLiveClient } from "@/lib/supabase/browser-clients";
 import { epochMovedPast, heardEpoch, knownEpoch } from "@/lib/realtime/access-epoch";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { readRoomEpoch } from "@/lib/realtime/use-room-channel";

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
 import { PlaybackProvider } from "@/components/moments/playback-provider";
-import { type BrowserData, loadSupabaseData } from "@/components/supabase-provider";
+import { type BrowserData, loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";

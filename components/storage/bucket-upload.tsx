@@ -1,6 +1,6 @@
 "use client";
 
-import { loadSupabase } from "@/components/supabase-provider";
+import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { networkMessage } from "@/lib/auth/messages";
 import { publicConfig } from "@/lib/public-config";
 import { uploadWithProgress } from "@/lib/storage/upload";

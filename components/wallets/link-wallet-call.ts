@@ -1,7 +1,7 @@
 // Calls the link-wallet function with the page's Supabase session; its error answers come back
 // as values ({ code, error }) with the words to show.
 import { FunctionsHttpError } from "@supabase/functions-js";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import type { LinkWalletResponse } from "@/lib/validation/wallet";
 
 export async function callLinkWallet(body: Record<string, unknown>): Promise<LinkWalletResponse> {

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { InjectedWalletChoice } from "@/components/auth/wallet-connect";

@@ -1,7 +1,7 @@
 "use client";
 
 import { startTransition, useEffect, useRef, useState } from "react";
-import { loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
+import { loadLiveClient, loadSupabaseData } from "@/lib/supabase/browser-clients";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
 import { HereRows, keepMarked, leaveHere, markHere, presentIds } from "./here-rows";

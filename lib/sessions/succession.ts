@@ -1,4 +1,4 @@
-import { hostStillHere, sessionMessages } from "./actions";
+import { hostStillHere, sessionMessages } from "./rpc";
 import { claimDelayMs, fallbackStepMs } from "./successor";
 import type { ListenerMeta, SessionActionResult, SessionRow } from "./types";
 

@@ -1,10 +1,10 @@
 "use client";
 
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { loadAccessToken, loadLiveClient, loadSupabaseData } from "@/components/supabase-provider";
+import { loadAccessToken, loadLiveClient, loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { publicConfig } from "@/lib/public-config";
 import type { BrowserData } from "@/lib/supabase/data-client";
-import { fetchSession, releaseOnExit, sessionActions, sessionMessages } from "./actions";
+import { fetchSession, releaseOnExit, sessionActions, sessionMessages } from "./rpc";
 import { localNow, ServerClock } from "./clock";
 import { SessionConnection, type SessionChannelStatus } from "./connection";
 import { hostSilent } from "./host-silence";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { getMoment, refetchMoments } from "@/lib/moments/queries";
 import { initialMomentsState, momentsReducer } from "@/lib/moments/state";
 import type { Moment } from "@/lib/moments/types";

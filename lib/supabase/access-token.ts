@@ -3,7 +3,7 @@ import { storedSession } from "./cookie-storage";
 import { tokenRefreshMarginMs } from "./session-key";
 
 // The deferred session reads the stored session from here, so that the cookie reader arrives in the
-// same chunk as this rule on every signed-in page (see components/auth/deferred-session.ts).
+// same chunk as this rule on every signed-in page (see lib/supabase/deferred-session.ts).
 export { storedSession };
 
 /**
@@ -13,7 +13,7 @@ export { storedSession };
  *   reads and listens as anon;
  * - the token in the cookies while it has more than `tokenRefreshMarginMs` to live and the session
  *   client has not loaded: a signed-in page reads and listens without running the session client,
- *   which is loaded before the token is due (components/auth/deferred-session.ts);
+ *   which is loaded before the token is due (lib/supabase/deferred-session.ts);
  * - otherwise the session client's, which refreshes a token that is due first.
  */
 export async function currentAccessToken(storageKey: string, session: { loaded: () => boolean; load: () => Promise<BrowserAuth> }): Promise<string | null> {

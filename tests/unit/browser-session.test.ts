@@ -115,7 +115,7 @@ describe("the session cookies", () => {
 });
 
 // A signed-in page starts without the session client and loads it by this reading of the cookies
-// (components/auth/deferred-session.ts): when the token is due, or at once when there is no session;
+// (lib/supabase/deferred-session.ts): when the token is due, or at once when there is no session;
 // until then its data and live clients send the stored token (lib/supabase/access-token.ts).
 describe("storedSession", () => {
   test("is the stored session's expires_at and access token, whole or split over several cookies", async () => {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { loadSupabaseData } from "@/components/supabase-provider";
+import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { feedReducer, initialFeed, newestCreatedAt, postFromRow, unknownAuthors, withAuthor, type PostAuthor } from "@/lib/posts/live-feed";
 import { postColumns, shapePost, type Post } from "@/lib/posts/queries";
 import type { RoomRowChange } from "@/lib/realtime/room-channel";

@@ -4,7 +4,7 @@
 // ahead leaving mid-claim; the host back before the window ends; a socket that drops and comes back
 // just as the host leaves, whose person keeps their place.
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { sessionMessages } from "@/lib/sessions/actions";
+import { sessionMessages } from "@/lib/sessions/rpc";
 import { claimGiveUpMs, claimRetryMs, departedGraceMs, HostSuccession, type SuccessionView } from "@/lib/sessions/succession";
 import { fallbackStepMs, hostQuietMs } from "@/lib/sessions/successor";
 import type { ListenerMeta, SessionActionResult, SessionRow } from "@/lib/sessions/types";

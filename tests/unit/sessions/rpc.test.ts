@@ -1,7 +1,7 @@
 // Errors of the session's functions in words: the function's own sentence; a request that never got
 // there; an expired sign-in; never a bare constraint name.
 import { expect, test } from "vitest";
-import { hostStillHere, sessionErrorText, sessionMessages } from "@/lib/sessions/actions";
+import { hostStillHere, sessionErrorText, sessionMessages } from "@/lib/sessions/rpc";
 
 test("the function's own words are shown as they are", () => {
   expect(sessionErrorText({ code: "42501", message: "Only the host controls playback" })).toBe("Only the host controls playback");

@@ -1,5 +1,5 @@
 import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
-import { loadSupabase, whenSupabaseLoads } from "@/components/supabase-provider";
+import { loadSupabase, whenSupabaseLoads } from "@/lib/supabase/browser-clients";
 import { nextTask } from "@/lib/next-task";
 import { publicConfig } from "@/lib/public-config";
 import { sessionStorageKey, tokenRefreshMarginMs } from "@/lib/supabase/session-key";
