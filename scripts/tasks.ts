@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:*, bench:*, chain:compile, oembed:local, config:check.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:* (types, schema, test, advisors), bench:*, chain:compile, oembed:local, config:check.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,6 +20,7 @@ import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-typ
 import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
 import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
 import { checkPushedConfig } from "./pushed-config.ts";
+import { dumpSchema, schemaDumpPath } from "./schema-dump.ts";
 import { oembedProvidersEnv, oembedProvidersPort } from "../tests/helpers/oembed-providers.ts";
 
 const bin = (name: string) => path.join(binDir, name);
@@ -304,6 +305,18 @@ async function dbTypes(): Promise<number> {
   return 0;
 }
 
+async function dbSchema(): Promise<number> {
+  const config = loadConfig();
+  const stop = await withStack(config);
+  try {
+    writeFileSync(schemaDumpPath, await dumpSchema(config));
+    log(`Wrote ${path.relative(repoRoot, schemaDumpPath)}`);
+  } finally {
+    await stop();
+  }
+  return 0;
+}
+
 async function dbTest(): Promise<number> {
   await ensureDebianPackages([debianPackages.postgres, debianPackages.pgtap, debianPackages.pgProve, debianPackages.plpgsqlCheck], log);
   const config = loadConfig();
@@ -345,6 +358,7 @@ const tasks: Record<string, () => Promise<number>> = {
   lint: async () => ((await lint()).ok ? 0 : 1),
   knip: async () => ((await dependencies()).ok ? 0 : 1),
   "db:types": dbTypes,
+  "db:schema": dbSchema,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
   "bench:web": () => bench("bench-web.ts", { browser: true }),
