@@ -1,8 +1,8 @@
 "use client";
 
 import { type FormEvent, startTransition, useActionState, useRef, useState } from "react";
-import { createRoomAction } from "@/app/rooms/new/actions";
-import { type CreateRoomField, type CreateRoomState, type CreateRoomValues, gateFingerprint } from "@/app/rooms/new/form-state";
+import { createRoomAction } from "@/lib/rooms/actions";
+import { type CreateRoomField, type CreateRoomState, type CreateRoomValues, gateFingerprint } from "@/lib/rooms/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";

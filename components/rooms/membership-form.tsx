@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import { joinRoomAction, leaveRoomAction, type MembershipFormState } from "@/app/r/[slug]/actions";
+import { joinRoomAction, leaveRoomAction } from "@/lib/rooms/actions";
+import type { MembershipFormState } from "@/lib/rooms/form-state";
 import { Button } from "@/components/ui/button";
 import { noteOwnLeave } from "@/lib/realtime/room-messages";
 import { linkClasses } from "@/components/ui/link";

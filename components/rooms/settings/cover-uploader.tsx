@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { removeRoomCover, setRoomCover } from "@/app/r/[slug]/settings/actions";
+import { removeRoomCover, setRoomCover } from "@/lib/rooms/actions";
 import { RoomCover } from "@/components/rooms/room-cover";
 import { UploadProgress, uploadToBucket } from "@/components/storage/bucket-upload";
 import { Alert } from "@/components/ui/alert";

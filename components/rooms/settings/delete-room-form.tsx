@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import { deleteRoom, type DeleteRoomState } from "@/app/r/[slug]/settings/actions";
+import { deleteRoom } from "@/lib/rooms/actions";
+import type { DeleteRoomState } from "@/lib/rooms/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";

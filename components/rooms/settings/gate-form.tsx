@@ -2,11 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { checkGateToken, type GateCheck, makeRoomPublic, saveRoomGate } from "@/app/r/[slug]/settings/gate-actions";
+import { checkGateToken, makeRoomPublic, saveRoomGate } from "@/lib/rooms/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { networkMessage } from "@/lib/auth/messages";
+import { fail } from "@/lib/result";
+import type { GateCheck } from "@/lib/rooms/form-state";
 import type { GateFormValues } from "@/lib/rooms/gate-form";
 
 const standards = [
@@ -44,14 +46,14 @@ export function GateForm({ roomId, chains, initial, gated }: { roomId: string; c
     setMessage(null);
     const sent = key;
     startTransition(async () => {
-      const result = await call().catch((): GateCheck => ({ ok: false, errors: {}, message: networkMessage }));
+      const result = await call().catch((): GateCheck => fail({ errors: {}, message: networkMessage }));
       if (!result.ok) {
-        setErrors(result.errors);
-        if (result.message) setMessage({ tone: "error", text: result.message });
+        setErrors(result.error.errors);
+        if (result.error.message) setMessage({ tone: "error", text: result.error.message });
         return;
       }
       setErrors({});
-      setChecked({ key: sent, label: result.label });
+      setChecked({ key: sent, label: result.data.label });
       if (saved) {
         setMessage({ tone: "success", text: saved });
         router.refresh();
@@ -62,7 +64,7 @@ export function GateForm({ roomId, chains, initial, gated }: { roomId: string; c
   function makePublic() {
     setMessage(null);
     startTransition(async () => {
-      const result = await makeRoomPublic(roomId).catch(() => ({ ok: false as const, error: networkMessage }));
+      const result = await makeRoomPublic(roomId).catch(() => fail(networkMessage));
       if (!result.ok) return setMessage({ tone: "error", text: result.error });
       setMessage({ tone: "success", text: "The room is public: anyone signed in may join." });
       router.refresh();

@@ -2,9 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { type ActionResult, removeMember, setMemberRole } from "@/app/r/[slug]/settings/actions";
+import { removeMember, setMemberRole } from "@/lib/rooms/actions";
 import { Button } from "@/components/ui/button";
 import { networkMessage } from "@/lib/auth/messages";
+import { type Result, fail } from "@/lib/result";
 
 export interface MemberPermissions {
   promote: boolean;
@@ -18,10 +19,10 @@ export function MemberActions({ roomId, userId, name, can }: { roomId: string; u
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
 
-  function run(write: () => Promise<ActionResult>) {
+  function run(write: () => Promise<Result>) {
     setError(null);
     startTransition(async () => {
-      const result = await write().catch((): ActionResult => ({ ok: false, error: networkMessage }));
+      const result = await write().catch(() => fail(networkMessage));
       if (!result.ok) setError(result.error);
       else router.refresh();
     });

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import { type RoomFieldsState, updateRoomFields } from "@/app/r/[slug]/settings/actions";
+import { updateRoomFields } from "@/lib/rooms/actions";
+import type { RoomFieldsState } from "@/lib/rooms/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";

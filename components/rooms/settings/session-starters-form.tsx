@@ -1,7 +1,8 @@
 "use client";
 
 import { type FormEvent, startTransition, useActionState, useState } from "react";
-import { type SessionStartersState, updateSessionStarters } from "@/app/r/[slug]/settings/actions";
+import { updateSessionStarters } from "@/lib/rooms/actions";
+import type { SessionStartersState } from "@/lib/rooms/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { sessionStarterChoices, sessionStarterLabels, type SessionStarters } from "@/lib/rooms/session-starters";
