@@ -1,32 +1,17 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
-import { createMoment } from "@/lib/moments/actions";
-import { formatMomentTime, parseMomentTime } from "@/lib/moments/time";
+import { placeStamp } from "@/lib/moments/composer-state";
+import { formatMomentTime } from "@/lib/moments/time";
 import { momentMessages } from "@/lib/moments/rules";
-import { loadMomentSchemas } from "@/lib/moments/schemas";
 import { useMoments } from "./moments-context";
 import { usePlayback, usePlaybackStore } from "./playback";
+import { useComposer } from "./use-composer";
 
-/** The comment's time: following playback (null), captured when typing began, or typed by the person. */
-type At = { text: string; seconds: number | null } | null;
-
-const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
-
-type MomentSchemas = NonNullable<Awaited<ReturnType<typeof loadMomentSchemas>>>;
-
-/** The time a comment is at, checked as the server checks it; an error message or the seconds. */
-function checkAt(at: { text: string; seconds: number | null }, duration: number | null, schemas: MomentSchemas | null): { seconds: number } | { error: string } {
-  const seconds = at.seconds ?? parseMomentTime(at.text);
-  if (seconds === null) return { error: momentMessages.atInvalid };
-  const parsed = schemas?.momentAtSchema.safeParse(seconds);
-  if (parsed && !parsed.success) return { error: parsed.error.issues[0].message };
-  if (duration !== null && seconds > duration) return { error: momentMessages.atPastEnd };
-  return { seconds };
-}
+const fields = ["body", "atSeconds"] as const;
 
 /**
  * "Comment at 1:42": the time follows playback until the person starts typing (then it is captured)
@@ -37,63 +22,29 @@ export function MomentComposer() {
   const store = usePlaybackStore();
   const duration = usePlayback((snapshot) => snapshot.duration);
   const nowText = usePlayback((snapshot) => formatMomentTime(snapshot.time));
-  const [body, setBody] = useState("");
   const [general, setGeneral] = useState(false);
-  const [at, setAt] = useState<At>(null);
-  const [errors, setErrors] = useState<{ body?: string; atSeconds?: string }>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const [posted, setPosted] = useState(false);
-
-  const capture = (): { text: string; seconds: number } => {
-    const time = store?.get().time ?? 0;
-    const seconds = round(duration === null ? time : Math.min(time, duration));
-    return { text: formatMomentTime(seconds), seconds };
-  };
+  const composer = useComposer({
+    post: { id: post.id, durationSeconds: duration },
+    getPosition: () => store?.get().time ?? 0,
+    stampsWhenTyping: (bodyBefore) => !general && !bodyBefore,
+    place: (stamp, schemas) => {
+      if (general) return { ok: true, postId: post.id, atSeconds: null };
+      return stamp ? placeStamp(stamp, duration, schemas?.momentAtSchema ?? null) : { ok: false, field: "atSeconds", error: momentMessages.atInvalid };
+    },
+    fields,
+    notice: () => "Posted.",
+    onPosted: (moment) => dispatch({ type: "upsert", moment }),
+  });
+  const { body, stamp: at, errors, formError, pending, posted } = composer;
   const atText = at?.text ?? nowText;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFormError(null);
-    setPosted(false);
-    const found: typeof errors = {};
-    const schemas = await loadMomentSchemas();
-    const bodyCheck = schemas?.momentBodySchema.safeParse(body);
-    if (bodyCheck && !bodyCheck.success) found.body = bodyCheck.error.issues[0].message;
-    let atSeconds: number | null = null;
-    if (!general) {
-      const checked = checkAt(at ?? capture(), duration, schemas);
-      if ("error" in checked) found.atSeconds = checked.error;
-      else atSeconds = checked.seconds;
-    }
-    setErrors(found);
-    if (found.body || found.atSeconds) return;
-
-    setPending(true);
-    const answer = await createMoment({ postId: post.id, atSeconds, body }).catch(() => ({ ok: false as const, error: "We couldn't reach the server — check your connection and try again.", errors: undefined }));
-    setPending(false);
-    if (!answer.ok) {
-      setErrors(answer.errors ?? {});
-      if (!answer.errors?.body && !answer.errors?.atSeconds) setFormError(answer.error);
-      return;
-    }
-    dispatch({ type: "upsert", moment: answer.data });
-    setBody("");
-    setAt(null);
-    setPosted(true);
-  }
-
   return (
-    <form onSubmit={submit} onFocus={() => void loadMomentSchemas()} noValidate aria-label="Add a comment" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form onSubmit={composer.submit} onFocus={composer.loadSchemas} noValidate aria-label="Add a comment" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
       <TextAreaField
         id="moment-body"
         label="Your comment"
         value={body}
-        onChange={(event) => {
-          if (!at && !general && !body) setAt(capture());
-          setBody(event.target.value);
-          setPosted(false);
-        }}
+        onChange={(event) => composer.edit(event.target.value)}
         error={errors.body}
         hint={`${body.length}/1000`}
         className="min-h-20"
@@ -105,9 +56,9 @@ export function MomentComposer() {
         </label>
         {general ? null : (
           <div className="flex items-start gap-2">
-            <TextField id="moment-at" label="Time" autoComplete="off" className="max-w-28" value={atText} onChange={(event) => setAt({ text: event.target.value, seconds: null })} error={errors.atSeconds} />
+            <TextField id="moment-at" label="Time" autoComplete="off" className="max-w-28" value={atText} onChange={(event) => composer.setStamp({ postId: post.id, text: event.target.value, seconds: null })} error={errors.atSeconds} />
             {at ? (
-              <Button variant="ghost" className="mt-[1.625rem]" onClick={() => setAt(null)}>
+              <Button variant="ghost" className="mt-[1.625rem]" onClick={() => composer.setStamp(null)}>
                 Use playback time
               </Button>
             ) : null}
@@ -121,7 +72,7 @@ export function MomentComposer() {
         </Button>
         {posted ? (
           <p role="status" className="text-sm text-success">
-            Posted.
+            {posted}
           </p>
         ) : null}
       </div>

@@ -1,13 +1,12 @@
 "use client";
 
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
+import { useComposer } from "@/components/moments/use-composer";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
-import { createMoment } from "@/lib/moments/actions";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
-import { loadMomentSchemas } from "@/lib/moments/schemas";
 
 export interface SessionMomentComposerProps {
   /** The session the comment is made in (undefined: the person listens to another post on their own). */
@@ -20,11 +19,7 @@ export interface SessionMomentComposerProps {
   onPosted?: (moment: Moment) => void;
 }
 
-/** The moment a person started typing: their comment is stamped there (on that post). */
-type Stamp = { postId: string; seconds: number };
-
-const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
-const unreachable = "We couldn't reach the server — check your connection and try again.";
+const fields = ["body"] as const;
 
 /**
  * "Comment at 1:42" during a session: stamped with the player's position when the person began
@@ -32,13 +27,18 @@ const unreachable = "We couldn't reach the server — check your connection and 
  * any error (the session ended, or moved on to another post).
  */
 export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }: SessionMomentComposerProps) {
-  const [body, setBody] = useState("");
-  const [stamp, setStamp] = useState<Stamp | null>(null);
   const [now, setNow] = useState<number | null>(null);
-  const [bodyError, setBodyError] = useState<string | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const [posted, setPosted] = useState<string | null>(null);
+  const composer = useComposer({
+    post,
+    getPosition,
+    sessionId,
+    // Stamped where the person started typing (on that post), else where playback is now.
+    place: (stamp) => (stamp ? { ok: true, postId: stamp.postId, atSeconds: stamp.seconds } : { ok: false, error: "Nothing is playing — comment once the session plays a post." }),
+    fields,
+    notice: (atSeconds) => `Posted at ${formatMomentTime(atSeconds ?? 0)}.`,
+    onPosted: (moment) => onPosted?.(moment),
+  });
+  const { body, stamp: current, errors, formError, pending, posted } = composer;
 
   // The button follows playback until typing begins.
   useEffect(() => {
@@ -46,53 +46,16 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
     return () => clearInterval(timer);
   }, [getPosition]);
 
-  const capture = (): Stamp | null => {
-    const position = getPosition();
-    if (!post || position === null) return null;
-    const seconds = round(post.durationSeconds === null ? position : Math.min(position, post.durationSeconds));
-    return { postId: post.id, seconds };
-  };
-  // A stamp on a post that no longer plays is forgotten (the text stays).
-  const current = stamp && post && stamp.postId === post.id ? stamp : null;
   const shownSeconds = current?.seconds ?? now;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFormError(null);
-    setPosted(null);
-    const checked = (await loadMomentSchemas())?.momentBodySchema.safeParse(body);
-    const problem = checked && !checked.success ? checked.error.issues[0].message : undefined;
-    setBodyError(problem);
-    if (problem) return;
-    const at = current ?? capture();
-    if (!at) return setFormError("Nothing is playing — comment once the session plays a post.");
-
-    setPending(true);
-    const answer = await createMoment({ postId: at.postId, atSeconds: at.seconds, body, sessionId }).catch(() => ({ ok: false as const, error: unreachable, errors: undefined }));
-    setPending(false);
-    if (!answer.ok) {
-      if (answer.errors?.body) setBodyError(answer.errors.body);
-      else setFormError(answer.error);
-      return;
-    }
-    onPosted?.(answer.data);
-    setBody("");
-    setStamp(null);
-    setPosted(`Posted at ${formatMomentTime(at.seconds)}.`);
-  }
-
   return (
-    <form onSubmit={submit} onFocus={() => void loadMomentSchemas()} noValidate aria-label="Comment during the session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form onSubmit={composer.submit} onFocus={composer.loadSchemas} noValidate aria-label="Comment during the session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
       <TextAreaField
         id="session-moment-body"
         label="Comment on this moment"
         value={body}
-        onChange={(event) => {
-          if (!current) setStamp(capture());
-          setBody(event.target.value);
-          setPosted(null);
-        }}
-        error={bodyError}
+        onChange={(event) => composer.edit(event.target.value)}
+        error={errors.body}
         hint={`${body.length}/1000`}
         className="min-h-16"
       />
@@ -102,7 +65,7 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
           {pending ? "Posting…" : shownSeconds === null || !post ? "Comment" : `Comment at ${formatMomentTime(shownSeconds)}`}
         </Button>
         {current ? (
-          <Button variant="ghost" onClick={() => setStamp(capture())}>
+          <Button variant="ghost" onClick={() => composer.setStamp(composer.capture())}>
             Use the time now
           </Button>
         ) : null}
