@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
 import { Avatar } from "@/components/avatar";
 import { RoomLive } from "@/components/live/room-live";
 import { Feed } from "@/components/posts/feed";
@@ -14,24 +13,17 @@ import { ListenTogether } from "@/components/sessions/listen-together";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { WalletAddress } from "@/components/wallet-address";
-import { getCurrentUser } from "@/lib/auth/current-user";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { shortChecksummedAddress } from "@/lib/chain/address";
 import { decodeCursor } from "@/lib/posts/cursor";
 import { gateRequirementText } from "@/lib/chain/tokens";
 import { chainName, standardName } from "@/lib/rooms/chain-name";
-import { freshMembership } from "@/lib/rooms/membership-freshness";
 import { roomHasLiveSession } from "@/lib/sessions/live";
-import { getRoomBySlug, type RoomDetails, type RoomGate } from "@/lib/rooms/queries";
-import { createClient } from "@/lib/supabase/server";
+import type { RoomDetails, RoomGate } from "@/lib/rooms/queries";
+import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 
 type Params = Promise<{ slug: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-const loadRoom = cache(async (slug: string) => {
-  const [supabase, user] = await Promise.all([createClient(), getCurrentUser()]);
-  return { supabase, user, result: await getRoomBySlug(supabase, slug, user?.id ?? null) };
-});
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { result } = await loadRoom((await params).slug);
@@ -59,17 +51,15 @@ export default async function RoomPage({ params, searchParams }: { params: Param
       </main>
     );
   }
-  const details = result.data;
-  const { room, owner, gate } = details;
-  const [{ membership, notice, lapsed }, requirement, ownerWallets, liveSession] = await Promise.all([
-    freshMembership(supabase, room, details.membership),
+  const { room, owner, gate } = result.data;
+  const [access, requirement, ownerWallets, liveSession] = await Promise.all([
+    loadRoomAccess(slug),
     gate ? gateText(gate) : null,
     owner ? supabase.rpc("profile_wallets", { profile_id: owner.id }).then(({ data }) => data ?? []) : [],
     roomHasLiveSession(supabase, room.id),
   ]);
+  const { membership, notice, lapsed, canManage, canRead: canReadContent } = access;
   const gated = room.visibility === "gated";
-  const canManage = membership?.role === "owner" || membership?.role === "moderator";
-  const canReadContent = !gated || membership !== null;
   const ownerWallet = ownerWallets.find((wallet) => wallet.ens_name) ?? ownerWallets[0];
 
   return (

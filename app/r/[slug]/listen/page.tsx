@@ -1,24 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { SessionPage } from "@/components/sessions/session-page";
 import { Alert } from "@/components/ui/alert";
 import { linkClasses } from "@/components/ui/link";
-import { getCurrentUser } from "@/lib/auth/current-user";
-import { freshMembership } from "@/lib/rooms/membership-freshness";
-import { getRoomBySlug } from "@/lib/rooms/queries";
+import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 import { getLiveSession, getSessionPosts } from "@/lib/sessions/queries";
 import type { ListenerSelf } from "@/lib/sessions/use-listening-session";
-import { createClient } from "@/lib/supabase/server";
 
 type Params = Promise<{ slug: string }>;
-
-const loadRoom = cache(async (slug: string) => {
-  const [supabase, user] = await Promise.all([createClient(), getCurrentUser()]);
-  return { supabase, user, result: await getRoomBySlug(supabase, slug, user?.id ?? null) };
-});
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { result } = await loadRoom((await params).slug);
@@ -27,7 +18,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 /** The room's listening session: the player everyone follows, the host's controls, who is listening. */
 export default async function ListenPage({ params }: { params: Params }) {
-  const { supabase, user, result } = await loadRoom((await params).slug);
+  const { slug } = await params;
+  const { supabase, user, result } = await loadRoom(slug);
   if (!result.ok) {
     if (result.error.kind === "not_found") notFound();
     return (
@@ -37,7 +29,7 @@ export default async function ListenPage({ params }: { params: Params }) {
     );
   }
   const { room } = result.data;
-  const { membership, notice, lapsed } = await freshMembership(supabase, room, result.data.membership);
+  const { membership, notice, lapsed } = await loadRoomAccess(slug);
   const roomLink = (
     <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
       ← {room.name}

@@ -13,25 +13,23 @@ import { Card } from "@/components/ui/card";
 import { linkClasses } from "@/components/ui/link";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { loadRoomMembers } from "@/lib/rooms/members";
-import { getRoomBySlug } from "@/lib/rooms/queries";
-import { createClient } from "@/lib/supabase/server";
+import { loadRoom } from "@/lib/rooms/room-loader";
 import { sessionStarterChoices, type SessionStarters } from "@/lib/rooms/session-starters";
 
 type Params = Promise<{ slug: string }>;
 type Search = Promise<{ moved?: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const supabase = await createClient();
-  const found = await getRoomBySlug(supabase, (await params).slug);
-  return { title: found.ok ? `Settings · ${found.data.room.name}` : "Room not found" };
+  const { result } = await loadRoom((await params).slug);
+  return { title: result.ok ? `Settings · ${result.data.room.name}` : "Room not found" };
 }
 
 export default async function RoomSettingsPage({ params, searchParams }: { params: Params; searchParams: Search }) {
   const { slug } = await params;
+  // Signed out: to sign in first, whether or not the room exists (the loader has the same cached user).
   const user = await getCurrentUser();
   if (!user) redirect(`/login?next=${encodeURIComponent(`/r/${slug}/settings`)}`);
-  const supabase = await createClient();
-  const found = await getRoomBySlug(supabase, slug, user.id);
+  const { supabase, result: found } = await loadRoom(slug);
   if (!found.ok && found.error.kind === "not_found") notFound();
   if (!found.ok) {
     return (
@@ -42,6 +40,7 @@ export default async function RoomSettingsPage({ params, searchParams }: { param
     );
   }
   const { room, gate } = found.data;
+  // The membership as stored: only an owner's or a moderator's opens the settings, and those never lapse.
   const role = found.data.membership?.role ?? null;
 
   if (role !== "owner" && role !== "moderator") {

@@ -14,13 +14,12 @@ import { PostPlayer } from "@/components/posts/post-player";
 import { formatDuration, formatPostDate } from "@/components/posts/format";
 import { Alert } from "@/components/ui/alert";
 import { linkClasses } from "@/components/ui/link";
-import { getCurrentUser } from "@/lib/auth/current-user";
-import { mayDeletePost, getRoomAccess } from "@/lib/posts/room-access";
+import { mayDeletePost } from "@/lib/rooms/access";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { getMomentsPage } from "@/lib/moments/queries";
 import { getPost } from "@/lib/posts/queries";
 import { checkPlayableUrl } from "@/lib/media/playable";
-import { createClient } from "@/lib/supabase/server";
+import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 
 type Params = Promise<{ slug: string; postId: string }>;
 
@@ -29,11 +28,13 @@ const playbackSeconds = 30 * 60;
 
 /** The room, the caller's access and the post, once per request (metadata and page share it). */
 const loadPost = cache(async (slug: string, postId: string) => {
-  const supabase = await createClient();
-  const access = await getRoomAccess(supabase, slug);
-  if (!access) return null;
-  const post = access.canRead ? await getPost(supabase, access.room.id, postId) : null;
-  return { supabase, access, post };
+  const { supabase, user, result } = await loadRoom(slug);
+  // A room that could not be loaded shows as not found here.
+  if (!result.ok) return null;
+  const { room } = result.data;
+  const access = await loadRoomAccess(slug);
+  const post = access.canRead ? await getPost(supabase, room.id, postId) : null;
+  return { supabase, room, user, access, post };
 });
 
 const load = async (params: Params) => {
@@ -44,26 +45,27 @@ const load = async (params: Params) => {
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const loaded = await load(params);
   if (!loaded) return { title: "Room not found" };
-  if (!loaded.access.canRead) return { title: `Members only · ${loaded.access.room.name}` };
-  return { title: loaded.post ? `${loaded.post.title} · ${loaded.access.room.name}` : "Post not found" };
+  if (!loaded.access.canRead) return { title: `Members only · ${loaded.room.name}` };
+  return { title: loaded.post ? `${loaded.post.title} · ${loaded.room.name}` : "Post not found" };
 }
 
 export default async function PostPage({ params }: { params: Params }) {
   const loaded = await load(params);
   if (!loaded) notFound();
-  const { supabase, access, post } = loaded;
+  const { supabase, room, user, access, post } = loaded;
+  const userId = user?.id ?? null;
   const roomLink = (
-    <Link href={`/r/${access.room.slug}`} className={`text-sm ${linkClasses}`}>
-      ← {access.room.name}
+    <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
+      ← {room.name}
     </Link>
   );
   if (!access.canRead) {
     return (
       <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
         {roomLink}
-        <h1 className="text-2xl font-semibold tracking-tight">{access.room.name}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{room.name}</h1>
         <MembershipNotice notice={access.notice} lapsed={access.lapsed} />
-        <MembersOnly signedIn={access.userId !== null} />
+        <MembersOnly signedIn={userId !== null} />
       </main>
     );
   }
@@ -79,17 +81,16 @@ export default async function PostPage({ params }: { params: Params }) {
   const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
   const durationSeconds = post.duration_seconds === null ? null : Number(post.duration_seconds);
   const duration = formatDuration(durationSeconds);
-  const isAuthor = access.userId === post.author_id;
+  const isAuthor = userId === post.author_id;
   // Hosted players and streams (YouTube, Vimeo, HLS, …) wait to be played; a file's element is cheap.
   const hostedPlayer = link?.ok === true && link.player !== "html";
-  // Cached per request: the page's header has asked already.
-  const profile = access.role ? (await getCurrentUser())?.profile : null;
+  const profile = access.role ? user?.profile : null;
   const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
-  const viewer = { userId: access.userId, canComment: access.role !== null, canModerate: access.role === "owner" || access.role === "moderator" };
+  const viewer = { userId, canComment: access.role !== null, canModerate: access.canManage };
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
-      <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: access.room.id, slug: access.room.slug, name: access.room.name }} viewer={viewer} initial={moments}>
+      <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: room.id, slug: room.slug, name: room.name }} viewer={viewer} initial={moments}>
         <div className="flex flex-col gap-2">
           {src ? (
             <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={hostedPlayer} />
@@ -130,8 +131,8 @@ export default async function PostPage({ params }: { params: Params }) {
           </p>
         </div>
         {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
-        <RoomLive room={{ id: access.room.id, slug: access.room.slug, gated: access.room.visibility === "gated" }} self={profile ? presenceSelf(profile) : null} post={{ post_id: post.id, title: post.title }} />
-        {mayDeletePost(access, post.author_id) ? <PostManage target={{ id: post.id, slug: access.room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
+        <RoomLive room={{ id: room.id, slug: room.slug, gated: room.visibility === "gated" }} self={profile ? presenceSelf(profile) : null} post={{ post_id: post.id, title: post.title }} />
+        {mayDeletePost({ userId, role: access.role }, post.author_id) ? <PostManage target={{ id: post.id, slug: room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
         {firstPage.ok ? null : <Alert tone="error">{firstPage.error}</Alert>}
         <MomentsSection />
       </PostMoments>
