@@ -27,3 +27,13 @@ export function hostBeatOf(payload: unknown): HostBeat | null {
   const p = payload as Record<string, unknown>;
   return typeof p.session_id === "string" && typeof p.host_id === "string" && typeof p.seen_at === "string" ? { session_id: p.session_id, host_id: p.host_id, seen_at: p.seen_at } : null;
 }
+
+/**
+ * Looks every second whether `hostId` has gone silent, counting from now (when this page begins
+ * listening for them) or from the last beat heard (`lastBeat()`), and tells `onLook`. Returns the stop.
+ */
+export function watchHostSilence(hostId: string, lastBeat: () => { hostId: string; at: number } | null, now: () => number, onLook: (silent: boolean) => void): () => void {
+  const since = now();
+  const timer = setInterval(() => onLook(hostSilent(hostId, lastBeat(), since, now())), 1_000);
+  return () => clearInterval(timer);
+}
