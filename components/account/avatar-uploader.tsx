@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { setAvatar } from "@/app/account/actions";
+import { setAvatar } from "@/lib/account/actions";
 import { Avatar } from "@/components/avatar";
 import { UploadProgress, uploadToBucket } from "@/components/storage/bucket-upload";
 import { Alert } from "@/components/ui/alert";

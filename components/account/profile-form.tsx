@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import { type ProfileFormState, updateProfile } from "@/app/account/actions";
+import { updateProfile } from "@/lib/account/actions";
+import type { ProfileFormState } from "@/lib/account/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";

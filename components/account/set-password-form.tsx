@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import { setPasswordAction } from "@/app/auth/actions";
+import { setPasswordAction } from "@/lib/auth/actions";
 import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

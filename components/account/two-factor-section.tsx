@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { type TwoFactorState, enrollmentAction, removeAuthenticatorAction } from "@/app/account/two-factor-actions";
+import { enrollmentAction, removeAuthenticatorAction } from "@/lib/auth/actions";
+import type { TwoFactorState } from "@/lib/auth/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { linkClasses } from "@/components/ui/link";
 import { useActionState, useState } from "react";
-import { signInAction } from "@/app/auth/actions";
+import { signInAction } from "@/lib/auth/actions";
 import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

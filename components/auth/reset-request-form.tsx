@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import { resetRequestAction } from "@/app/auth/actions";
+import { resetRequestAction } from "@/lib/auth/actions";
 import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

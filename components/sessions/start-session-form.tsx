@@ -3,7 +3,8 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { linkClasses } from "@/components/ui/link";
-import { type StartSessionState, startSessionAction } from "@/lib/sessions/start";
+import { startSessionAction } from "@/lib/sessions/actions";
+import type { StartSessionState } from "@/lib/sessions/form-state";
 
 const idle: StartSessionState = { status: "idle" };
 

@@ -1,5 +1,6 @@
-// What a password form's Server Action answers (app/auth/actions.ts), shared with the form that
-// renders it. Passwords are never sent back: a page rendered from this state never holds one.
+// What Supabase Auth's forms send and their Server Actions (./actions.ts) answer, shared with the
+// forms that render it. Passwords and codes are never sent back: a page rendered from this state
+// never holds one.
 
 export interface AuthFormState {
   status: "idle" | "error" | "sent" | "done";
@@ -16,4 +17,20 @@ export const idleFormState: AuthFormState = { status: "idle", values: {}, errors
 export function formValue(formData: FormData, name: string): string {
   const value = formData.get(name);
   return typeof value === "string" ? value : "";
+}
+
+/** The authenticator being set up: what the page shows until a code confirms it. */
+export interface PendingAuthenticator {
+  factorId: string;
+  qrCode: string;
+  secret: string;
+  uri: string;
+}
+
+/** The account page's two-factor forms: setting up an authenticator app, and removing it. */
+export interface TwoFactorState {
+  status: "idle" | "enrolling" | "error" | "enabled" | "removed";
+  pending?: PendingAuthenticator;
+  codeError?: string;
+  formError?: string;
 }

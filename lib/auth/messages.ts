@@ -1,4 +1,5 @@
 import type { AuthError } from "@supabase/supabase-js";
+import { messages } from "@/lib/messages";
 
 /** Supabase Auth's error codes, said in words a person can act on. */
 const byCode: Record<string, string> = {
@@ -17,7 +18,7 @@ const byCode: Record<string, string> = {
   signup_disabled: "Sign-ups are closed right now.",
   email_address_invalid: "That email address can't receive mail — check it and try again.",
   validation_failed: "Check what you entered and try again.",
-  session_not_found: "Your session has ended — sign in again.",
+  session_not_found: messages.sessionEnded,
   user_banned: "This account is suspended.",
 };
 

@@ -2,7 +2,7 @@
 // minimum_password_length); these give the same answer before a round trip. They are small plain
 // functions rather than zod schemas because these forms are on the signed-out pages, whose
 // first-load JavaScript has to stay small (zod's core alone is ~24 KB compressed). The forms' Server
-// Actions (app/auth/actions.ts, used before JavaScript runs) check with the same rules.
+// Actions (lib/auth/actions.ts, used before JavaScript runs) check with the same rules.
 
 export const authMessages = {
   emailInvalid: "Enter an email address like name@example.com",
