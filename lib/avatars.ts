@@ -1,5 +1,5 @@
 import { publicConfig } from "@/lib/public-config";
-import { publicObjectUrl } from "@/lib/storage/upload";
+import { publicObjectUrl } from "@/lib/storage/public-url";
 
 /** Public URL of an object in the avatars bucket (public bucket: no signing needed). */
 export function avatarUrl(path: string | null | undefined): string | null {

@@ -4,38 +4,29 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { setAvatar } from "@/lib/account/actions";
 import { Avatar } from "@/components/avatar";
-import { UploadProgress, uploadToBucket } from "@/components/storage/bucket-upload";
+import { UploadProgress } from "@/components/storage/upload-progress";
+import { useUpload } from "@/components/storage/use-upload";
 import { Alert } from "@/components/ui/alert";
-import { avatarObjectPath, avatarTypes, avatarUploadProblem, checkAvatarFile } from "@/lib/avatars-upload";
-import { networkMessage } from "@/lib/auth/messages";
+import { acceptedTypes, avatarObjectPath, checkUploadFile } from "@/lib/storage/upload";
 
 /** Uploads straight to Storage (with progress), then the server action points the profile at it. */
 export function AvatarUploader({ userId, name, currentPath }: { userId: string; name: string; currentPath: string | null }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const { progress, storeAndSave } = useUpload(input);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
   async function upload(file: File) {
     setError(null);
     setSaved(false);
-    const invalid = checkAvatarFile(file);
+    const invalid = checkUploadFile("avatars", file);
     if (invalid) return setError(invalid);
-    const path = avatarObjectPath(userId, file.type);
-    try {
-      const problem = await uploadToBucket("avatars", path, file, setProgress, avatarUploadProblem);
-      if (problem) return setError(problem);
-      const saved = await setAvatar(path);
-      if (!saved.ok) return setError(saved.error);
-      setSaved(true);
-      router.refresh();
-    } catch {
-      setError(networkMessage);
-    } finally {
-      setProgress(null);
-      if (input.current) input.current.value = "";
-    }
+    const stored = await storeAndSave(file, { bucket: "avatars", path: avatarObjectPath(userId, file.type), save: setAvatar });
+    if (stored.status === "refused") return setError(stored.error);
+    if (stored.status !== "saved") return;
+    setSaved(true);
+    router.refresh();
   }
 
   return (
@@ -50,7 +41,7 @@ export function AvatarUploader({ userId, name, currentPath }: { userId: string; 
             ref={input}
             id="avatar"
             type="file"
-            accept={avatarTypes.join(",")}
+            accept={acceptedTypes("avatars")}
             aria-describedby="avatar-hint"
             className="w-full min-w-0 text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
             disabled={progress !== null}

@@ -3,13 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { createUploadPost, discardUpload, startUpload } from "@/lib/posts/actions";
-import { UploadProgress } from "@/components/storage/bucket-upload";
+import { UploadProgress } from "@/components/storage/upload-progress";
+import { useUpload } from "@/components/storage/use-upload";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
-import { checkMediaFile, mediaMessages, mediaUploadProblem } from "@/lib/media/files";
-import { publicConfig } from "@/lib/public-config";
-import { putWithProgress, readDuration, type UploadRequest } from "./upload-request";
+import { acceptedTypes, checkUploadFile, uploadMessages } from "@/lib/storage/upload";
+import { readDuration } from "./read-duration";
 
 const cancelledMessage = "Upload cancelled — nothing was posted.";
 
@@ -22,21 +22,19 @@ type Errors = Partial<Record<"file" | "title" | "body", string>>;
 export function UploadPostForm({ room }: { room: { id: string; slug: string } }) {
   const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
-  const current = useRef<UploadRequest | null>(null);
-  const cancelled = useRef(false);
+  const upload = useUpload();
   const [file, setFile] = useState<File | null>(null);
   const [title, setTitle] = useState("");
   const [body, setBody] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
 
   function choose(chosen: File | undefined) {
     setDone(null);
     setMessage(null);
     setFile(chosen ?? null);
-    const problem = chosen ? checkMediaFile(chosen) : null;
+    const problem = chosen ? checkUploadFile("media", chosen) : null;
     setErrors((previous) => ({ ...previous, file: problem ?? undefined }));
     if (chosen && !title) setTitle(chosen.name.replace(/\.[^.]+$/, "").slice(0, 120));
   }
@@ -46,47 +44,36 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
     setDone(null);
     const found: Errors = {};
     if (!file) found.file = "Choose an audio or video file";
-    else found.file = checkMediaFile(file) ?? undefined;
+    else found.file = checkUploadFile("media", file) ?? undefined;
     if (!title.trim()) found.title = "Give the post a title";
     else if (title.trim().length > 120) found.title = "Titles are up to 120 characters";
     if (body.trim().length > 2000) found.body = "Posts are up to 2000 characters";
     setErrors(found);
     if (!file || Object.values(found).some(Boolean)) return;
 
-    setProgress(0);
-    cancelled.current = false;
+    upload.begin();
     const durationSeconds = await readDuration(file);
     const started = await startUpload(room.id, { type: file.type, size: file.size }).catch(() => null);
     if (!started?.ok) {
-      setProgress(null);
-      return started?.field === "file" ? setErrors({ file: started.error }) : setMessage(started?.error ?? mediaMessages.stopped);
+      upload.finish();
+      return started?.field === "file" ? setErrors({ file: started.error }) : setMessage(started?.error ?? uploadMessages.stopped);
     }
     const { path, signedUrl } = started.data;
-    if (cancelled.current) {
-      setProgress(null);
+    if (upload.cancelled()) {
+      upload.finish();
       return setMessage(cancelledMessage);
     }
-    const request = putWithProgress(signedUrl, { apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" }, file, setProgress);
-    current.current = request;
-    let problem: string | null = null;
-    try {
-      const answer = await request.done;
-      if (answer === "cancelled") problem = cancelledMessage;
-      else problem = mediaUploadProblem(answer.status, answer.body);
-    } catch {
-      problem = mediaMessages.stopped;
-    }
-    current.current = null;
-    if (problem) {
+    const sent = await upload.send(file, { bucket: "media", signedUrl });
+    if (!sent.ok) {
       await discardUpload(path).catch(() => null);
-      setProgress(null);
-      return setMessage(problem);
+      upload.finish();
+      return setMessage(sent.reason === "cancelled" ? cancelledMessage : sent.error);
     }
     const posted = await createUploadPost(room, { title, body, path, durationSeconds }).catch(() => null);
-    setProgress(null);
+    upload.finish();
     if (!posted?.ok) {
       await discardUpload(path).catch(() => null);
-      return setMessage(posted?.error ?? mediaMessages.stopped);
+      return setMessage(posted?.error ?? uploadMessages.stopped);
     }
     setTitle("");
     setBody("");
@@ -96,6 +83,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
     router.refresh();
   }
 
+  const { progress } = upload;
   const busy = progress !== null;
   return (
     <form
@@ -116,7 +104,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
           id="media-file"
           name="file"
           type="file"
-          accept="audio/*,video/*"
+          accept={acceptedTypes("media")}
           disabled={busy}
           aria-invalid={errors.file ? true : undefined}
           aria-describedby={errors.file ? "media-file-error" : "media-file-hint"}
@@ -145,10 +133,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
         {busy ? (
           <Button
             variant="secondary"
-            onClick={() => {
-              cancelled.current = true;
-              current.current?.cancel();
-            }}
+            onClick={upload.cancel}
           >
             Cancel upload
           </Button>

@@ -1,5 +1,5 @@
 import { initials } from "@/lib/avatars";
-import { roomCoverUrl } from "@/lib/rooms/cover";
+import { roomCoverUrl } from "@/lib/rooms/covers";
 
 /**
  * A room's cover picture, or, without one, a pattern in the accent colour with the room's

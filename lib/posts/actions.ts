@@ -7,7 +7,7 @@ import { after } from "next/server";
 import { createAdminClient } from "@/lib/supabase/admin";
 import { verifiedUserId } from "@/lib/auth/verified-user";
 import { createClient } from "@/lib/supabase/server";
-import { checkMediaFile, mediaMessages, mediaObjectPath } from "@/lib/media/files";
+import { checkUploadFile, mediaObjectPath, uploadMessages } from "@/lib/storage/upload";
 import { type FieldErrors, fieldErrors } from "@/lib/validation/profile";
 import { linkPostSchema, postEditSchema, postMessages, uploadPostSchema, type LinkPostInput, type PostEditInput, type UploadPostInput } from "@/lib/validation/post";
 import { rateLimitRefusal } from "@/lib/validation/rate-limit";
@@ -87,15 +87,15 @@ export async function createLinkPost(room: { id: string; slug: string }, _previo
  * files that never became a post.
  */
 export async function startUpload(roomId: string, file: { type: string; size: number }): Promise<ActionResult<{ path: string; signedUrl: string }>> {
-  const invalid = checkMediaFile(file);
+  const invalid = checkUploadFile("media", file);
   if (invalid) return { ok: false, error: invalid, field: "file" };
   const { supabase, userId } = await signedInClient();
   if (!userId) return { ok: false, error: sessionEnded };
-  if (!/^[0-9a-f-]{36}$/.test(roomId)) return { ok: false, error: mediaMessages.notMember };
+  if (!/^[0-9a-f-]{36}$/.test(roomId)) return { ok: false, error: postMessages.notMember };
   const path = mediaObjectPath(roomId, userId, file.type, randomUUID());
   const { data, error } = await supabase.storage.from("media").createSignedUploadUrl(path);
   after(() => removeOrphanUploads(createAdminClient()).catch(() => 0));
-  if (error || !data) return { ok: false, error: /row-level security|403|Unauthorized/i.test(error?.message ?? "") ? mediaMessages.notMember : mediaMessages.failed };
+  if (error || !data) return { ok: false, error: /row-level security|403|Unauthorized/i.test(error?.message ?? "") ? postMessages.notMember : uploadMessages.failed };
   return { ok: true, data: { path, signedUrl: data.signedUrl } };
 }
 

@@ -1,7 +1,7 @@
 // The avatar uploader reads Storage's answers: each refusal the avatars bucket gives must turn into
 // the message the person sees, whatever HTTP status carries it.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { avatarObjectPath, avatarUploadProblem } from "../../lib/avatars-upload";
+import { avatarObjectPath, uploadProblem } from "../../lib/storage/upload";
 import { anonClient, anonKey, apiUrl, serviceClient } from "../helpers/stack";
 
 const admin = serviceClient();
@@ -38,23 +38,23 @@ async function upload(path: string, type: string, bytes: number) {
 test("a file over the bucket's 2 MB limit reads as the size rule", async () => {
   const result = await upload(avatarObjectPath(userId, "image/png"), "image/png", 2 * 1024 * 1024 + 1);
   expect(result.status).toBeGreaterThanOrEqual(400);
-  expect(avatarUploadProblem(result.status, result.body)).toBe("Pictures up to 2 MB");
+  expect(uploadProblem("avatars", result.status, result.body)).toBe("Pictures up to 2 MB");
 });
 
 test("a type the bucket does not take reads as the type rule", async () => {
   const result = await upload(`${userId}/avatar-1.txt`, "text/plain", 10);
-  expect(avatarUploadProblem(result.status, result.body)).toBe("Pictures can be PNG, JPEG, WebP or GIF");
+  expect(uploadProblem("avatars", result.status, result.body)).toBe("Pictures can be PNG, JPEG, WebP or GIF");
 });
 
 test("another person's folder reads as a session problem, and an accepted picture as no problem", async () => {
   const foreign = await upload(avatarObjectPath("00000000-0000-4000-8000-000000000000", "image/png"), "image/png", 10);
-  expect(avatarUploadProblem(foreign.status, foreign.body)).toBe("Your session has ended — sign in again.");
+  expect(uploadProblem("avatars", foreign.status, foreign.body)).toBe("Your session has ended — sign in again.");
   const accepted = await upload(avatarObjectPath(userId, "image/png"), "image/png", 10);
   expect(accepted.status).toBe(200);
-  expect(avatarUploadProblem(accepted.status, accepted.body)).toBeNull();
+  expect(uploadProblem("avatars", accepted.status, accepted.body)).toBeNull();
 });
 
 test("a body that is not Storage's JSON falls back to the HTTP status", () => {
-  expect(avatarUploadProblem(413, "<html>Request Entity Too Large</html>")).toBe("Pictures up to 2 MB");
-  expect(avatarUploadProblem(502, "Bad Gateway")).toBe("The upload failed — try again.");
+  expect(uploadProblem("avatars", 413, "<html>Request Entity Too Large</html>")).toBe("Pictures up to 2 MB");
+  expect(uploadProblem("avatars", 502, "Bad Gateway")).toBe("The upload failed — try again.");
 });

@@ -4,7 +4,7 @@
 // through its public URL (lib/avatars.ts), and the server action removes the replaced one.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { avatarObjectPath } from "../../lib/avatars-upload.ts";
+import { avatarObjectPath } from "../../lib/storage/upload.ts";
 import { adminQuery, insertAuthUsers, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const users = [0, 1].map((index) => {

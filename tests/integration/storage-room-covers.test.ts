@@ -4,7 +4,7 @@
 // members, non-members and anon write nowhere; nobody writes into another room's folder.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { coverObjectPath, coverUploadProblem } from "../../lib/rooms/covers.ts";
+import { coverObjectPath, uploadProblem } from "../../lib/storage/upload.ts";
 import { adminQuery, insertAuthUsers, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
 
 const people = ["owner", "moderator", "member", "outsider", "other-owner"].map((label) => {
@@ -69,7 +69,7 @@ describe("who writes a room's cover", () => {
     const path = nextPath(room);
     const result = await upload(owner.jwt, path, png);
     expect(result.status).toBe(200);
-    expect(coverUploadProblem(result.status, result.body)).toBeNull();
+    expect(uploadProblem("room-covers", result.status, result.body)).toBeNull();
     const shown = await fetch(publicUrl(path));
     expect(shown.status).toBe(200);
     expect(shown.headers.get("content-type")).toBe("image/png");
@@ -90,7 +90,7 @@ describe("who writes a room's cover", () => {
       const result = await upload(token, path, png);
       expect(result.status, who).toBe(400);
       expect(JSON.parse(result.body), who).toMatchObject({ statusCode: "403" });
-      expect(coverUploadProblem(result.status, result.body), who).toBe("Only the room's owner and moderators can change its cover.");
+      expect(uploadProblem("room-covers", result.status, result.body), who).toBe("Only the room's owner and moderators can change its cover.");
       expect(await stored(path), who).toEqual([]);
     }
     const anonUpload = await anonClient().storage.from("room-covers").upload(nextPath(room), new Blob([png], { type: "image/png" }));
@@ -110,15 +110,15 @@ describe("who writes a room's cover", () => {
   test("the bucket's limits: PNG, JPEG or WebP only, up to 5 MB, each read as the rule", async () => {
     const svg = await upload(owner.jwt, `${room}/cover-${tick++}.svg`, Buffer.from("<svg/>"), "image/svg+xml");
     expect(svg.status).toBe(400);
-    expect(coverUploadProblem(svg.status, svg.body)).toBe("Covers can be PNG, JPEG or WebP");
+    expect(uploadProblem("room-covers", svg.status, svg.body)).toBe("Covers can be PNG, JPEG or WebP");
     const gif = await upload(owner.jwt, `${room}/cover-${tick++}.gif`, Buffer.from("GIF89a"), "image/gif");
-    expect(coverUploadProblem(gif.status, gif.body)).toBe("Covers can be PNG, JPEG or WebP");
+    expect(uploadProblem("room-covers", gif.status, gif.body)).toBe("Covers can be PNG, JPEG or WebP");
 
     const bigPath = nextPath(room);
     const big = await upload(owner.jwt, bigPath, Buffer.alloc(5 * 1024 * 1024 + 1), "image/png");
     expect(big.status).toBe(400);
     expect(JSON.parse(big.body)).toMatchObject({ statusCode: "413" });
-    expect(coverUploadProblem(big.status, big.body)).toBe("Covers up to 5 MB");
+    expect(uploadProblem("room-covers", big.status, big.body)).toBe("Covers up to 5 MB");
     expect(await stored(bigPath)).toEqual([]);
     expect((await upload(owner.jwt, nextPath(room, "image/jpeg"), Buffer.alloc(5 * 1024 * 1024, 1), "image/jpeg")).status).toBe(200);
   });

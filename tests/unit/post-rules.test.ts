@@ -1,7 +1,7 @@
 // The post form's rules, shared by the browser and the server actions: what a link, a title, a
 // text and a file must be, the feed's cursor, and how Storage's refusals read.
 import { expect, test } from "vitest";
-import { checkMediaFile, mediaMaxBytes, mediaObjectPath, mediaUploadProblem } from "@/lib/media/files";
+import { checkUploadFile, mediaObjectPath, uploadBuckets, uploadProblem } from "@/lib/storage/upload";
 import { decodeCursor, encodeCursor, olderThan } from "@/lib/posts/cursor";
 import { linkPostSchema, postEditSchema, uploadPostSchema } from "@/lib/validation/post";
 
@@ -33,12 +33,12 @@ test("titles are 1–120 characters and texts up to 2000", () => {
 });
 
 test("files: audio or video only, up to 50 MB, never empty", () => {
-  expect(checkMediaFile({ type: "audio/wav", size: 1000 })).toBeNull();
-  expect(checkMediaFile({ type: "video/webm", size: mediaMaxBytes })).toBeNull();
-  expect(checkMediaFile({ type: "video/mp4", size: 60 * 1024 * 1024 })).toBe("Files up to 50 MB");
-  expect(checkMediaFile({ type: "application/pdf", size: 10 })).toBe("Choose an audio or video file");
-  expect(checkMediaFile({ type: "", size: 10 })).toBe("Choose an audio or video file");
-  expect(checkMediaFile({ type: "audio/wav", size: 0 })).toBe("That file is empty");
+  expect(checkUploadFile("media", { type: "audio/wav", size: 1000 })).toBeNull();
+  expect(checkUploadFile("media", { type: "video/webm", size: uploadBuckets.media.maxBytes })).toBeNull();
+  expect(checkUploadFile("media", { type: "video/mp4", size: 60 * 1024 * 1024 })).toBe("Files up to 50 MB");
+  expect(checkUploadFile("media", { type: "application/pdf", size: 10 })).toBe("Choose an audio or video file");
+  expect(checkUploadFile("media", { type: "", size: 10 })).toBe("Choose an audio or video file");
+  expect(checkUploadFile("media", { type: "audio/wav", size: 0 })).toBe("That file is empty");
 });
 
 test("an upload's path is the member's own folder of the room, and the post schema takes only such paths", () => {
@@ -51,11 +51,11 @@ test("an upload's path is the member's own folder of the room, and the post sche
 });
 
 test("Storage's refusals read as the rules", () => {
-  expect(mediaUploadProblem(200, "{}")).toBeNull();
-  expect(mediaUploadProblem(400, JSON.stringify({ statusCode: "413", error: "Payload too large" }))).toBe("Files up to 50 MB");
-  expect(mediaUploadProblem(400, JSON.stringify({ statusCode: "415", error: "invalid_mime_type" }))).toBe("Choose an audio or video file");
-  expect(mediaUploadProblem(403, "")).toBe("Your session has ended — sign in again.");
-  expect(mediaUploadProblem(502, "Bad Gateway")).toBe("The upload failed — try again.");
+  expect(uploadProblem("media", 200, "{}")).toBeNull();
+  expect(uploadProblem("media", 400, JSON.stringify({ statusCode: "413", error: "Payload too large" }))).toBe("Files up to 50 MB");
+  expect(uploadProblem("media", 400, JSON.stringify({ statusCode: "415", error: "invalid_mime_type" }))).toBe("Choose an audio or video file");
+  expect(uploadProblem("media", 403, "")).toBe("Your session has ended — sign in again.");
+  expect(uploadProblem("media", 502, "Bad Gateway")).toBe("The upload failed — try again.");
 });
 
 test("the feed cursor round-trips, and anything else is the first page", () => {

@@ -1,20 +1,21 @@
 // The settings page's own rules: which cover files the browser lets through before uploading,
 // which paths rooms.cover_path may be pointed at, and how Postgres' refusals read to people.
 import { describe, expect, test } from "vitest";
-import { checkCoverFile, coverObjectPath, isCoverPathOf } from "@/lib/rooms/covers";
+import { isCoverPathOf } from "@/lib/rooms/covers";
+import { checkUploadFile, coverObjectPath } from "@/lib/storage/upload";
 import { roomWriteError } from "@/lib/rooms/write-errors";
 
 const room = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 
 describe("cover files", () => {
   test("PNG, JPEG and WebP up to 5 MB pass; other types, bigger files and empty ones are named", () => {
-    expect(checkCoverFile({ type: "image/png", size: 5 * 1024 * 1024 })).toBeNull();
-    expect(checkCoverFile({ type: "image/jpeg", size: 1 })).toBeNull();
-    expect(checkCoverFile({ type: "image/webp", size: 1 })).toBeNull();
-    expect(checkCoverFile({ type: "image/gif", size: 1 })).toBe("Covers can be PNG, JPEG or WebP");
-    expect(checkCoverFile({ type: "image/svg+xml", size: 1 })).toBe("Covers can be PNG, JPEG or WebP");
-    expect(checkCoverFile({ type: "image/png", size: 5 * 1024 * 1024 + 1 })).toBe("Covers up to 5 MB");
-    expect(checkCoverFile({ type: "image/png", size: 0 })).toBe("That file is empty");
+    expect(checkUploadFile("room-covers", { type: "image/png", size: 5 * 1024 * 1024 })).toBeNull();
+    expect(checkUploadFile("room-covers", { type: "image/jpeg", size: 1 })).toBeNull();
+    expect(checkUploadFile("room-covers", { type: "image/webp", size: 1 })).toBeNull();
+    expect(checkUploadFile("room-covers", { type: "image/gif", size: 1 })).toBe("Covers can be PNG, JPEG or WebP");
+    expect(checkUploadFile("room-covers", { type: "image/svg+xml", size: 1 })).toBe("Covers can be PNG, JPEG or WebP");
+    expect(checkUploadFile("room-covers", { type: "image/png", size: 5 * 1024 * 1024 + 1 })).toBe("Covers up to 5 MB");
+    expect(checkUploadFile("room-covers", { type: "image/png", size: 0 })).toBe("That file is empty");
   });
 
   test("each upload gets a new name in the room's folder, and only such names are the room's", () => {

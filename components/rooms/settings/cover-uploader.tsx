@@ -4,17 +4,19 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { removeRoomCover, setRoomCover } from "@/lib/rooms/actions";
 import { RoomCover } from "@/components/rooms/room-cover";
-import { UploadProgress, uploadToBucket } from "@/components/storage/bucket-upload";
+import { UploadProgress } from "@/components/storage/upload-progress";
+import { useUpload } from "@/components/storage/use-upload";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { networkMessage } from "@/lib/auth/messages";
-import { checkCoverFile, coverBucket, coverObjectPath, coverTypes, coverUploadProblem } from "@/lib/rooms/covers";
+import { coverBucket } from "@/lib/rooms/covers";
+import { acceptedTypes, checkUploadFile, coverObjectPath } from "@/lib/storage/upload";
 
 /** Uploads the cover straight to Storage (with progress), then the server action points the room at it. */
 export function CoverUploader({ roomId, roomName, currentPath }: { roomId: string; roomName: string; currentPath: string | null }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const { progress, storeAndSave } = useUpload(input);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -22,22 +24,13 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
   async function upload(file: File) {
     setError(null);
     setNotice(null);
-    const invalid = checkCoverFile(file);
+    const invalid = checkUploadFile(coverBucket, file);
     if (invalid) return setError(invalid);
-    const path = coverObjectPath(roomId, file.type);
-    try {
-      const problem = await uploadToBucket(coverBucket, path, file, setProgress, coverUploadProblem);
-      if (problem) return setError(problem);
-      const saved = await setRoomCover(roomId, path);
-      if (!saved.ok) return setError(saved.error);
-      setNotice("New cover saved.");
-      router.refresh();
-    } catch {
-      setError(networkMessage);
-    } finally {
-      setProgress(null);
-      if (input.current) input.current.value = "";
-    }
+    const stored = await storeAndSave(file, { bucket: coverBucket, path: coverObjectPath(roomId, file.type), save: (path) => setRoomCover(roomId, path) });
+    if (stored.status === "refused") return setError(stored.error);
+    if (stored.status !== "saved") return;
+    setNotice("New cover saved.");
+    router.refresh();
   }
 
   async function remove() {
@@ -68,7 +61,7 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
           ref={input}
           id="cover"
           type="file"
-          accept={coverTypes.join(",")}
+          accept={acceptedTypes(coverBucket)}
           aria-describedby="cover-hint"
           className="w-full min-w-0 text-sm file:mr-3 file:rounded-lg file:border file:border-line file:bg-raised file:px-3 file:py-2 file:text-ink"
           disabled={progress !== null || busy}
