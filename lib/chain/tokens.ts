@@ -5,6 +5,7 @@
 // "not a contract" or "wrong standard".
 import type { ThirdwebClient } from "thirdweb";
 import type { Chain } from "thirdweb/chains";
+import type { Result } from "../result.ts";
 import { requirementText } from "../rooms/gate-text.ts";
 import { type GateInput, gateRecord, type RoomGateRecord, roomMessages } from "../validation/room.ts";
 import { shortChecksummedAddress } from "./address.ts";
@@ -52,7 +53,7 @@ export interface GateToken {
   label: string;
 }
 
-export type TokenResult<T> = { ok: true; data: T } | { ok: false; error: GateTokenError };
+export type TokenResult<T> = Result<T, GateTokenError>;
 
 export interface TokenReadOptions {
   /** Variables to read the chains and thirdweb credentials from (default: the server's environment). */

@@ -1,31 +1,26 @@
 "use server";
 
-import { verifiedUserId } from "@/lib/auth/verified-user";
-import { createClient } from "@/lib/supabase/server";
+import { fail, ok } from "@/lib/result";
+import { type Refusal, action, prelude } from "@/lib/server-action";
 import { editMomentSchema, newMomentSchema, reactionSchema } from "@/lib/validation/moment";
-import { momentMessages } from "./rules";
-import { momentActionMessages, type MomentField, writeProblem } from "./errors";
+import { uuidField } from "@/lib/validation/uuid-schema";
+import { type MomentActionResult, type MomentField, type WriteProblem, momentActionMessages, writeProblem } from "./errors";
 import { getMoment } from "./queries";
+import { momentMessages } from "./rules";
 import type { Moment, MomentReaction } from "./types";
 
-export type MomentActionResult<T> = { ok: true; data: T } | { ok: false; error: string; errors?: Partial<Record<MomentField, string>> };
+const momentFields: readonly PropertyKey[] = ["body", "atSeconds", "emoji"] satisfies MomentField[];
 
-async function signedInClient() {
-  const supabase = await createClient();
-  return { supabase, userId: await verifiedUserId(supabase) };
-}
-
-function refused<T>(problem: { message: string; field?: MomentField }): MomentActionResult<T> {
+function refused(problem: WriteProblem): MomentActionResult<never> {
   return { ok: false, error: problem.message, errors: problem.field ? { [problem.field]: problem.message } : undefined };
 }
 
-function invalid<T>(issues: { path: PropertyKey[]; message: string }[]): MomentActionResult<T> {
+/** The prelude's refusal: a signed-out caller's message, or the input's first problem with each field's next to it. */
+function notStarted(refusal: Refusal<PropertyKey>): MomentActionResult<never> {
+  if (refusal.reason === "signed-out") return fail(refusal.message);
   const errors: Partial<Record<MomentField, string>> = {};
-  for (const issue of issues) {
-    const field = issue.path[0];
-    if ((field === "body" || field === "atSeconds" || field === "emoji") && !errors[field]) errors[field] = issue.message;
-  }
-  return { ok: false, error: issues[0]?.message ?? momentActionMessages.saveFailed, errors };
+  for (const [field, message] of Object.entries(refusal.fields)) if (momentFields.includes(field)) errors[field as MomentField] = message;
+  return { ok: false, error: refusal.message, errors };
 }
 
 /**
@@ -33,14 +28,13 @@ function invalid<T>(issues: { path: PropertyKey[]; message: string }[]): MomentA
  * `sessionId`, made during that listening session (it must be live and playing this post).
  */
 export async function createMoment(input: { postId: string; atSeconds: number | null; body: string; sessionId?: string }): Promise<MomentActionResult<Moment>> {
-  const parsed = newMomentSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error.issues);
-  const { supabase, userId } = await signedInClient();
-  if (!userId) return { ok: false, error: momentActionMessages.sessionEnded };
-  const { postId, atSeconds, body, sessionId } = parsed.data;
+  const started = await prelude(newMomentSchema, input);
+  if (!started.ok) return notStarted(started.error);
+  const { supabase, userId } = started.data;
+  const { postId, atSeconds, body, sessionId } = started.data.input;
 
   const { data: post } = await supabase.from("posts").select("duration_seconds").eq("id", postId).maybeSingle();
-  if (!post) return { ok: false, error: momentActionMessages.postGone };
+  if (!post) return fail(momentActionMessages.postGone);
   if (atSeconds !== null && post.duration_seconds !== null && atSeconds > Number(post.duration_seconds)) {
     return refused({ message: momentMessages.atPastEnd, field: "atSeconds" });
   }
@@ -50,55 +44,51 @@ export async function createMoment(input: { postId: string; atSeconds: number | 
   const { data, error } = await supabase.from("moments").insert(row as never).select("id").single<{ id: string }>();
   if (error || !data) return refused(error ? writeProblem(error, "moment") : { message: momentActionMessages.saveFailed });
   const moment = await getMoment(supabase, data.id);
-  return moment ? { ok: true, data: moment } : { ok: false, error: momentActionMessages.saveFailed };
+  return moment ? ok(moment) : fail(momentActionMessages.saveFailed);
 }
 
 /** The author changes their comment's text (RLS: authors only, while members). */
 export async function updateMoment(input: { momentId: string; body: string }): Promise<MomentActionResult<Pick<Moment, "id" | "body" | "updated_at">>> {
-  const parsed = editMomentSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error.issues);
-  const { supabase, userId } = await signedInClient();
-  if (!userId) return { ok: false, error: momentActionMessages.sessionEnded };
-  const { data, error } = await supabase.from("moments").update({ body: parsed.data.body }).eq("id", parsed.data.momentId).select("id, body, updated_at");
+  const started = await prelude(editMomentSchema, input);
+  if (!started.ok) return notStarted(started.error);
+  const { supabase, input: edit } = started.data;
+  const { data, error } = await supabase.from("moments").update({ body: edit.body }).eq("id", edit.momentId).select("id, body, updated_at");
   if (error) return refused(writeProblem(error, "moment"));
-  if (!data.length) return { ok: false, error: momentActionMessages.onlyAuthorEdits };
-  return { ok: true, data: data[0] };
+  if (!data.length) return fail(momentActionMessages.onlyAuthorEdits);
+  return ok(data[0]);
 }
 
 /** Deletes a comment: its author, or the room's moderators and owner (RLS decides). */
 export async function deleteMoment(momentId: string): Promise<MomentActionResult<null>> {
-  if (typeof momentId !== "string" || !/^[0-9a-f-]{36}$/.test(momentId)) return { ok: false, error: momentActionMessages.momentGone };
-  const { supabase, userId } = await signedInClient();
-  if (!userId) return { ok: false, error: momentActionMessages.sessionEnded };
-  const { data, error } = await supabase.from("moments").delete().eq("id", momentId).select("id");
-  if (error) return { ok: false, error: momentActionMessages.deleteFailed };
-  if (!data.length) return { ok: false, error: momentActionMessages.onlyAllowedDelete };
-  return { ok: true, data: null };
+  return action(uuidField(momentActionMessages.momentGone), momentId, async (momentId, { supabase }) => {
+    const { data, error } = await supabase.from("moments").delete().eq("id", momentId).select("id");
+    if (error) return fail(momentActionMessages.deleteFailed);
+    if (!data.length) return fail(momentActionMessages.onlyAllowedDelete);
+    return ok();
+  });
 }
 
 /** The member's emoji on a comment; a second identical one is refused by the database. */
 export async function addReaction(input: { momentId: string; emoji: string }): Promise<MomentActionResult<MomentReaction>> {
-  const parsed = reactionSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error.issues);
-  const { supabase, userId } = await signedInClient();
-  if (!userId) return { ok: false, error: momentActionMessages.sessionEnded };
+  const started = await prelude(reactionSchema, input);
+  if (!started.ok) return notStarted(started.error);
+  const { supabase, userId, input: reaction } = started.data;
   // post_id and room_id come from the moment, in the database.
   const { data, error } = await supabase
     .from("reactions")
-    .insert({ moment_id: parsed.data.momentId, user_id: userId, emoji: parsed.data.emoji } as never)
+    .insert({ moment_id: reaction.momentId, user_id: userId, emoji: reaction.emoji } as never)
     .select("id, emoji, user_id")
     .single<MomentReaction>();
   if (error || !data) return refused(error ? writeProblem(error, "reaction") : { message: momentActionMessages.reactFailed });
-  return { ok: true, data };
+  return ok(data);
 }
 
 /** Takes the member's own emoji off a comment (nothing to remove is fine: the outcome asked for). */
 export async function removeReaction(input: { momentId: string; emoji: string }): Promise<MomentActionResult<null>> {
-  const parsed = reactionSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error.issues);
-  const { supabase, userId } = await signedInClient();
-  if (!userId) return { ok: false, error: momentActionMessages.sessionEnded };
-  const { error } = await supabase.from("reactions").delete().eq("moment_id", parsed.data.momentId).eq("user_id", userId).eq("emoji", parsed.data.emoji);
-  if (error) return { ok: false, error: momentActionMessages.reactFailed };
-  return { ok: true, data: null };
+  const started = await prelude(reactionSchema, input);
+  if (!started.ok) return notStarted(started.error);
+  const { supabase, userId, input: reaction } = started.data;
+  const { error } = await supabase.from("reactions").delete().eq("moment_id", reaction.momentId).eq("user_id", userId).eq("emoji", reaction.emoji);
+  if (error) return fail(momentActionMessages.reactFailed);
+  return ok();
 }

@@ -1,9 +1,13 @@
 // Postgres' refusals of comments and reactions, in words people read next to the field they typed in.
 import { textMessages } from "@/lib/validation/text";
 import { momentMessages } from "@/lib/moments/rules";
+import type { Failure, Success } from "@/lib/result";
 import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 
 export type MomentField = "body" | "atSeconds" | "emoji";
+
+/** What a comment or reaction action answers: a refusal carries each field's message for the form. */
+export type MomentActionResult<T> = Success<T> | (Failure & { errors?: Partial<Record<MomentField, string>> });
 export interface WriteProblem {
   message: string;
   field?: MomentField;
@@ -12,7 +16,6 @@ export interface WriteProblem {
 export const momentActionMessages = {
   joinToComment: "Join the room to comment",
   joinToReact: "Join the room to react",
-  sessionEnded: "Your session has ended — sign in again.",
   postGone: "That post no longer exists",
   momentGone: "That comment no longer exists",
   alreadyReacted: "You already reacted with that emoji",

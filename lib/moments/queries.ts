@@ -1,4 +1,5 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Result } from "@/lib/result";
 import type { Database } from "@/types/database";
 import { compareKeys, keyOf, type Moment, type MomentKey } from "./types";
 
@@ -8,7 +9,6 @@ const momentColumns = "id, post_id, author_id, at_seconds, body, created_at, upd
 
 type Data = Pick<SupabaseClient<Database>, "from" | "rpc">;
 type Page = { moments: Moment[]; next: MomentKey | null };
-type Result<T> = { ok: true; data: T } | { ok: false; error: string };
 
 const loadFailed = "We couldn't load the comments — try again in a moment.";
 

@@ -1,12 +1,11 @@
 // Feed pages are keyed by the last post shown, (created_at, id): newest first, stable while new
 // posts arrive. The cursor travels in the URL as `<created_at>~<id>`.
+import { isUuid } from "@/lib/validation/ids";
 
 export interface FeedCursor {
   createdAt: string;
   id: string;
 }
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function encodeCursor(cursor: FeedCursor): string {
   return `${cursor.createdAt}~${cursor.id}`;
@@ -17,7 +16,7 @@ export function decodeCursor(value: string | string[] | undefined): FeedCursor |
   if (typeof value !== "string") return null;
   const [createdAt, id, ...rest] = value.split("~");
   // Kept as Postgres wrote it: its microseconds matter (a Date would round them to milliseconds).
-  if (rest.length || !id || !uuid.test(id) || !/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)$/.test(createdAt ?? "") || Number.isNaN(Date.parse(createdAt))) return null;
+  if (rest.length || !id || !isUuid(id) || !/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)$/.test(createdAt ?? "") || Number.isNaN(Date.parse(createdAt))) return null;
   return { createdAt, id };
 }
 

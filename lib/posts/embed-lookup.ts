@@ -1,11 +1,12 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 import { findOembedProvider } from "@/lib/media/oembed-providers";
+import type { Result } from "@/lib/result";
 import { embedMessages } from "@/lib/validation/embed";
 import { maxPostDurationSeconds } from "@/lib/validation/post";
 import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 
-export type EmbedLookup = { ok: true; data: StoredEmbed } | { ok: false; error: string };
+export type EmbedLookup = Result<StoredEmbed>;
 
 /** "We couldn't reach YouTube …", naming the link's provider (or its host when none describes it). */
 function unreachableMessage(url: string): string {

@@ -1,4 +1,6 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
+import { type Result, fail, ok } from "@/lib/result";
+import { isUuid } from "@/lib/validation/ids";
 import type { Database } from "@/types/database";
 import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 import { type FeedCursor, olderThan } from "./cursor";
@@ -20,22 +22,22 @@ export function shapePost(row: Record<string, unknown>): Post {
 }
 
 /** One page of a room's feed, newest first, and the cursor of the next page if there is one. */
-export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: string, cursor: FeedCursor | null) {
+export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: string, cursor: FeedCursor | null): Promise<Result<{ posts: Post[]; next: FeedCursor | null }>> {
   let query = supabase.from("posts").select(postColumns).eq("room_id", roomId);
   // created_at ≤ the cursor's bounds the index scan; the `or` then settles ties by id.
   if (cursor) query = query.lte("created_at", cursor.createdAt).or(olderThan(cursor));
   const { data, error } = await query.order("created_at", { ascending: false }).order("id", { ascending: false }).limit(feedPageSize + 1);
-  if (error) return { ok: false as const, error: "We couldn't load the posts — reload the page in a moment." };
+  if (error) return fail("We couldn't load the posts — reload the page in a moment.");
   const rows = (data as unknown as Record<string, unknown>[]).map(shapePost);
   const posts = rows.slice(0, feedPageSize);
   const last = posts.at(-1);
   const next = rows.length > feedPageSize && last ? { createdAt: last.created_at, id: last.id } : null;
-  return { ok: true as const, data: { posts, next } };
+  return ok({ posts, next });
 }
 
 /** A post of a room, as the caller may read it; null when there is none (or they may not). */
 export async function getPost(supabase: SupabaseClient<Database>, roomId: string, postId: string): Promise<Post | null> {
-  if (!/^[0-9a-f-]{36}$/.test(postId)) return null;
+  if (!isUuid(postId)) return null;
   const { data } = await supabase.from("posts").select(postColumns).eq("room_id", roomId).eq("id", postId).maybeSingle();
   return data ? shapePost(data as unknown as Record<string, unknown>) : null;
 }

@@ -2,11 +2,12 @@
 // function with the signed-in person's session and returns a typed result whose error is the
 // sentence to show (and, for a gate, the requirement, e.g. "At least 1 CUE on Base").
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
+import type { Result } from "../result.ts";
 import type { JoinAnswer, JoinRoomBody, JoinRoomError, RecheckAnswer } from "../validation/join-room.ts";
 
 export type { JoinAnswer, JoinRoomError, RecheckAnswer } from "../validation/join-room.ts";
 
-export type JoinResult<T> = { ok: true; data: T } | { ok: false; error: JoinRoomError };
+export type JoinResult<T> = Result<T, JoinRoomError>;
 
 /** Any supabase-js client carrying the person's session (browser or server). */
 type FunctionsCaller = Pick<SupabaseClient, "functions">;

@@ -1,5 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { verifiedUserId } from "@/lib/auth/verified-user";
+import type { Result } from "@/lib/result";
+import { isUuid } from "@/lib/validation/ids";
 import type { Database } from "@/types/database";
 
 // Reads of rooms for Server Components. Every read goes through the caller's client, so RLS
@@ -38,7 +40,7 @@ export interface RoomDetails {
 }
 
 export type QueryError = { kind: "not_found" | "unavailable"; message: string };
-export type QueryResult<T> = { ok: true; data: T } | { ok: false; error: QueryError };
+export type QueryResult<T> = Result<T, QueryError>;
 
 const slugPattern = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
 const unavailable: QueryError = { kind: "unavailable", message: "We couldn't load this room — reload the page in a moment." };
@@ -131,8 +133,6 @@ export function likePattern(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** A page boundary as URL-safe text: the last row's (created_at, id). */
 export function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(`${createdAt}|${id}`).toString("base64url");
@@ -142,7 +142,7 @@ export function encodeCursor(createdAt: string, id: string): string {
 export function decodeCursor(cursor: string): { createdAt: string; id: string } | null {
   if (!/^[A-Za-z0-9_-]{1,120}$/.test(cursor)) return null;
   const [createdAt, id, extra] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (extra !== undefined || !id || !uuidPattern.test(id) || Number.isNaN(Date.parse(createdAt))) return null;
+  if (extra !== undefined || !id || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) return null;
   if (!/^[0-9T:.+\- Z]+$/.test(createdAt)) return null;
   return { createdAt, id };
 }

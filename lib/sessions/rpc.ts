@@ -1,3 +1,4 @@
+import { messages } from "@/lib/messages";
 import type { BrowserData } from "@/lib/supabase/data-client";
 import type { QueueEntry, SessionActionResult, SessionRow } from "./types";
 
@@ -7,11 +8,7 @@ import type { QueueEntry, SessionActionResult, SessionRow } from "./types";
  * A request that never reached the server says so.
  */
 
-export const sessionMessages = {
-  unreachable: "We couldn't reach the server — try again",
-  signedOut: "Your session has ended — sign in again.",
-  failed: "That didn't work — try again in a moment.",
-} as const;
+export const sessionMessages = { unreachable: messages.unreachable, signedOut: messages.sessionEnded, failed: messages.failed } as const;
 
 type RpcError = { message: string; code?: string; details?: string | null } | null;
 

@@ -1,4 +1,5 @@
 import type { Tables } from "@/types/database";
+import type { Result } from "@/lib/result";
 import { channelTopic } from "@/lib/realtime/access-epoch";
 
 /**
@@ -86,4 +87,4 @@ export interface SessionPost {
   poster: string | null;
 }
 
-export type SessionActionResult<T = SessionRow> = { ok: true; data: T } | { ok: false; error: string };
+export type SessionActionResult<T = SessionRow> = Result<T>;
