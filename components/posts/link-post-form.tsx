@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import { createLinkPost, type LinkPostState } from "@/lib/posts/actions";
+import { createLinkPost } from "@/lib/posts/actions";
+import type { LinkPostState } from "@/lib/posts/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";

@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useActionState, useState } from "react";
-import { deletePost, type EditPostState, updatePost } from "@/lib/posts/actions";
+import { deletePost, updatePost } from "@/lib/posts/actions";
+import type { EditPostState } from "@/lib/posts/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
