@@ -1,5 +1,6 @@
 import { localChain, publicChains } from "../chain/chains.ts";
 import { maxUint256, wholeTokensToUnits } from "../chain/units.ts";
+import type { Result } from "../result.ts";
 import type { GateStandard } from "../rooms/gate-text.ts";
 import { sessionStarterChoices } from "../rooms/session-starters.ts";
 import { bodyText, lineText } from "./text.ts";
@@ -122,7 +123,7 @@ export interface RoomGateRecord {
  * The stored form of a validated gate, given the token's decimals read on chain (ERC-20; 0 for
  * the others). An amount past uint256 is an error for the minimum balance field.
  */
-export function gateRecord(gate: GateInput, decimals: number): { ok: true; data: RoomGateRecord } | { ok: false; error: { field: "minBalance"; message: string } } {
+export function gateRecord(gate: GateInput, decimals: number): Result<RoomGateRecord, { field: "minBalance"; message: string }> {
   const units = gate.standard === "erc20" ? wholeTokensToUnits(gate.minBalance, decimals) : BigInt(gate.minBalance);
   if (units > maxUint256) return { ok: false, error: { field: "minBalance", message: roomMessages.minBalanceTooLarge } };
   return {
