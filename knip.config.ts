@@ -5,17 +5,20 @@ import type { KnipConfig } from "knip";
 const config: KnipConfig = {
   workspaces: {
     ".": {
-      entry: ["scripts/*.ts"],
-      project: ["{app,components,lib,tests,e2e,scripts}/**/*.{ts,tsx,css}", "*.{ts,mjs}"],
+      // chain/deploy.ts is the deploy script package.json names for the stack's local chain (the
+      // stack imports it); chain/compile.ts also runs as `npm run chain:compile`.
+      entry: ["scripts/*.ts", "chain/deploy.ts", "chain/compile.ts"],
+      project: ["{app,components,lib,tests,e2e,scripts,chain}/**/*.{ts,tsx,css}", "*.{ts,mjs}"],
+      // Solidity sources that solc reads from node_modules when compiling chain/contracts.
+      ignoreDependencies: ["@openzeppelin/contracts"],
     },
     stack: {
       entry: ["server/main.ts", "server/functions/bootstrap.ts", "bench/*.ts"],
       project: ["**/*.ts"],
       // Run as programs from node_modules, by path: the Supabase CLI (migrations, gen types),
       // Deno (Edge Functions), oxfmt (formats generated types), autocannon (benchmarks), Anvil (the
-      // local chain, its platform binary found through the package). OpenZeppelin's contracts are
-      // Solidity sources that solc reads from node_modules when compiling the chain's contracts.
-      ignoreDependencies: ["supabase", "deno", "oxfmt", "autocannon", "@types/autocannon", "@foundry-rs/anvil", "@openzeppelin/contracts"],
+      // local chain, its platform binary found through the package).
+      ignoreDependencies: ["supabase", "deno", "oxfmt", "autocannon", "@types/autocannon", "@foundry-rs/anvil"],
     },
   },
   // Deno code with npm: specifiers, run by the edge runtime.

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { contracts, deployer } from "@cuepoint/stack/chain";
+import { contracts, deployer } from "../chain/deployment";
 import { joinRoom } from "../lib/rooms/join";
 import { fundGas, mintErc721, transferErc721 } from "../tests/helpers/tokens";
 import { alertInMain, checkPage, signInWithPassword, watchConsole } from "./support/pages";

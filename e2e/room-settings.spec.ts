@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { contracts } from "@cuepoint/stack/chain";
+import { contracts } from "../chain/deployment";
 import { alertInMain, checkPage, expectSignedIn, signInWithPassword, watchConsole } from "./support/pages";
 import { addMember, admin, createPublicRoom, giveWallet, roleOf, setDisplayName } from "./support/rooms";
 import { apiUrl, createConfirmedUser } from "./support/users";

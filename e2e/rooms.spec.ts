@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { createClient } from "@supabase/supabase-js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { contracts, deployer } from "@cuepoint/stack/chain";
+import { contracts, deployer } from "../chain/deployment";
 import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { fundGas, mintErc721, transferErc721 } from "../tests/helpers/tokens";
 import { alertInMain, checkPage, signInWithPassword, watchConsole } from "./support/pages";

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { createClient } from "@supabase/supabase-js";
-import { avatarUrl, seededWallets } from "@cuepoint/stack/chain";
+import { avatarUrl, seededWallets } from "../chain/deployment";
 import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { alertInMain, checkPage, signInWithPassword, watchConsole } from "./support/pages";
 import { apiUrl, createConfirmedUser, profileOf } from "./support/users";

@@ -364,13 +364,14 @@ const tasks: Record<string, () => Promise<number>> = {
   "bench:web": () => bench("bench-web.ts", { browser: true }),
   "bench:auth": () => bench("bench-auth.ts"),
   "bench:rooms": () => bench("bench-rooms.ts"),
+  "bench:chain": () => bench("bench-chain.ts"),
   "bench:posts": () => bench("bench-posts.ts"),
   "bench:moments": () => bench("bench-moments.ts"),
   "bench:sync": () => bench("bench-sync.ts", { browser: true }),
   "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "config:check": async () => checkPushedConfig(),
   "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
-  "chain:compile": () => runInherit(process.execPath, [path.join(packageDir, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
+  "chain:compile": () => runInherit(process.execPath, [path.join(repoRoot, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
 };
 
 const task = tasks[process.argv[2] ?? ""];

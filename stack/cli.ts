@@ -10,7 +10,7 @@ Commands:
   start    create (first time) and start the local backend and chain, apply pending migrations
   stop     stop everything start started
   status   show what runs where
-  reset    recreate the database and chain from scratch: base schema, migrations, seed, contracts
+  reset    recreate the database and chain from scratch: base schema, migrations, seed, the chain's deploy script
   env      print the app's variables (the form \`supabase status -o env\` prints)`;
 
 const log = (line: string) => console.log(line);
@@ -42,7 +42,7 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     }
     case "env":
-      log(formatEnv(stackEnv(config)));
+      log(formatEnv(await stackEnv(config)));
       return 0;
     default:
       console.error(command ? `Unknown command: ${command}\n` : "");

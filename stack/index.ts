@@ -2,6 +2,8 @@
 // Narrower entry points: @cuepoint/stack/keys (local JWT secret and API keys), /signing-keys (the
 // project's JWT signing keys: load, create, sign), /paths (where the
 // project and the state live), /db-types (supabase gen types), /system (Debian prerequisites).
+export type { ChainDeployScript, LocalChain } from "./lib/chain-deploy.ts";
+export { chainRpcUrl, localChainId } from "./lib/chain.ts";
 export { loadConfig, parseConfig, parseEnvFile, type StackConfig } from "./lib/config.ts";
 export { parseDurationSeconds } from "./server/auth/settings.ts";
 export { formatEnv, isProjectStack, stackEnv } from "./lib/env.ts";

@@ -1,20 +1,12 @@
-// The local chain against the running stack: how long the ENS lookups the app makes take, as raw
-// eth_calls to the universal resolver (thirdweb's resolveName/resolveAddress make exactly these,
-// behind a cache of their own), and an ERC-20 balance read, each 200 times in a row.
-import { createPublicClient, erc20Abi, http, namehash, parseAbi, toHex, type Abi } from "viem";
-import { packetToBytes } from "viem/ens";
-import { contracts, localDeployment, seededWallets } from "../chain/deployment.ts";
+// The local chain against the running stack: how long JSON-RPC round trips to Anvil take (the
+// transport every chain read of an app pays), each 200 times in a row. Whatever the project's
+// deploy script put on the chain is not needed: these read the chain itself.
+import { chainRpcUrl, rpc } from "../lib/chain.ts";
 import { loadConfig } from "../lib/config.ts";
 
-const deployment = localDeployment(loadConfig());
-const chain = { id: deployment.chainId, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [deployment.rpcUrl] } } } as const;
-const client = createPublicClient({ chain, transport: http(deployment.rpcUrl) });
-const universalResolver = parseAbi([
-  "function reverse(bytes lookupAddress, uint256 coinType) view returns (string, address, address)",
-  "function resolve(bytes name, bytes data) view returns (bytes, address)",
-]) as Abi;
-const addrCall = (name: string) => `0x3b3b57de${namehash(name).slice(2)}` as const;
-const { ada } = seededWallets;
+const rpcUrl = chainRpcUrl(loadConfig());
+// Anvil's first dev account, funded on every new chain.
+const devAccount = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 
 async function measure(what: string, call: () => Promise<unknown>, runs = 200): Promise<void> {
   await call();
@@ -29,10 +21,6 @@ async function measure(what: string, call: () => Promise<unknown>, runs = 200): 
   console.log(`  ${what}: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms (${runs} calls)`);
 }
 
-await measure("primary name (universal resolver reverse, verified forward)", () =>
-  client.readContract({ address: contracts.universalResolver, abi: universalResolver, functionName: "reverse", args: [ada.address, 60n] }),
-);
-await measure("name → address (universal resolver resolve, addr)", () =>
-  client.readContract({ address: contracts.universalResolver, abi: universalResolver, functionName: "resolve", args: [toHex(packetToBytes("ada.eth")), addrCall("ada.eth")] }),
-);
-await measure("ERC-20 balanceOf", () => client.readContract({ address: contracts.erc20, abi: erc20Abi, functionName: "balanceOf", args: [ada.address] }));
+await measure("eth_blockNumber", () => rpc(rpcUrl, "eth_blockNumber"));
+await measure("eth_getBalance (a dev account)", () => rpc(rpcUrl, "eth_getBalance", [devAccount, "latest"]));
+await measure("eth_call (a value transfer, simulated)", () => rpc(rpcUrl, "eth_call", [{ from: devAccount, to: devAccount, value: "0x1" }, "latest"]));

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { readArtifacts } from "../chain/compile.ts";
-import { chainId, chainRpcUrl, contracts } from "../chain/deployment.ts";
+import { type LocalChain, type ProjectChainDeploy, loadChainDeploy, runDeployStep } from "./chain-deploy.ts";
 import type { StackConfig } from "./config.ts";
 import { stateDir } from "./paths.ts";
 import { StackError } from "./run.ts";
@@ -11,14 +10,39 @@ import { type ServiceSpec, servicePid, startService, stopService } from "./servi
 /**
  * The local chain: Anvil (npm package @foundry-rs/anvil, whose binary for this platform arrives as
  * an optional dependency) on 127.0.0.1:<chainPort>, chain id 31337. Anvil keeps its state in
- * .stack/chain/state.json (written when it stops, read when it starts), so a warm start deploys
- * nothing. A chain without the contracts (new, reset, or killed before it could save) is deployed
- * and seeded again: the same transactions from the same deployer give the same addresses.
+ * .stack/chain/state.json (written when it stops, read when it starts). On a new chain the stack
+ * runs the project's deploy script once (chain-deploy.ts); a warm start deploys nothing. A chain
+ * whose deployment never finished, or was made by another script or version of it, is replaced.
  */
 const chainDir = path.join(stateDir, "chain");
 const statePath = path.join(chainDir, "state.json");
-/** What the chain was deployed from and for: the contracts' input digest and the API port of the avatar URLs. */
-const seedMarkerPath = path.join(chainDir, "seeded.json");
+/** What the chain was deployed with: the script, its version, the API URL it was given. */
+const deployMarkerPath = path.join(chainDir, "deployed.json");
+
+/** Anvil's default chain id, which the stack keeps. */
+export const localChainId = 31337;
+
+export function chainRpcUrl(config: Pick<StackConfig, "chainPort">): string {
+  return `http://127.0.0.1:${config.chainPort}`;
+}
+
+/** The chain as the deploy script sees it. */
+export function localChain(config: Pick<StackConfig, "chainPort" | "apiPort">, log: (line: string) => void = () => undefined): LocalChain {
+  return { chainId: localChainId, rpcUrl: chainRpcUrl(config), apiUrl: `http://127.0.0.1:${config.apiPort}`, log };
+}
+
+/** The deploy script's variables for the app (`env`, .env.local); none without a script. */
+export async function chainEnv(config: StackConfig): Promise<Record<string, string>> {
+  const deploy = await loadChainDeploy();
+  if (!deploy?.script.env) return {};
+  const { chainId, rpcUrl, apiUrl } = localChain(config);
+  return await runDeployStep(deploy, "env", () => deploy.script.env!({ chainId, rpcUrl, apiUrl }));
+}
+
+/** The same variables for edge functions: without the browser's NEXT_PUBLIC_ copies. */
+export async function functionsChainEnv(config: StackConfig): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await chainEnv(config)).filter(([name]) => !name.startsWith("NEXT_PUBLIC_")));
+}
 
 const anvilPlatforms: Record<string, string> = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "darwin-x64": "darwin-amd64", "darwin-arm64": "darwin-arm64" };
 
@@ -40,19 +64,21 @@ function chainService(config: StackConfig): ServiceSpec {
   return {
     name: "chain",
     command: anvilBinary(),
-    args: ["--host", "127.0.0.1", "--port", String(config.chainPort), "--chain-id", String(chainId), "--state", statePath],
+    args: ["--host", "127.0.0.1", "--port", String(config.chainPort), "--chain-id", String(localChainId), "--state", statePath],
     ports: [{ port: config.chainPort, what: "local chain", hint: "set STACK_CHAIN_PORT to a free port" }],
   };
 }
 
-interface SeedMarker {
-  inputDigest: string;
-  apiPort: number;
+interface DeployMarker {
+  /** The deploy script's path as package.json names it; null when none is named. */
+  script: string | null;
+  version: string | null;
+  apiUrl: string;
 }
 
-function readMarker(): SeedMarker | undefined {
+function readMarker(): DeployMarker | undefined {
   try {
-    return JSON.parse(readFileSync(seedMarkerPath, "utf8")) as SeedMarker;
+    return JSON.parse(readFileSync(deployMarkerPath, "utf8")) as DeployMarker;
   } catch {
     return undefined;
   }
@@ -85,43 +111,47 @@ async function waitForRpc(rpcUrl: string, timeoutMs: number): Promise<string | u
 
 export interface ChainStartReport {
   chain: "started" | "already running";
-  deployed: "deployed" | "kept";
+  /** deployed: the deploy script ran on a new chain; kept: the chain already held its deployment; empty: no script is named. */
+  deployed: "deployed" | "kept" | "empty";
 }
 
-/** Starts Anvil (unless running) and makes sure the contracts and seed are on the chain. */
+/** Starts Anvil (unless running) and, on a new chain, runs the project's deploy script. */
 export async function startChain(config: StackConfig, log: (line: string) => void): Promise<ChainStartReport> {
-  const digest = readArtifacts().inputDigest;
+  const deploy: ProjectChainDeploy | undefined = await loadChainDeploy();
+  const version = deploy?.script.version ? await runDeployStep(deploy, "version", () => deploy.script.version!()) : null;
+  const chainInfo = localChain(config, log);
+  const wanted: DeployMarker = { script: deploy?.name ?? null, version, apiUrl: chainInfo.apiUrl };
   let marker = readMarker();
-  // A chain built from other contracts, or one whose deployment never finished (no marker), is
-  // replaced: the seed recreates everything the same way.
-  if ((existsSync(statePath) || servicePid("chain")) && marker?.inputDigest !== digest) {
-    log(marker ? "The chain's contracts changed: recreating the local chain" : "The local chain was never fully deployed: recreating it");
+  // A chain deployed by another script or version of it, or one whose deployment never finished (no
+  // marker), is replaced: the script deploys the new one.
+  if ((existsSync(statePath) || servicePid("chain")) && (marker?.script !== wanted.script || marker?.version !== wanted.version)) {
+    log(marker ? "The chain's deployment changed: recreating the local chain" : "The local chain was never fully deployed: recreating it");
     await removeChain();
     marker = undefined;
   }
   mkdirSync(chainDir, { recursive: true });
   const chain = await startService(chainService(config));
-  const rpcUrl = chainRpcUrl(config.chainPort);
+  const { rpcUrl } = chainInfo;
   const id = await waitForRpc(rpcUrl, 15_000);
-  if (id === undefined || Number(id) !== chainId) {
+  if (id === undefined || Number(id) !== localChainId) {
     if (chain === "started") await stopChain();
-    throw new StackError(id === undefined ? `The local chain did not answer on ${rpcUrl}` : `${rpcUrl} answers with chain id ${Number(id)}, not ${chainId}`);
+    throw new StackError(id === undefined ? `The local chain did not answer on ${rpcUrl}` : `${rpcUrl} answers with chain id ${Number(id)}, not ${localChainId}`);
   }
   try {
-    const code = await rpc<string>(rpcUrl, "eth_getCode", [contracts.universalResolver, "latest"]);
-    let deployed: ChainStartReport["deployed"] = "kept";
-    if (code === "0x") {
-      // loaded only when needed: viem takes a good part of a second to import
+    let deployed: ChainStartReport["deployed"] = deploy ? "kept" : "empty";
+    // No block yet: a new chain (or one killed before it ever saved its state).
+    const fresh = Number(await rpc<string>(rpcUrl, "eth_blockNumber")) === 0;
+    if (deploy && fresh) {
+      // Until the script has finished, the chain counts as never fully deployed.
+      rmSync(deployMarkerPath, { force: true });
       const began = performance.now();
-      const { deployAndSeed } = await import("../chain/deploy.ts");
-      await deployAndSeed(rpcUrl, config.apiPort);
-      log(`Deployed the chain's contracts and seeded its names and tokens in ${((performance.now() - began) / 1000).toFixed(2)} s`);
+      await runDeployStep(deploy, "deploy", () => deploy.script.deploy(chainInfo));
+      log(`Deployed the local chain with ${deploy.name} in ${((performance.now() - began) / 1000).toFixed(2)} s`);
       deployed = "deployed";
-    } else if (marker?.apiPort !== config.apiPort) {
-      const { refreshAvatars } = await import("../chain/deploy.ts");
-      await refreshAvatars(rpcUrl, config.apiPort);
+    } else if (deploy?.script.apiUrlChanged && marker?.apiUrl !== wanted.apiUrl) {
+      await runDeployStep(deploy, "apiUrlChanged", () => deploy.script.apiUrlChanged!(chainInfo));
     }
-    writeFileSync(seedMarkerPath, JSON.stringify({ inputDigest: digest, apiPort: config.apiPort } satisfies SeedMarker));
+    writeFileSync(deployMarkerPath, JSON.stringify(wanted));
     return { chain, deployed };
   } catch (error) {
     if (chain === "started") await stopChain();
@@ -134,7 +164,7 @@ export async function stopChain(): Promise<"stopped" | "not running"> {
   return await stopService("chain");
 }
 
-/** Stops Anvil and forgets the chain: the next start deploys and seeds a new one. */
+/** Stops Anvil and forgets the chain: the next start gives a new one (deployed again). */
 export async function removeChain(): Promise<void> {
   await stopChain();
   rmSync(chainDir, { recursive: true, force: true });

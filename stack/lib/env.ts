@@ -1,13 +1,14 @@
 import type { StackConfig } from "./config.ts";
 import { anonKey, jwtSecret, publishableKey, secretKey, serviceRoleKey } from "./keys.ts";
 import { dbUrl } from "./postgres.ts";
-import { chainEnv } from "../chain/deployment.ts";
+import { chainEnv } from "./chain.ts";
 
 /**
  * The variables `supabase status -o env` prints for a local project, plus the names the app
  * reads. Both sets point at the same services, so the file works with the stack or `supabase start`.
+ * Then the local chain's, as the project's deploy script names them (none without one).
  */
-export function stackEnv(config: StackConfig): Record<string, string> {
+export async function stackEnv(config: StackConfig): Promise<Record<string, string>> {
   const apiUrl = `http://127.0.0.1:${config.apiPort}`;
   return {
     ANON_KEY: anonKey,
@@ -27,7 +28,7 @@ export function stackEnv(config: StackConfig): Record<string, string> {
     NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: publishableKey,
     NEXT_PUBLIC_SUPABASE_ANON_KEY: anonKey,
     SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
-    ...chainEnv(config.chainPort),
+    ...(await chainEnv(config)),
   };
 }
 

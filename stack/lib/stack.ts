@@ -7,8 +7,7 @@ import { dbDir, envLocalPath, packageDir } from "./paths.ts";
 import { ensureSigningKeys } from "./signing-keys.ts";
 import { type ServiceSpec, servicePid, startService, stopService } from "./services.ts";
 import { requestClusterStop } from "./cluster-lock.ts";
-import { type ChainStartReport, removeChain, startChain, stopChain } from "./chain.ts";
-import { chainId } from "../chain/deployment.ts";
+import { type ChainStartReport, localChainId, removeChain, startChain, stopChain } from "./chain.ts";
 import { clusterExists, dbUrl, initCluster, removeCluster, runningPid, startCluster, stopCluster } from "./postgres.ts";
 import { debianPackages, ensureDebianPackages } from "./system.ts";
 
@@ -37,7 +36,7 @@ export interface StartReport {
 /**
  * Brings the stack up: creates the cluster on first use (base schema, migrations, seed), or
  * starts the existing one and applies pending migrations; the local chain starts alongside
- * (deployed and seeded when new). Safe to call when already running. If anything fails, what
+ * (the project's deploy script runs on a new one). Safe to call when already running. If anything fails, what
  * this call started is stopped again before the error surfaces.
  */
 export async function startStack(config: StackConfig, log: Log): Promise<StartReport> {
@@ -87,7 +86,7 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
   // Only the project's own stack speaks for the app: a private one (benchmarks, tests) stops when
   // its run ends, and a .env.local pointing at it would leave the app talking to nothing.
   if (isProjectStack() && !existsSync(envLocalPath)) {
-    writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(stackEnv(config))}\n`);
+    writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(await stackEnv(config))}\n`);
     log("Wrote .env.local");
   }
   return { created, database, api, chain, seconds: (performance.now() - began) / 1000 };
@@ -134,7 +133,7 @@ export function stackStatus(config: StackConfig): ServiceStatus[] {
     service("api", `http://127.0.0.1:${config.apiPort}`),
     // The inbox is served by the API process, on its own port.
     service("inbox", `http://127.0.0.1:${config.inboxPort}`, "api"),
-    service("chain", `http://127.0.0.1:${config.chainPort} (chain id ${chainId})`),
+    service("chain", `http://127.0.0.1:${config.chainPort} (chain id ${localChainId})`),
   ];
 }
 

@@ -3,7 +3,7 @@
 // the seeded demo wallets' holdings as the seed left them.
 import { createPublicClient, createWalletClient, defineChain, erc721Abi, http, parseAbi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { contracts, deployer, localDeployment } from "@cuepoint/stack/chain";
+import { contracts, deployer, localDeployment } from "../../chain/deployment";
 import { config } from "./stack";
 
 const deployment = localDeployment(config);

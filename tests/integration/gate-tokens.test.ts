@@ -2,14 +2,14 @@
 // running stack's local chain: real thirdweb reads of the deployed test tokens.
 import net, { type AddressInfo } from "node:net";
 import { describe, expect, test, vi } from "vitest";
-import { chainEnv, contracts, devAccounts } from "@cuepoint/stack/chain";
+import { chainEnv, chainRpcUrl, contracts, devAccounts } from "../../chain/deployment";
 import { describeGateToken, gateRequirementText, prepareGate } from "../../lib/chain/tokens";
 import { gateInputSchema, roomMessages } from "../../lib/validation/room";
 import { config } from "../helpers/stack";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const env = { ...chainEnv(config.chainPort), NEXT_PUBLIC_THIRDWEB_CLIENT_ID: "cuepoint-local-tests" };
+const env = { ...chainEnv(chainRpcUrl(config.chainPort)), NEXT_PUBLIC_THIRDWEB_CLIENT_ID: "cuepoint-local-tests" };
 const local = { chainId: 31337, contractAddress: contracts.erc20.toLowerCase() as `0x${string}` };
 
 async function closedPort(): Promise<number> {
@@ -99,7 +99,7 @@ describe("a gate that is wrong: an error for the field at fault", () => {
   });
 
   test("no thirdweb credentials: the seed's message", async () => {
-    expect(await describeGateToken({ ...local, standard: "erc20" }, { env: chainEnv(config.chainPort) })).toEqual({
+    expect(await describeGateToken({ ...local, standard: "erc20" }, { env: chainEnv(chainRpcUrl(config.chainPort)) })).toEqual({
       ok: false,
       error: { field: "chainId", code: "chain_unavailable", message: "clientId or secretKey must be provided" },
     });

@@ -4,7 +4,7 @@
 import net, { type AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { contracts } from "@cuepoint/stack/chain";
+import { contracts } from "../../chain/deployment";
 import { serveFunctions, type StandaloneFunctions } from "@cuepoint/stack/functions";
 import { joinRoom, recheckMembership } from "../../lib/rooms/join";
 import { joinRoomMessages, membershipRecheckAfterMs } from "../../lib/validation/join-room";

@@ -2,7 +2,7 @@
 // passing is simulated by moving the membership's verified_at back with the service role; tokens
 // leave a fresh holder's wallet by a real transfer signed with its key.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { contracts } from "@cuepoint/stack/chain";
+import { contracts } from "../../chain/deployment";
 import { recheckMembership } from "../../lib/rooms/join";
 import { freshMembership, gatedMembershipLifetimeMs, openPageRecheckEveryMs } from "../../lib/rooms/membership-freshness";
 import { membershipRecheckAfterMs } from "../../lib/validation/join-room";

@@ -2,7 +2,7 @@
 // real token contracts, no mocked RPC), called with supabase-js as people would call it. Each
 // holder is a fresh wallet minted its tokens here, linked by signature through link-wallet.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { contracts } from "@cuepoint/stack/chain";
+import { contracts } from "../../chain/deployment";
 import { joinRoom } from "../../lib/rooms/join";
 import { joinRoomMessages } from "../../lib/validation/join-room";
 import { callJoinRoom, createRoom, membershipsOf } from "../helpers/rooms";

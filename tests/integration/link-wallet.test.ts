@@ -2,7 +2,7 @@
 // no mocked resolver), called with supabase-js as each kind of caller. Every bad input gets a
 // clear error and leaves nothing recorded.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { contracts, devAccounts, avatarUrl, seededWallets, smartAccountOwner } from "@cuepoint/stack/chain";
+import { contracts, devAccounts, avatarUrl, seededWallets, smartAccountOwner } from "../../chain/deployment";
 import { linkWalletMessages } from "../../lib/validation/wallet";
 import { anonClient, config } from "../helpers/stack";
 import { totp } from "../helpers/totp";

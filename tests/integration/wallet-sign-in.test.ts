@@ -3,7 +3,7 @@
 import type { EthereumWallet } from "@supabase/supabase-js";
 import { type Hex, isHex } from "viem";
 import { afterAll, expect, test, vi } from "vitest";
-import { avatarUrl, seededWallets } from "@cuepoint/stack/chain";
+import { avatarUrl, seededWallets } from "../../chain/deployment";
 import { anonClient, config } from "../helpers/stack";
 import { admin, callLinkWallet, randomWallet, walletsOf } from "../helpers/wallets";
 

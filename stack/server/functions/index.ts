@@ -1,5 +1,6 @@
 import type { ServerContext } from "../context.ts";
 import type { ServiceRoute } from "../gateway.ts";
+import { functionsChainEnv } from "../../lib/chain.ts";
 import { stackFunctionsOptions } from "./options.ts";
 import { createFunctionsService } from "./service.ts";
 
@@ -9,7 +10,7 @@ import { createFunctionsService } from "./service.ts";
  * through: the function's verify_jwt setting and its own code decide.
  */
 export async function createFunctionsRoute(ctx: ServerContext): Promise<ServiceRoute> {
-  const service = createFunctionsService(stackFunctionsOptions(ctx.config));
+  const service = createFunctionsService(stackFunctionsOptions(ctx.config, await functionsChainEnv(ctx.config)));
   return {
     prefix: "/functions/v1",
     open: () => true,

@@ -4,7 +4,6 @@ import type { StackConfig } from "../../lib/config.ts";
 import { anonKey, publishableKey, secretKey, serviceRoleKey } from "../../lib/keys.ts";
 import { repoRoot, stateDir, supabaseDir } from "../../lib/paths.ts";
 import { dbUrl } from "../../lib/postgres.ts";
-import { chainEnv } from "../../chain/deployment.ts";
 import { parseDotenv } from "./dotenv.ts";
 
 /** What `[functions.<name>]` in config.toml says about one function. */
@@ -65,16 +64,15 @@ export function functionSettings(raw: Table, functionsDir: string, name: string)
 }
 
 /**
- * The variables Supabase gives every function, plus `[edge_runtime.secrets]`, plus where the
- * stack's local chain and its ENS deployment are (CHAIN_RPC_31337, ENS_CHAIN_ID, ENS_UNIVERSAL_RESOLVER).
+ * The variables Supabase gives every function, plus `[edge_runtime.secrets]`, after `chain`: the
+ * local chain's variables the project's deploy script names (lib/chain.ts, functionsChainEnv).
  */
-export function supabaseFunctionEnv(config: StackConfig): Record<string, string> {
+export function supabaseFunctionEnv(config: StackConfig, chain: Record<string, string> = {}): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const [key, value] of Object.entries(table(table(config.raw, "edge_runtime"), "secrets"))) {
     const resolved = configString(value);
     if (resolved !== undefined) secrets[key] = resolved;
   }
-  const chain = Object.fromEntries(Object.entries(chainEnv(config.chainPort)).filter(([name]) => !name.startsWith("NEXT_PUBLIC_")));
   return {
     ...chain,
     ...secrets,
@@ -112,13 +110,14 @@ const seconds = (name: string, fallback: number) => {
 export const denoBinary = path.join(repoRoot, "node_modules", "deno", "deno");
 export const defaultDenoDir = path.join(stateDir, "deno");
 
-export function stackFunctionsOptions(config: StackConfig): FunctionsOptions {
+/** `chain`: the local chain's variables for functions (lib/chain.ts, functionsChainEnv). */
+export function stackFunctionsOptions(config: StackConfig, chain: Record<string, string> = {}): FunctionsOptions {
   const functionsDir = path.join(supabaseDir, "functions");
   const runtime = table(config.raw, "edge_runtime");
   return {
     functionsDir,
     settings: (name) => functionSettings(config.raw, functionsDir, name),
-    baseEnv: () => supabaseFunctionEnv(config),
+    baseEnv: () => supabaseFunctionEnv(config, chain),
     denoBinary,
     denoDir: process.env.DENO_DIR ?? defaultDenoDir,
     // Supabase's request idle timeout is 150 s; STACK_FUNCTIONS_WALL_CLOCK_SECONDS shortens it.

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StackConfig } from "../../lib/config.ts";
 import { createGateway } from "../gateway.ts";
+import { functionsChainEnv } from "../../lib/chain.ts";
 import { stackFunctionsOptions, supabaseFunctionEnv } from "./options.ts";
 import { createFunctionsService } from "./service.ts";
 
@@ -15,9 +16,10 @@ export interface StandaloneFunctions {
 }
 
 export async function serveFunctions(config: StackConfig, envOverrides: Record<string, string>): Promise<StandaloneFunctions> {
+  const chain = await functionsChainEnv(config);
   const service = createFunctionsService({
-    ...stackFunctionsOptions(config),
-    baseEnv: () => ({ ...supabaseFunctionEnv(config), ...envOverrides }),
+    ...stackFunctionsOptions(config, chain),
+    baseEnv: () => ({ ...supabaseFunctionEnv(config, chain), ...envOverrides }),
     watch: false,
     log: () => undefined,
   });

@@ -1,15 +1,16 @@
-// Compiles the local chain's contracts (stack/chain/contracts) with the solc npm package — the
-// compiler is JavaScript in node_modules, nothing is downloaded — into stack/chain/artifacts.json.
-// `npm run chain:compile` regenerates that file; a test fails when it is stale.
+// Compiles Cuepoint's local-chain contracts (chain/contracts) with the solc npm package — the
+// compiler is JavaScript in node_modules, nothing is downloaded — into chain/artifacts.json, which
+// is committed so that starting the stack never compiles. `npm run chain:compile` regenerates that
+// file; a test (tests/unit/chain-artifacts.test.ts) fails when it is stale.
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { packageDir } from "../lib/paths.ts";
 
-export const contractsDir = path.join(packageDir, "chain", "contracts");
-export const artifactsPath = path.join(packageDir, "chain", "artifacts.json");
+const chainDir = path.dirname(fileURLToPath(import.meta.url));
+export const contractsDir = path.join(chainDir, "contracts");
+export const artifactsPath = path.join(chainDir, "artifacts.json");
 
 /** Each deployed contract and the source file (under contracts/) that defines it. */
 export const contractSources = {

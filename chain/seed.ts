@@ -1,10 +1,10 @@
-// Deploys the local chain's contracts on a new chain and seeds it: ENS (registry, reverse
-// registrar, public resolver, universal resolver), the three test tokens, an EIP-1271 smart account;
-// then the demo wallets' names, primary names, avatars and token balances. Same transactions in the
-// same order every time, so the same addresses (deployment.ts lists them; this checks each one).
+// Cuepoint's contracts on a new local chain, and its seed: ENS (registry, reverse registrar, public
+// resolver, universal resolver), the three test tokens, an EIP-1271 smart account; then the demo
+// wallets' names, primary names, avatars and token balances. Same transactions in the same order
+// every time, so the same addresses (deployment.ts lists them; this checks each one). Run through
+// deploy.ts, the deploy script the stack runs.
 import { createPublicClient, createWalletClient, http, labelhash, namehash, type Abi, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { StackError } from "../lib/run.ts";
 import { type ContractName, readArtifacts } from "./compile.ts";
 import { avatarUrl, chainId, contracts, deployer, erc1155SeedId, seededWallets, smartAccountOwner, type ContractKey, type DevAccount } from "./deployment.ts";
 
@@ -59,15 +59,15 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   const owner = walletFor(deployer);
 
   const nonce = await publicClient.getTransactionCount({ address: deployer.address });
-  if (nonce !== 0) throw new StackError(`The local chain has transactions (the deployer sent ${nonce}) but not the stack's contracts: run \`npm run stack -- reset\``);
+  if (nonce !== 0) throw new Error(`The local chain has transactions (the deployer sent ${nonce}) but not Cuepoint's contracts: run \`npm run stack -- reset\``);
 
   const deployed: Record<string, Address> = {};
   for (const [key, name, args] of deployOrder) {
     const hash = await owner.deployContract({ abi: abi(name), bytecode: artifacts[name].bytecode, args: args(deployed), ...(await txFields(deployer)) });
     const receipt = await receiptOf(hash);
-    if (receipt.status !== "success" || !receipt.contractAddress) throw new StackError(`Deploying ${name} failed (transaction ${hash})`);
+    if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`Deploying ${name} failed (transaction ${hash})`);
     if (receipt.contractAddress.toLowerCase() !== contracts[key].toLowerCase()) {
-      throw new StackError(`${name} was deployed at ${receipt.contractAddress}, not at ${contracts[key]} as stack/chain/deployment.ts says`);
+      throw new Error(`${name} was deployed at ${receipt.contractAddress}, not at ${contracts[key]} as chain/deployment.ts says`);
     }
     deployed[key] = receipt.contractAddress;
   }
@@ -75,7 +75,7 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   const send = async (account: DevAccount, contract: ContractKey, name: ContractName, functionName: string, args: unknown[]) => {
     const hash = await walletFor(account).writeContract({ address: contracts[contract], abi: abi(name), functionName, args, ...(await txFields(account)) });
     const receipt = await receiptOf(hash);
-    if (receipt.status !== "success") throw new StackError(`${name}.${functionName} failed (transaction ${hash})`);
+    if (receipt.status !== "success") throw new Error(`${name}.${functionName} failed (transaction ${hash})`);
   };
 
   // ENS: the deployer owns the root and `eth`; the reverse registrar owns addr.reverse.
@@ -116,6 +116,6 @@ export async function refreshAvatars(rpcUrl: string, apiPort: number): Promise<v
       ...(await txFields(wallet)),
     });
     const receipt = await receiptOf(hash);
-    if (receipt.status !== "success") throw new StackError(`Updating ${wallet.ensName}'s avatar record failed (transaction ${hash})`);
+    if (receipt.status !== "success") throw new Error(`Updating ${wallet.ensName}'s avatar record failed (transaction ${hash})`);
   }
 }

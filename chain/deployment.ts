@@ -1,12 +1,11 @@
-// The local chain's deployment, for the stack, tests and e2e: where the chain is, the addresses of
-// its contracts (the same on every new chain: one deployer, a fixed order, nonces 0–7), Anvil's
-// well-known dev accounts and what the seed gave each of them.
+// Cuepoint's deployment on the local chain, for its deploy script (deploy.ts), tests and e2e: where
+// the chain is, the addresses of its contracts (the same on every new chain: one deployer, a fixed
+// order, nonces 0–7), Anvil's well-known dev accounts and what the seed gave each of them.
 //
 // Anvil's dev accounts come from the public mnemonic "test test … junk": never use them anywhere
 // but a local chain.
 
-import { loadConfig, type StackConfig } from "../lib/config.ts";
-
+/** Anvil's chain id, which the stack's local chain keeps. */
 export const chainId = 31337;
 
 /** The chain's port is the stack config's `chainPort` (STACK_CHAIN_PORT, else 8545). */
@@ -95,8 +94,7 @@ export function avatarUrl(name: string, apiPort: number): string {
  * The variables the app and the edge functions read to reach the local chain and its ENS
  * deployment; `NEXT_PUBLIC_` twins for the browser.
  */
-export function chainEnv(chainPort: number): Record<string, string> {
-  const rpc = chainRpcUrl(chainPort);
+export function chainEnv(rpc: string): Record<string, string> {
   return {
     CHAIN_RPC_31337: rpc,
     ENS_CHAIN_ID: String(chainId),
@@ -107,8 +105,8 @@ export function chainEnv(chainPort: number): Record<string, string> {
   };
 }
 
-/** Everything above for one stack, by its ports (by default this checkout's config and STACK_*_PORT). */
-export function localDeployment(ports: Pick<StackConfig, "chainPort" | "apiPort"> = loadConfig()) {
+/** Everything above for one stack, by its ports (a stack config's `chainPort` and `apiPort`). */
+export function localDeployment(ports: { chainPort: number; apiPort: number }) {
   return {
     chainId,
     rpcUrl: chainRpcUrl(ports.chainPort),

@@ -1,4 +1,4 @@
-// ENS on the stack's local chain, read with thirdweb's own ENS extension — no mocked RPC, no
+// ENS as chain/deploy.ts deploys it on the stack's local chain, read with thirdweb's own ENS extension — no mocked RPC, no
 // mocked resolver: the app's name and avatar lookups work against it unchanged.
 // (thirdweb's naming: resolveAddress is name → address, resolveName is address → primary name.)
 import { createThirdwebClient, defineChain, getContract, readContract } from "thirdweb";
@@ -6,8 +6,8 @@ import { resolveAddress, resolveAvatar, resolveName, resolveText } from "thirdwe
 import { createTestClient, createWalletClient, http, namehash, parseAbi, toFunctionSelector } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { avatarUrl, contracts, devAccounts, localDeployment, namelessAccount, seededWallets } from "../chain/deployment.ts";
-import { config } from "./helpers/stack.ts";
+import { avatarUrl, contracts, devAccounts, localDeployment, namelessAccount, seededWallets } from "../../chain/deployment";
+import { config } from "../helpers/stack";
 
 const deployment = localDeployment(config);
 const client = createThirdwebClient({ clientId: "cuepoint-local-tests" });

@@ -1,11 +1,12 @@
-// Edge Functions reach the local chain: the stack gives every Deno function CHAIN_RPC_31337,
-// ENS_CHAIN_ID and ENS_UNIVERSAL_RESOLVER, and the function's own JSON-RPC calls get answers.
+// Edge Functions reach the local chain: the stack gives every Deno function the variables
+// chain/deploy.ts names (CHAIN_RPC_31337, ENS_CHAIN_ID and ENS_UNIVERSAL_RESOLVER, without the
+// NEXT_PUBLIC_ copies), and the function's own JSON-RPC calls get answers.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { contracts, localDeployment } from "../chain/deployment.ts";
-import { supabaseDir } from "../lib/paths.ts";
-import { anonClient, config } from "./helpers/stack.ts";
+import { contracts, localDeployment } from "../../chain/deployment";
+import { supabaseDir } from "@cuepoint/stack/paths";
+import { anonClient, config } from "../helpers/stack";
 
 const name = `fx-chain-${process.pid}-${Date.now().toString(36)}`;
 const dir = path.join(supabaseDir, "functions", name);

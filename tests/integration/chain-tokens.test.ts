@@ -1,11 +1,11 @@
-// The local chain's test tokens, seed and smart account, read over JSON-RPC from the running stack's Anvil.
+// Cuepoint's test tokens, seed and smart account (chain/deploy.ts), read over JSON-RPC from the running stack's Anvil.
 import { createThirdwebClient, defineChain } from "thirdweb";
 import { verifySignature } from "thirdweb/auth";
 import { privateKeyToAccount } from "viem/accounts";
 import { createPublicClient, erc20Abi, erc721Abi, http, parseAbi } from "viem";
 import { describe, expect, test } from "vitest";
-import { contracts, deployer, devAccounts, erc1155SeedId, localDeployment, namelessAccount, seededWallets, smartAccountOwner } from "../chain/deployment.ts";
-import { config } from "./helpers/stack.ts";
+import { contracts, deployer, devAccounts, erc1155SeedId, localDeployment, namelessAccount, seededWallets, smartAccountOwner } from "../../chain/deployment";
+import { config } from "../helpers/stack";
 
 const deployment = localDeployment(config);
 const chain = { id: deployment.chainId, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [deployment.rpcUrl] } } } as const;

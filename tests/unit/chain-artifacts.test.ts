@@ -1,9 +1,9 @@
-// The local chain's compiled contracts (stack/chain/artifacts.json) are committed so `stack start`
+// The local chain's compiled contracts (chain/artifacts.json) are committed so `npm run stack -- start`
 // never compiles; these fail when they no longer match their sources. Fix: `npm run chain:compile`.
 import { describe, expect, test } from "vitest";
-import { compileContracts, contractSources, inputDigest, readArtifacts } from "../../chain/compile.ts";
+import { compileContracts, contractSources, inputDigest, readArtifacts } from "../../chain/compile";
 
-describe("stack/chain/artifacts.json", () => {
+describe("chain/artifacts.json", () => {
   const artifacts = readArtifacts();
 
   test("was built from the current contract sources, solc and OpenZeppelin versions", () => {
