@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { ApiRequest, RestOptions } from "./request.ts";
 import { quoteIdent } from "./sql.ts";
-import type { Statement } from "./statement.ts";
+import type { Statement, StatementResult } from "./statement.ts";
 
 /**
  * Step 4 of a request: runs its statement against Postgres as the caller's role. Reads use two round trips on a
@@ -71,11 +71,6 @@ export async function runStatement(executor: Executor, settings: RequestSettings
     row.total = explain.count === "planned" ? planned : Math.max(Number(row.total), planned);
   }
   return result;
-}
-
-export interface StatementResult {
-  rows: Record<string, unknown>[];
-  rowCount: number;
 }
 
 const settingsSql = (local: boolean) =>

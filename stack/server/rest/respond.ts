@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { ApiError, errors } from "./errors.ts";
-import type { StatementResult } from "./execute.ts";
+import type { StatementResult } from "./statement.ts";
 import type { Accepted, CallPlan, MutatePlan, Plan, RangeStyle } from "./plan.ts";
 import type { ApiRequest, Preferences, RestOptions } from "./request.ts";
 

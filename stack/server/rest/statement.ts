@@ -1,5 +1,4 @@
 import { errors } from "./errors.ts";
-import type { StatementResult } from "./execute.ts";
 import type { Accepted, CallPlan, MutatePlan, Plan, ReadPlan } from "./plan.ts";
 import { type BodyFormat, buildExplainCountSql, buildReadSql, responseGucsSql } from "./read.ts";
 import type { ApiRequest, RestOptions } from "./request.ts";
@@ -11,6 +10,12 @@ import { deleteSql, insertSql, updateSql } from "./write.ts";
  * Step 3 of a request: the ONE statement a plan runs as (every value a $n parameter), whether it
  * needs a transaction it can roll back, and the checks on its result that roll it back.
  */
+
+/** The rows a statement returned (the response's one row, for reads and representations) and how many it touched. */
+export interface StatementResult {
+  rows: Record<string, unknown>[];
+  rowCount: number;
+}
 
 export interface Statement {
   sql: string;
