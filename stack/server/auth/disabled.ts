@@ -1,4 +1,4 @@
-import { AuthError, notFound } from "./errors.ts";
+import { AuthError, badRequest, notFound } from "./errors.ts";
 import type { Handler } from "./service.ts";
 
 /**
@@ -22,3 +22,12 @@ export const passkeysDisabled = refuse(() => notFound("passkey_disabled", "Passk
 
 /** /oauth/… and /.well-known/oauth-authorization-server: [auth.oauth_server] is off. */
 export const oauthServerDisabled = refuse(() => featureDisabled("OAuth server is disabled"));
+
+/** OAuth providers GoTrue knows; the stack serves none of them (as config.toml enables none). */
+const oauthProviders = ["apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "kakao", "keycloak", "linkedin", "linkedin_oidc", "notion", "slack", "slack_oidc", "spotify", "twitch", "twitter", "x", "workos", "zoom"];
+
+/** GoTrue's answer when an OAuth flow (sign-in or identity linking) names a provider that is off or unknown. */
+export function unsupportedProvider(provider: string) {
+  const reason = oauthProviders.includes(provider.toLowerCase()) ? "provider is not enabled" : `Provider ${provider} could not be found`;
+  return badRequest("validation_failed", `Unsupported provider: ${reason}`);
+}

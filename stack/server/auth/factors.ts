@@ -2,23 +2,24 @@ import { isIP } from "node:net";
 import { audit } from "./audit.ts";
 import { generateRefreshToken, randomUUID } from "./crypto.ts";
 import { AuthError, badRequest, forbidden, notFound, tooManyRequests, unprocessable } from "./errors.ts";
-import { type Params, clientIp, readParams, stringField } from "./request.ts";
-import { type AuthService, type Call, type Caller, ok, requireUser } from "./service.ts";
-import { type AuthMethod, sessionTokens } from "./sessions.ts";
+import { clientIp } from "./request.ts";
+import { type AuthService, type Call, type Caller, requireUser } from "./service.ts";
+import { type AuthMethod, type SessionResponse, sessionTokens } from "./sessions.ts";
 import { generateTotpSecret, matchTotp, otpauthUri, qrCodeSvg } from "./totp.ts";
 import { type Db, type UserRow, factorJson, withTransaction } from "./users.ts";
 
-// Supabase MFA (GoTrue's /factors routes): TOTP and phone factors, challenges and verification that
-// lift the session to aal2. WebAuthn is not served; it answers as GoTrue does with it disabled.
+// Supabase MFA (routes/factors.ts serves GoTrue's /factors routes): TOTP and phone factors,
+// challenges and verification that lift the session to aal2. WebAuthn is not served; it answers as
+// GoTrue does with it disabled.
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** GoTrue's minimum (and default) lifetimes of a challenge and of a factor never verified. */
 const challengeExpirySeconds = 300;
 const unverifiedFactorExpirySeconds = 300;
 
 type FactorType = "totp" | "phone" | "webauthn";
 
-interface FactorRow {
+export interface FactorRow {
   id: string;
   user_id: string;
   friendly_name: string | null;
@@ -32,12 +33,13 @@ interface FactorRow {
 const typeLabel: Record<FactorType, string> = { totp: "TOTP", phone: "Phone", webauthn: "WebAuthn" };
 const amrMethod: Record<FactorType, AuthMethod | "mfa/webauthn"> = { totp: "totp", phone: "mfa/phone", webauthn: "mfa/webauthn" };
 
-function factorType(value: string): FactorType {
+export function factorType(value: string): FactorType {
   if (value === "totp" || value === "phone" || value === "webauthn") return value;
   throw badRequest("validation_failed", "factor_type needs to be totp, phone, or webauthn");
 }
 
-function enabled(svc: AuthService, type: FactorType, action: "enroll" | "verify"): void {
+/** The factor kind's enroll or verify switch in [auth.mfa]. */
+export function enabled(svc: AuthService, type: FactorType, action: "enroll" | "verify"): void {
   const on = type === "webauthn" ? false : svc.settings.mfa[type][action];
   if (on) return;
   if (action === "enroll") throw unprocessable(`mfa_${type}_enroll_not_enabled`, `MFA enroll is disabled for ${typeLabel[type]}`);
@@ -46,7 +48,7 @@ function enabled(svc: AuthService, type: FactorType, action: "enroll" | "verify"
 }
 
 /** The address a challenge is bound to (GoTrue refuses a verify from another one). */
-function requestIp(call: Call): string {
+export function requestIp(call: Call): string {
   const ip = clientIp(call.req);
   return isIP(ip) ? ip : (call.req.socket.remoteAddress ?? "127.0.0.1");
 }
@@ -57,7 +59,8 @@ async function sessionAal(db: Db, sessionId: string | undefined): Promise<string
   return rows[0]?.aal ?? undefined;
 }
 
-async function callerWithSession(svc: AuthService, call: Call, action: string): Promise<Caller & { sessionId: string }> {
+/** The caller, who must be a registered user with a session. */
+export async function callerWithSession(svc: AuthService, call: Call, action: string): Promise<Caller & { sessionId: string }> {
   const caller = await requireUser(svc, call);
   if (caller.claims.is_anonymous === true) throw forbidden("no_authorization", "Anonymous user not allowed to perform these actions");
   if (!caller.sessionId) throw new AuthError(500, "unexpected_failure", `A valid session and a registered user are required to ${action}`);
@@ -65,7 +68,7 @@ async function callerWithSession(svc: AuthService, call: Call, action: string): 
 }
 
 /** GoTrue's loadFactor: the caller's own factor, else 404 (another user's factor is "not found" too). */
-async function loadFactor(db: Db, user: Pick<UserRow, "id">, id: string, lock = false): Promise<FactorRow> {
+export async function loadFactor(db: Db, user: Pick<UserRow, "id">, id: string, lock = false): Promise<FactorRow> {
   if (!uuidPattern.test(id)) throw notFound("validation_failed", "factor_id must be an UUID");
   const { rows } = await db.query<FactorRow>(
     `select id, user_id, friendly_name, factor_type, status, secret, phone, last_challenged_at from auth.mfa_factors where id = $1 and user_id = $2${lock ? " for update" : ""}`,
@@ -93,7 +96,7 @@ async function validateNewFactor(svc: AuthService, db: Db, userId: string, frien
   if (verified > 0 && aal !== "aal2") throw forbidden("insufficient_aal", "AAL2 required to enroll a new factor");
 }
 
-function siteHost(svc: AuthService): string {
+export function siteHost(svc: AuthService): string {
   try {
     return new URL(svc.settings.siteUrl).host;
   } catch {
@@ -102,21 +105,14 @@ function siteHost(svc: AuthService): string {
 }
 
 /** GoTrue's validatePhone: E.164 digits, stored without the leading "+". */
-function validPhone(input: string): string {
+export function validPhone(input: string): string {
   const phone = input.trim().replace(/^\+/, "").replaceAll(" ", "");
   if (!/^[1-9]\d{1,14}$/.test(phone)) throw badRequest("validation_failed", "Invalid phone number format (E.164 required)");
   return phone;
 }
 
-/** POST /factors */
-async function enroll(svc: AuthService, call: Call): Promise<void> {
-  const caller = await callerWithSession(svc, call, "enroll a factor");
-  const params = await readParams(call.req);
-  const type = factorType(stringField(params, "factor_type"));
-  enabled(svc, type, "enroll");
-  const friendlyName = stringField(params, "friendly_name");
-  if (type === "phone") return await enrollPhone(svc, call, caller, params, friendlyName);
-  const issuer = stringField(params, "issuer") || siteHost(svc);
+/** POST /factors for TOTP: an unverified factor with a new secret, its otpauth URI and QR code. */
+export async function enrollTotp(svc: AuthService, req: Call["req"], caller: Caller, friendlyName: string, issuer: string): Promise<Record<string, unknown>> {
   const secret = generateTotpSecret();
   const uri = otpauthUri(issuer, caller.user.email ?? "", secret);
   const id = randomUUID();
@@ -129,15 +125,13 @@ async function enroll(svc: AuthService, call: Call): Promise<void> {
        values ($1, $2, $3, 'totp', 'unverified', now(), now(), $4)`,
       [id, caller.user.id, friendlyName, secret],
     );
-    await audit(db, call.req, caller.user, "factor_in_progress", { factor_id: id });
+    await audit(db, req, caller.user, "factor_in_progress", { factor_id: id });
   });
-  ok(call, { id, type: "totp", friendly_name: friendlyName, totp: { qr_code: qrCodeSvg(uri), secret, uri } });
+  return { id, type: "totp", friendly_name: friendlyName, totp: { qr_code: qrCodeSvg(uri), secret, uri } };
 }
 
-async function enrollPhone(svc: AuthService, call: Call, caller: Caller, params: Params, friendlyName: string): Promise<void> {
-  const input = stringField(params, "phone");
-  if (!input) throw badRequest("validation_failed", "Phone number required to enroll Phone factor");
-  const phone = validPhone(input);
+/** POST /factors for a phone (`phone`: E.164 digits, `shown`: as the caller wrote it): an unverified factor. */
+export async function enrollPhone(svc: AuthService, req: Call["req"], caller: Caller, friendlyName: string, phone: string, shown: string): Promise<Record<string, unknown>> {
   const id = randomUUID();
   await withTransaction(svc.pool, async (db) => {
     await db.query("select 1 from auth.users where id = $1 for update", [caller.user.id]);
@@ -152,9 +146,9 @@ async function enrollPhone(svc: AuthService, call: Call, caller: Caller, params:
        values ($1, $2, $3, 'phone', 'unverified', now(), now(), $4)`,
       [id, caller.user.id, friendlyName, phone],
     );
-    await audit(db, call.req, caller.user, "factor_in_progress", { factor_id: id, factor_type: "phone" });
+    await audit(db, req, caller.user, "factor_in_progress", { factor_id: id, factor_type: "phone" });
   });
-  ok(call, { id, type: "phone", friendly_name: friendlyName, phone: input });
+  return { id, type: "phone", friendly_name: friendlyName, phone: shown };
 }
 
 /** The code a phone challenge expects: the configured test OTP, else one that would go out by SMS. */
@@ -165,18 +159,11 @@ function phoneCode(svc: AuthService, phone: string): string {
   throw new AuthError(500, "unexpected_failure", "Failed to get SMS provider");
 }
 
-/** POST /factors/{id}/challenge */
-async function challenge(svc: AuthService, call: Call, factorId: string): Promise<void> {
-  const caller = await callerWithSession(svc, call, "challenge a factor");
-  const params = await readParams(call.req);
-  const factor = await loadFactor(svc.pool, caller.user, factorId);
-  enabled(svc, factor.factor_type, "verify");
-  const ip = requestIp(call);
+/** POST /factors/{id}/challenge: a challenge bound to the caller's address; a phone factor's code is "sent". */
+export async function createChallenge(svc: AuthService, req: Call["req"], caller: Caller, factor: FactorRow, ip: string): Promise<Record<string, unknown>> {
   const id = randomUUID();
   let otp: string | null = null;
   if (factor.factor_type === "phone") {
-    const channel = stringField(params, "channel") || "sms";
-    if (channel !== "sms" && channel !== "whatsapp") throw badRequest("validation_failed", "Invalid channel, must be one of sms or whatsapp");
     const wait = svc.settings.mfa.phone.maxFrequencySeconds;
     if (factor.last_challenged_at && factor.last_challenged_at.getTime() + wait * 1000 > Date.now()) {
       const left = Math.ceil((factor.last_challenged_at.getTime() + wait * 1000 - Date.now()) / 1000);
@@ -190,10 +177,10 @@ async function challenge(svc: AuthService, call: Call, factorId: string): Promis
       [id, factor.id, ip, otp],
     );
     await db.query("update auth.mfa_factors set last_challenged_at = now() where id = $1", [factor.id]);
-    await audit(db, call.req, caller.user, "challenge_created", { factor_id: factor.id, factor_status: factor.status });
+    await audit(db, req, caller.user, "challenge_created", { factor_id: factor.id, factor_status: factor.status });
     return inserted;
   });
-  ok(call, { id, type: factor.factor_type, expires_at: Math.floor(rows[0].created_at.getTime() / 1000) + challengeExpirySeconds });
+  return { id, type: factor.factor_type, expires_at: Math.floor(rows[0].created_at.getTime() / 1000) + challengeExpirySeconds };
 }
 
 /** An expired challenge is deleted even though the verification fails (outside its transaction). */
@@ -268,17 +255,8 @@ async function upgradeSession(db: Db, sessionId: string, factor: FactorRow, req:
 }
 
 /** POST /factors/{id}/verify: answers a new token pair for the same session, now aal2. */
-async function verify(svc: AuthService, call: Call, factorId: string): Promise<void> {
-  const caller = await callerWithSession(svc, call, "verify a factor");
-  const params = await readParams(call.req);
-  const challengeId = stringField(params, "challenge_id");
-  const code = stringField(params, "code");
-  if (challengeId && !uuidPattern.test(challengeId)) throw badRequest("bad_json", "Could not parse request body as JSON: invalid UUID format");
-  const factor = await loadFactor(svc.pool, caller.user, factorId);
-  if (!code) throw badRequest("validation_failed", "Code needs to be non-empty");
-  enabled(svc, factor.factor_type, "verify");
-  const ip = requestIp(call);
-  const body = await withTransaction(svc.pool, async (db) => {
+export async function verifyFactor(svc: AuthService, req: Call["req"], caller: Caller & { sessionId: string }, factorId: string, challengeId: string, code: string, ip: string): Promise<SessionResponse> {
+  return await withTransaction(svc.pool, async (db) => {
     const locked = await loadFactor(db, caller.user, factorId, true);
     const found = await validChallenge(db, locked, challengeId || "00000000-0000-0000-0000-000000000000", ip);
     let usedStep: string | null = null;
@@ -287,10 +265,10 @@ async function verify(svc: AuthService, call: Call, factorId: string): Promise<v
     } else if (found.otp_code !== code) {
       throw unprocessable("mfa_verification_failed", "Invalid MFA Phone code entered");
     }
-    await audit(db, call.req, caller.user, "verification_attempted", { factor_id: locked.id, challenge_id: found.id, factor_type: locked.factor_type });
+    await audit(db, req, caller.user, "verification_attempted", { factor_id: locked.id, challenge_id: found.id, factor_type: locked.factor_type });
     await db.query("update auth.mfa_challenges set verified_at = now(), otp_code = coalesce($2, otp_code) where id = $1", [found.id, usedStep]);
     if (locked.status !== "verified") await db.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [locked.id]);
-    const refreshToken = await upgradeSession(db, caller.sessionId, locked, call.req, caller.user);
+    const refreshToken = await upgradeSession(db, caller.sessionId, locked, req, caller.user);
     // GoTrue ends the user's sessions below aal2 and drops the other unverified factors of this type.
     await db.query("delete from auth.sessions where user_id = $1 and aal < 'aal2'", [caller.user.id]);
     await db.query("delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2", [caller.user.id, locked.factor_type]);
@@ -299,7 +277,6 @@ async function verify(svc: AuthService, call: Call, factorId: string): Promise<v
     if (error instanceof ExpiredChallenge) await svc.pool.query("delete from auth.mfa_challenges where id = $1", [error.challengeId]);
     throw error;
   });
-  ok(call, body);
 }
 
 /** Sessions that reached aal2 with the factor lose its claim and fall back to aal1 (GoTrue's DowngradeSessionsToAAL1). */
@@ -313,33 +290,15 @@ async function removeFactor(db: Db, factor: FactorRow): Promise<void> {
 }
 
 /** DELETE /factors/{id}: a verified factor can only be removed from an aal2 session. */
-async function unenroll(svc: AuthService, call: Call, factorId: string): Promise<void> {
-  const caller = await callerWithSession(svc, call, "unenroll a factor");
+export async function unenrollFactor(svc: AuthService, req: Call["req"], caller: Caller, factorId: string): Promise<void> {
   await withTransaction(svc.pool, async (db) => {
     const factor = await loadFactor(db, caller.user, factorId, true);
     if (factor.status === "verified" && (await sessionAal(db, caller.sessionId)) !== "aal2") {
       throw unprocessable("insufficient_aal", "AAL2 required to unenroll verified factor");
     }
     await removeFactor(db, factor);
-    await audit(db, call.req, caller.user, "factor_unenrolled", { factor_id: factor.id, factor_status: factor.status, session_id: caller.sessionId });
+    await audit(db, req, caller.user, "factor_unenrolled", { factor_id: factor.id, factor_status: factor.status, session_id: caller.sessionId });
   });
-  ok(call, { id: factorId.toLowerCase() });
-}
-
-/** Routes below /factors. */
-export async function factors(svc: AuthService, call: Call, rest: string): Promise<void> {
-  const method = call.req.method ?? "GET";
-  if (rest === "") {
-    if (method === "POST") return await enroll(svc, call);
-    throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
-  }
-  const match = /^\/([^/]+)(\/challenge|\/verify)?$/.exec(rest);
-  if (!match) throw notFound("not_found", "Not Found");
-  const id = decodeURIComponent(match[1]);
-  if (match[2] === "/challenge" && method === "POST") return await challenge(svc, call, id);
-  if (match[2] === "/verify" && method === "POST") return await verify(svc, call, id);
-  if (!match[2] && method === "DELETE") return await unenroll(svc, call, id);
-  throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
 }
 
 async function factorBody(db: Db, id: string): Promise<Record<string, unknown>> {
@@ -347,35 +306,24 @@ async function factorBody(db: Db, id: string): Promise<Record<string, unknown>> 
   return rows[0].factor;
 }
 
-/** /admin/users/{id}/factors[/{factor_id}]: list, update (friendly_name, phone) and delete a user's factors. */
-export async function adminFactors(svc: AuthService, call: Call, user: UserRow, rest: string): Promise<void> {
-  const method = call.req.method ?? "GET";
-  if (rest === "" && method === "GET") return ok(call, user.factors);
-  const match = /^\/([^/]+)$/.exec(rest);
-  if (!match) throw notFound("not_found", "Not Found");
-  const id = decodeURIComponent(match[1]);
-  if (method === "DELETE") {
-    const body = await withTransaction(svc.pool, async (db) => {
-      const factor = await loadFactor(db, user, id, true);
-      const before = await factorBody(db, factor.id);
-      await audit(db, call.req, user, "factor_deleted", { user_id: user.id, factor_id: factor.id });
-      await removeFactor(db, factor);
-      return before;
-    });
-    return ok(call, body);
-  }
-  if (method === "PUT") {
-    const params = await readParams(call.req);
-    const friendlyName = stringField(params, "friendly_name");
-    const phone = stringField(params, "phone");
-    const body = await withTransaction(svc.pool, async (db) => {
-      const factor = await loadFactor(db, user, id, true);
-      if (friendlyName) await db.query("update auth.mfa_factors set friendly_name = $2, updated_at = now() where id = $1", [factor.id, friendlyName]);
-      if (phone && factor.factor_type === "phone") await db.query("update auth.mfa_factors set phone = $2, updated_at = now() where id = $1", [factor.id, validPhone(phone)]);
-      await audit(db, call.req, user, "factor_updated", { user_id: user.id, factor_id: factor.id, factor_type: factor.factor_type });
-      return await factorBody(db, factor.id);
-    });
-    return ok(call, body);
-  }
-  throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
+/** DELETE /admin/users/{id}/factors/{factor_id}: the factor as it was. */
+export async function deleteUserFactor(svc: AuthService, req: Call["req"], user: UserRow, id: string): Promise<Record<string, unknown>> {
+  return await withTransaction(svc.pool, async (db) => {
+    const factor = await loadFactor(db, user, id, true);
+    const before = await factorBody(db, factor.id);
+    await audit(db, req, user, "factor_deleted", { user_id: user.id, factor_id: factor.id });
+    await removeFactor(db, factor);
+    return before;
+  });
+}
+
+/** PUT /admin/users/{id}/factors/{factor_id}: friendly_name, and a phone factor's number. */
+export async function updateUserFactor(svc: AuthService, req: Call["req"], user: UserRow, id: string, friendlyName: string, phone: string): Promise<Record<string, unknown>> {
+  return await withTransaction(svc.pool, async (db) => {
+    const factor = await loadFactor(db, user, id, true);
+    if (friendlyName) await db.query("update auth.mfa_factors set friendly_name = $2, updated_at = now() where id = $1", [factor.id, friendlyName]);
+    if (phone && factor.factor_type === "phone") await db.query("update auth.mfa_factors set phone = $2, updated_at = now() where id = $1", [factor.id, validPhone(phone)]);
+    await audit(db, req, user, "factor_updated", { user_id: user.id, factor_id: factor.id, factor_type: factor.factor_type });
+    return await factorBody(db, factor.id);
+  });
 }

@@ -1,9 +1,10 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { audit } from "./audit.ts";
 import { hashPassword, randomUUID, tokenHash } from "./crypto.ts";
 import { AuthError, badRequest, forbidden, tooManyRequests, unprocessable } from "./errors.ts";
 import { type Params, booleanField, objectField, stringField } from "./request.ts";
-import { type AuthService, type Call, ok } from "./service.ts";
+import type { AuthService } from "./service.ts";
 import { issueSession } from "./sessions.ts";
 import { type Db, type UserRow, addProvider, findUserById, insertIdentity, insertUser, userJson, withTransaction } from "./users.ts";
 
@@ -66,14 +67,14 @@ function phoneProviderOn(svc: AuthService): void {
  * POST /otp with a phone (GoTrue's SmsOtp): an unknown or unconfirmed number is signed up first; with
  * sms confirmations off the new user is confirmed at once and gets its code like anyone else.
  */
-export async function smsOtp(svc: AuthService, call: Call, params: Params): Promise<void> {
+export async function smsOtp(svc: AuthService, req: IncomingMessage, params: Params): Promise<Record<string, unknown>> {
   phoneProviderOn(svc);
   const channel = stringField(params, "channel") || "sms";
   if (channel !== "sms" && channel !== "whatsapp") throw badRequest("validation_failed", "Invalid channel");
   const phone = validatePhone(stringField(params, "phone"));
   const data = objectField(params, "data") ?? {};
   const createUser = booleanField(params, "create_user") ?? true;
-  const body = await withTransaction(svc.pool, async (db) => {
+  return await withTransaction(svc.pool, async (db) => {
     await db.query("select pg_advisory_xact_lock(hashtext($1))", [`signup:phone:${phone}`]);
     let user = await findUserByPhone(db, phone);
     if (!user && !createUser) throw unprocessable("otp_disabled", "Signups not allowed for otp");
@@ -85,10 +86,9 @@ export async function smsOtp(svc: AuthService, call: Call, params: Params): Prom
         return {};
       }
     }
-    await audit(db, call.req, user, "user_recovery_requested", { channel });
+    await audit(db, req, user, "user_recovery_requested", { channel });
     return { message_id: await sendPhoneOtp(svc, db, user, phone, "confirmation") };
   });
-  ok(call, body);
 }
 
 async function signUpPhone(db: Db, phone: string, data: Record<string, unknown>, confirmed: boolean): Promise<UserRow> {
@@ -167,23 +167,22 @@ export async function requestPhoneChange(svc: AuthService, db: Db, user: UserRow
  * POST /signup with a phone and password (GoTrue's phone provider): with SMS confirmations off the
  * user is confirmed and signed in at once; with them on, the answer is the user and a code goes out.
  */
-export async function phoneSignup(svc: AuthService, call: Call, phoneInput: string, password: string, data: Record<string, unknown>): Promise<void> {
+export async function phoneSignup(svc: AuthService, req: IncomingMessage, phoneInput: string, password: string, data: Record<string, unknown>): Promise<unknown> {
   if (!svc.settings.sms.enabled) throw badRequest("phone_provider_disabled", "Phone signups are disabled");
   const phone = validatePhone(phoneInput);
   const autoconfirm = !svc.settings.sms.enableConfirmations;
   const encryptedPassword = await hashPassword(password);
-  const body = await withTransaction(svc.pool, async (db) => {
+  return await withTransaction(svc.pool, async (db) => {
     await db.query("select pg_advisory_xact_lock(hashtext($1))", [`signup:phone:${phone}`]);
     const existing = await findUserByPhone(db, phone);
     if (existing?.phone_confirmed_at) throw unprocessable("user_already_exists", "User already registered");
     const user = existing ?? (await signUpPhone(db, phone, data, autoconfirm));
     await db.query("update auth.users set encrypted_password = $2 where id = $1", [user.id, encryptedPassword]);
-    await audit(db, call.req, user, autoconfirm ? "user_signedup" : "user_confirmation_requested", { provider: "phone" });
-    if (autoconfirm) return await issueSession(db, svc.settings, user.id, "password", call.req);
+    await audit(db, req, user, autoconfirm ? "user_signedup" : "user_confirmation_requested", { provider: "phone" });
+    if (autoconfirm) return await issueSession(db, svc.settings, user.id, "password", req);
     await sendPhoneOtp(svc, db, user, phone, "confirmation");
     return userJson((await findUserById(db, user.id))!);
   });
-  ok(call, body);
 }
 
 /** The user a phone + password sign-in names (GoTrue's password grant for the phone provider). */

@@ -1,34 +1,29 @@
 import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { audit } from "./audit.ts";
 import { generateOtp, randomUUID, tokenHash } from "./crypto.ts";
-import { badRequest, tooManyRequests, unprocessable } from "./errors.ts";
-import { type AuthService, type Call, type Caller, ok, requireUser } from "./service.ts";
+import { tooManyRequests, unprocessable } from "./errors.ts";
+import type { AuthService, Caller } from "./service.ts";
 import { sendPhoneOtp } from "./phone.ts";
 import { type Db, type UserRow, withTransaction } from "./users.ts";
 
 const invalidNonceMessage = "Nonce has expired or is invalid";
 
 /**
- * GET /reauthenticate: sends the signed-in user a one-time code (the nonce) for a sensitive change —
- * by email (the reauthentication template), or by SMS for a phone-only user.
+ * GET /reauthenticate's nonce: a one-time code for a sensitive change, by email (the
+ * reauthentication template), or by SMS for a phone-only user (then the answer is its message id).
  */
-export async function reauthenticate(svc: AuthService, call: Call): Promise<void> {
-  const caller = await requireUser(svc, call);
-  const { user } = caller;
+export async function sendReauthentication(svc: AuthService, req: IncomingMessage, user: UserRow): Promise<string> {
   const email = user.email ?? "";
   const phone = user.phone ?? "";
-  if (!email && !phone) throw badRequest("validation_failed", "Reauthentication requires the user to have an email or a phone number");
-  if (email && !user.email_confirmed_at) throw unprocessable("email_not_confirmed", "Please verify your email first.");
-  if (!email && !user.phone_confirmed_at) throw unprocessable("phone_not_confirmed", "Please verify your phone first.");
-  const messageId = await withTransaction(svc.pool, async (db) => {
-    await audit(db, call.req, user, "user_reauthenticate_requested");
+  return await withTransaction(svc.pool, async (db) => {
+    await audit(db, req, user, "user_reauthenticate_requested");
     if (email) {
       await sendEmailNonce(svc, db, user);
       return "";
     }
     return await sendPhoneOtp(svc, db, user, phone, "reauthentication");
   });
-  ok(call, messageId ? { message_id: messageId } : {});
 }
 
 async function sendEmailNonce(svc: AuthService, db: Db, user: UserRow): Promise<void> {

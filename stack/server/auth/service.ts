@@ -29,6 +29,20 @@ export interface Call {
 
 export type Handler = (svc: AuthService, call: Call) => Promise<void>;
 
+/** Handlers by exact path, then by method. */
+export type Routes = Record<string, Partial<Record<string, Handler>>>;
+
+/** Serves every path below a prefix; `rest` is what follows it ("" or "/…"). */
+export type PrefixHandler = (svc: AuthService, call: Call, rest: string) => Promise<void>;
+
+/** One of GoTrue's route groups (routes/*.ts): its exact paths and the prefixes it serves whole. */
+export interface RouteGroup {
+  paths?: Routes;
+  below?: Record<string, PrefixHandler>;
+}
+
+export const methodOf = (call: Call) => call.req.method ?? "GET";
+
 export const ok = (call: Call, body: unknown, status = 200) => sendJson(call.res, status, body);
 
 export function redirect(call: Call, location: string): void {

@@ -225,3 +225,16 @@ export function authSettings(config: StackConfig): AuthSettings {
     sender: { name: str(smtp.sender_name, "Admin"), address: str(smtp.admin_email, "admin@email.com") },
   };
 }
+
+/** What GET /settings shows: which providers are on, as supabase-js and dashboards read them. */
+export function publicSettings(settings: AuthSettings): Record<string, unknown> {
+  const off = ["anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "x", "zoom", "web3_solana"];
+  return {
+    external: { ...Object.fromEntries(off.map((name) => [name, false])), email: settings.email.enabled, phone: settings.sms.enabled, web3_ethereum: settings.web3Ethereum },
+    disable_signup: !settings.enableSignup,
+    mailer_autoconfirm: !settings.email.enableConfirmations,
+    phone_autoconfirm: !settings.sms.enableConfirmations,
+    sms_provider: "twilio",
+    saml_enabled: false,
+  };
+}

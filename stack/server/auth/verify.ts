@@ -1,9 +1,12 @@
+import type { IncomingMessage } from "node:http";
 import { badRequest, forbidden } from "./errors.ts";
 import { tokenHash } from "./crypto.ts";
-import type { FlowMethod } from "./pkce.ts";
+import { verifyPhone } from "./phone.ts";
+import { type FlowMethod, issueAuthCode } from "./pkce.ts";
+import type { AuthService } from "./service.ts";
 import type { AuthSettings } from "./settings.ts";
-import type { AuthMethod } from "./sessions.ts";
-import { type Db, type UserRow, findUserByEmail, findUserById, findUserByToken } from "./users.ts";
+import { type AuthMethod, type SessionResponse, issueSession } from "./sessions.ts";
+import { type Db, type UserRow, findUserByEmail, findUserById, findUserByToken, withTransaction } from "./users.ts";
 
 const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
 export type VerifyType = (typeof verifyTypes)[number];
@@ -151,4 +154,34 @@ export async function verifyToken(db: Db, settings: AuthSettings, type: VerifyTy
     pkce,
     awaitingOtherAddress,
   };
+}
+
+/** What a verified link (GET /verify) leads to. */
+export type LinkOutcome = { awaitingOtherAddress: true; pkce: boolean } | { awaitingOtherAddress: false; code: string } | { awaitingOtherAddress: false; session: SessionResponse };
+
+/** GET /verify: a PKCE link gives an auth code, any other a session; an email change may await its other address. */
+export async function verifyLink(svc: AuthService, req: IncomingMessage, type: VerifyType, token: string): Promise<LinkOutcome> {
+  return await withTransaction(svc.pool, async (db) => {
+    const verified = await verifyToken(db, svc.settings, type, { tokenHash: token });
+    if (verified.awaitingOtherAddress) return { awaitingOtherAddress: true, pkce: verified.pkce };
+    if (verified.pkce) return { awaitingOtherAddress: false, code: await issueAuthCode(db, verified.user.id, verified.flowMethod) };
+    return { awaitingOtherAddress: false, session: await issueSession(db, svc.settings, verified.user.id, verified.method, req) };
+  });
+}
+
+/** POST /verify with an email token (a hash, or an address and its OTP): a session, or null while an email change awaits its other address. */
+export async function verifyEmailToken(svc: AuthService, req: IncomingMessage, type: VerifyType, input: VerifyInput): Promise<SessionResponse | null> {
+  return await withTransaction(svc.pool, async (db) => {
+    const verified = await verifyToken(db, svc.settings, type, input);
+    if (verified.awaitingOtherAddress) return null;
+    return await issueSession(db, svc.settings, verified.user.id, verified.method, req);
+  });
+}
+
+/** POST /verify with a phone and its code (sms, phone_change): a session. */
+export async function verifyPhoneToken(svc: AuthService, req: IncomingMessage, type: PhoneVerifyType, phone: string, otp: string): Promise<SessionResponse> {
+  return await withTransaction(svc.pool, async (db) => {
+    const user = await verifyPhone(svc, db, type, phone, otp);
+    return await issueSession(db, svc.settings, user.id, "otp", req);
+  });
 }

@@ -1,3 +1,5 @@
+// The grants of POST /token that sign in with what the stack itself issued: a password, a refresh
+// token, a PKCE auth code. (web3.ts and id-token.ts hold the other two; routes/token.ts picks one.)
 import { AuthError, badRequest } from "./errors.ts";
 import { passwordMatches } from "./crypto.ts";
 import { consumeAuthCode } from "./pkce.ts";
@@ -5,9 +7,7 @@ import { readParams, stringField } from "./request.ts";
 import { type AuthService, type Call, checkPasswordStrength, limit, ok } from "./service.ts";
 import { type AuthMethod, issueSession, refreshSession } from "./sessions.ts";
 import { findUserByEmail, isBanned, withTransaction } from "./users.ts";
-import { idTokenGrant } from "./id-token.ts";
 import { findPhoneLogin } from "./phone.ts";
-import { web3Grant } from "./web3.ts";
 
 /** A password that no longer meets config.toml's rules still signs in; GoTrue says so in `weak_password`. */
 function weakPasswordNotice(svc: AuthService, password: string): { weak_password?: { reasons: unknown; message: string } } {
@@ -22,7 +22,8 @@ function weakPasswordNotice(svc: AuthService, password: string): { weak_password
 
 const invalidCredentials = () => badRequest("invalid_credentials", "Invalid login credentials");
 
-async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
+/** grant_type=password: email or phone, and password. */
+export async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
   limit(call, svc.limits.signInSignUps);
   const email = stringField(params, "email");
@@ -47,7 +48,8 @@ async function passwordGrant(svc: AuthService, call: Call): Promise<void> {
   ok(call, { ...session, ...weakPasswordNotice(svc, password) });
 }
 
-async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
+/** grant_type=refresh_token: the next token of the session's family (rotation, reuse interval). */
+export async function refreshGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
   limit(call, svc.limits.tokenRefresh);
   const token = stringField(params, "refresh_token");
@@ -74,7 +76,8 @@ const flowAmr: Record<string, AuthMethod> = {
   invite: "invite",
 };
 
-async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
+/** grant_type=pkce: an auth code and its verifier, from a PKCE link or flow. */
+export async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
   const params = await readParams(call.req);
   limit(call, svc.limits.signInSignUps);
   const authCode = stringField(params, "auth_code");
@@ -84,23 +87,4 @@ async function pkceGrant(svc: AuthService, call: Call): Promise<void> {
     return await issueSession(db, svc.settings, flow.userId, flowAmr[flow.method] ?? "otp", call.req);
   });
   ok(call, session);
-}
-
-/** POST /token?grant_type=… */
-export async function token(svc: AuthService, call: Call): Promise<void> {
-  const grantType = call.url.searchParams.get("grant_type") ?? "";
-  switch (grantType) {
-    case "password":
-      return await passwordGrant(svc, call);
-    case "refresh_token":
-      return await refreshGrant(svc, call);
-    case "pkce":
-      return await pkceGrant(svc, call);
-    case "web3":
-      return await web3Grant(svc, call);
-    case "id_token":
-      return await idTokenGrant(svc, call);
-    default:
-      throw badRequest("invalid_credentials", "unsupported_grant_type");
-  }
 }
