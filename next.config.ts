@@ -20,7 +20,10 @@ const nextConfig: NextConfig = {
   // for x402 payments; Cuepoint makes none and does not install them (see stubs/x402.ts).
   turbopack: {
     resolveAlias: Object.fromEntries(
-      ["@x402/core/client", "@x402/evm", "@x402/evm/exact/client", "@x402/evm/upto/client", "@x402/svm/exact/client"].map((name) => [name, "./stubs/x402.ts"]),
+      ["@x402/core/client", "@x402/evm", "@x402/evm/exact/client", "@x402/evm/upto/client", "@x402/svm/exact/client"].map((name) => [
+        name,
+        "./stubs/x402.ts",
+      ]),
     ),
   },
   // The Content-Security-Policy needs a fresh nonce per request, so proxy.ts sets it; these are the same for every response.

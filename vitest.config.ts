@@ -11,10 +11,16 @@ const needsStack = { globalSetup: ["tests/setup/stack.ts"], testTimeout: 30_000,
 export default defineConfig({
   test: {
     projects: [
-      { resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } }, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } } },
+      {
+        resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } },
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } },
+      },
       { test: { name: "schema", include: ["tests/schema/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 0 } } },
       "stack/vitest.config.ts",
-      { resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } }, test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 1 } } },
+      {
+        resolve: { alias: { "@/": fileURLToPath(new URL("./", import.meta.url)) } },
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...needsStack, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });

@@ -19,13 +19,18 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
   const [user, supabase] = await Promise.all([getCurrentUser(), createClient()]);
   const result = await listRooms(supabase, { search, cursor });
   const searching = search.trim() !== "";
-  const olderHref = result.ok && result.data.nextCursor ? `/?${new URLSearchParams({ ...(searching ? { q: search } : {}), cursor: result.data.nextCursor })}#rooms` : null;
+  const olderHref =
+    result.ok && result.data.nextCursor
+      ? `/?${new URLSearchParams({ ...(searching ? { q: search } : {}), cursor: result.data.nextCursor })}#rooms`
+      : null;
 
   return (
     <main id="main" className="mx-auto flex max-w-5xl flex-col gap-10 px-4 py-10 sm:py-14">
       <div className="flex flex-col gap-4">
         <h1 className="text-4xl font-semibold tracking-tight sm:text-5xl">Cuepoint</h1>
-        <p className="max-w-2xl text-lg text-muted">Share music and video with your community, and talk about the exact moments in them — live.</p>
+        <p className="max-w-2xl text-lg text-muted">
+          Share music and video with your community, and talk about the exact moments in them — live.
+        </p>
         {user ? null : (
           <div className="flex flex-wrap gap-3">
             <Link href="/signup" className={buttonClasses("primary")}>
@@ -113,10 +118,22 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
   );
 }
 
-function EmptyDirectory({ searching, search, signedIn, firstPage }: { searching: boolean; search: string; signedIn: boolean; firstPage: boolean }) {
+function EmptyDirectory({
+  searching,
+  search,
+  signedIn,
+  firstPage,
+}: {
+  searching: boolean;
+  search: string;
+  signedIn: boolean;
+  firstPage: boolean;
+}) {
   return (
     <div className="flex flex-col items-start gap-3 rounded-2xl border border-dashed border-line px-6 py-10">
-      <p className="font-medium">{searching ? `No room's name contains “${search}”.` : firstPage ? "There are no rooms yet." : "No older rooms."}</p>
+      <p className="font-medium">
+        {searching ? `No room's name contains “${search}”.` : firstPage ? "There are no rooms yet." : "No older rooms."}
+      </p>
       <p className="text-sm text-muted">
         {searching ? "Try a shorter or different word" : "Rooms appear here as people create them"}
         {signedIn ? " — or start one yourself." : "."}

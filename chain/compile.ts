@@ -51,7 +51,13 @@ const require = createRequire(import.meta.url);
 
 function listSources(dir = contractsDir, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? listSources(path.join(dir, entry.name), `${prefix}${entry.name}/`) : entry.name.endsWith(".sol") ? [`${prefix}${entry.name}`] : []))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? listSources(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+        : entry.name.endsWith(".sol")
+          ? [`${prefix}${entry.name}`]
+          : [],
+    )
     .sort();
 }
 
@@ -75,7 +81,10 @@ interface SolcOutput {
 
 /** Compiles every source under contracts/ (imports of `@openzeppelin/…` come from node_modules). */
 export function compileContracts(): Artifacts {
-  const solc = require("solc") as { compile: (input: string, callbacks: { import: (file: string) => { contents: string } | { error: string } }) => string; version: () => string };
+  const solc = require("solc") as {
+    compile: (input: string, callbacks: { import: (file: string) => { contents: string } | { error: string } }) => string;
+    version: () => string;
+  };
   const sources = Object.fromEntries(listSources().map((file) => [file, { content: readFileSync(path.join(contractsDir, file), "utf8") }]));
   const readImport = (file: string) => {
     try {
@@ -85,7 +94,9 @@ export function compileContracts(): Artifacts {
       return { error: `not found: ${file}` };
     }
   };
-  const output = JSON.parse(solc.compile(JSON.stringify({ language: "Solidity", sources, settings }), { import: readImport })) as SolcOutput;
+  const output = JSON.parse(
+    solc.compile(JSON.stringify({ language: "Solidity", sources, settings }), { import: readImport }),
+  ) as SolcOutput;
   const errors = (output.errors ?? []).filter((error) => error.severity === "error");
   if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join("\n")}`);
   const contracts = {} as Record<ContractName, Artifact>;

@@ -6,7 +6,17 @@
 import { createPublicClient, createWalletClient, http, labelhash, namehash, type Abi, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { type ContractName, readArtifacts } from "./compile.ts";
-import { avatarUrl, chainId, contracts, deployer, erc1155SeedId, seededWallets, smartAccountOwner, type ContractKey, type DevAccount } from "./deployment.ts";
+import {
+  avatarUrl,
+  chainId,
+  contracts,
+  deployer,
+  erc1155SeedId,
+  seededWallets,
+  smartAccountOwner,
+  type ContractKey,
+  type DevAccount,
+} from "./deployment.ts";
 
 const localChain = {
   id: chainId,
@@ -37,17 +47,20 @@ function clients(rpcUrl: string) {
   const publicClient = createPublicClient({ chain: localChain, transport, pollingInterval: 50 });
   const nonces = new Map<string, number>();
   const wallets = new Map<string, ReturnType<typeof walletClient>>();
-  const walletClient = (account: DevAccount) => createWalletClient({ account: privateKeyToAccount(account.privateKey), chain: localChain, transport });
+  const walletClient = (account: DevAccount) =>
+    createWalletClient({ account: privateKeyToAccount(account.privateKey), chain: localChain, transport });
   const walletFor = (account: DevAccount) => {
     if (!wallets.has(account.address)) wallets.set(account.address, walletClient(account));
     return wallets.get(account.address)!;
   };
   const txFields = async (account: DevAccount) => {
-    const nonce = nonces.get(account.address) ?? (await publicClient.getTransactionCount({ address: account.address, blockTag: "pending" }));
+    const nonce =
+      nonces.get(account.address) ?? (await publicClient.getTransactionCount({ address: account.address, blockTag: "pending" }));
     nonces.set(account.address, nonce + 1);
     return { nonce, gas: 6_000_000n, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
   };
-  const receipt = async (hash: Hex) => (await publicClient.getTransactionReceipt({ hash }).catch(() => undefined)) ?? (await publicClient.waitForTransactionReceipt({ hash }));
+  const receipt = async (hash: Hex) =>
+    (await publicClient.getTransactionReceipt({ hash }).catch(() => undefined)) ?? (await publicClient.waitForTransactionReceipt({ hash }));
   return { publicClient, walletFor, txFields, receipt };
 }
 
@@ -59,11 +72,19 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   const owner = walletFor(deployer);
 
   const nonce = await publicClient.getTransactionCount({ address: deployer.address });
-  if (nonce !== 0) throw new Error(`The local chain has transactions (the deployer sent ${nonce}) but not Cuepoint's contracts: run \`npm run stack -- reset\``);
+  if (nonce !== 0)
+    throw new Error(
+      `The local chain has transactions (the deployer sent ${nonce}) but not Cuepoint's contracts: run \`npm run stack -- reset\``,
+    );
 
   const deployed: Record<string, Address> = {};
   for (const [key, name, args] of deployOrder) {
-    const hash = await owner.deployContract({ abi: abi(name), bytecode: artifacts[name].bytecode, args: args(deployed), ...(await txFields(deployer)) });
+    const hash = await owner.deployContract({
+      abi: abi(name),
+      bytecode: artifacts[name].bytecode,
+      args: args(deployed),
+      ...(await txFields(deployer)),
+    });
     const receipt = await receiptOf(hash);
     if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`Deploying ${name} failed (transaction ${hash})`);
     if (receipt.contractAddress.toLowerCase() !== contracts[key].toLowerCase()) {
@@ -73,7 +94,13 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   }
 
   const send = async (account: DevAccount, contract: ContractKey, name: ContractName, functionName: string, args: unknown[]) => {
-    const hash = await walletFor(account).writeContract({ address: contracts[contract], abi: abi(name), functionName, args, ...(await txFields(account)) });
+    const hash = await walletFor(account).writeContract({
+      address: contracts[contract],
+      abi: abi(name),
+      functionName,
+      args,
+      ...(await txFields(account)),
+    });
     const receipt = await receiptOf(hash);
     if (receipt.status !== "success") throw new Error(`${name}.${functionName} failed (transaction ${hash})`);
   };
@@ -81,13 +108,23 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
   // ENS: the deployer owns the root and `eth`; the reverse registrar owns addr.reverse.
   await send(deployer, "reverseRegistrar", "ReverseRegistrar", "setDefaultResolver", [contracts.publicResolver]);
   await send(deployer, "ensRegistry", "ENSRegistry", "setSubnodeOwner", [namehash(""), labelhash("reverse"), deployer.address]);
-  await send(deployer, "ensRegistry", "ENSRegistry", "setSubnodeOwner", [namehash("reverse"), labelhash("addr"), contracts.reverseRegistrar]);
+  await send(deployer, "ensRegistry", "ENSRegistry", "setSubnodeOwner", [
+    namehash("reverse"),
+    labelhash("addr"),
+    contracts.reverseRegistrar,
+  ]);
   await send(deployer, "ensRegistry", "ENSRegistry", "setSubnodeOwner", [namehash(""), labelhash("eth"), deployer.address]);
 
   for (const wallet of Object.values(seededWallets)) {
     const [label] = wallet.ensName.split(".");
     const node = namehash(wallet.ensName);
-    await send(deployer, "ensRegistry", "ENSRegistry", "setSubnodeRecord", [namehash("eth"), labelhash(label), deployer.address, contracts.publicResolver, 0n]);
+    await send(deployer, "ensRegistry", "ENSRegistry", "setSubnodeRecord", [
+      namehash("eth"),
+      labelhash(label),
+      deployer.address,
+      contracts.publicResolver,
+      0n,
+    ]);
     await send(deployer, "publicResolver", "PublicResolver", "setAddr", [node, wallet.address]);
     await send(deployer, "publicResolver", "PublicResolver", "setText", [node, "avatar", avatarUrl(wallet.ensName, apiPort)]);
     // the name is the wallet's from here on; its primary name is its own transaction
@@ -96,7 +133,8 @@ export async function deployAndSeed(rpcUrl: string, apiPort: number): Promise<vo
 
     if (wallet.holdings.erc20 > 0n) await send(deployer, "erc20", "CuepointToken", "mint", [wallet.address, wallet.holdings.erc20]);
     for (const tokenId of wallet.holdings.erc721TokenIds) await send(deployer, "erc721", "CuepointPass", "mint", [wallet.address, tokenId]);
-    if (wallet.holdings.erc1155 > 0n) await send(deployer, "erc1155", "CuepointItems", "mint", [wallet.address, erc1155SeedId, wallet.holdings.erc1155]);
+    if (wallet.holdings.erc1155 > 0n)
+      await send(deployer, "erc1155", "CuepointItems", "mint", [wallet.address, erc1155SeedId, wallet.holdings.erc1155]);
   }
 }
 

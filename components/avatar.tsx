@@ -4,11 +4,17 @@ export function Avatar({ path, name, size = 32 }: { path: string | null | undefi
   const url = avatarUrl(path);
   const style = { width: size, height: size };
   if (url) {
-    // eslint-disable-next-line @next/next/no-img-element -- user uploads from Storage; no optimiser locally
-    return <img src={url} alt="" width={size} height={size} style={style} className="shrink-0 rounded-full border border-line object-cover" />;
+    return (
+      // eslint-disable-next-line @next/next/no-img-element -- user uploads from Storage; no optimiser locally
+      <img src={url} alt="" width={size} height={size} style={style} className="shrink-0 rounded-full border border-line object-cover" />
+    );
   }
   return (
-    <span aria-hidden="true" style={{ ...style, fontSize: size * 0.4 }} className="inline-flex shrink-0 items-center justify-center rounded-full bg-accent font-semibold text-accent-ink">
+    <span
+      aria-hidden="true"
+      style={{ ...style, fontSize: size * 0.4 }}
+      className="inline-flex shrink-0 items-center justify-center rounded-full bg-accent font-semibold text-accent-ink"
+    >
       {initials(name)}
     </span>
   );

@@ -8,7 +8,10 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
   const name = user?.profile?.display_name ?? user?.email ?? "Account";
   return (
     <header className="border-b border-line bg-raised/80 backdrop-blur">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-raised focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-raised focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <nav aria-label="Main" className="mx-auto flex h-14 max-w-5xl items-center gap-2 px-4 sm:gap-3">
@@ -25,7 +28,11 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
         <div className="ml-auto flex items-center gap-2">
           {user ? (
             <>
-              <Link href="/account" className="flex items-center gap-2 rounded-full py-1 pl-1 pr-3 text-sm hover:bg-line/60" aria-label={`Your account (${name})`}>
+              <Link
+                href="/account"
+                className="flex items-center gap-2 rounded-full py-1 pl-1 pr-3 text-sm hover:bg-line/60"
+                aria-label={`Your account (${name})`}
+              >
                 <Avatar path={user.profile?.avatar_path} name={name} size={28} />
                 <span className="hidden max-w-40 truncate sm:inline">{name}</span>
               </Link>

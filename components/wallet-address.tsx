@@ -18,9 +18,20 @@ export function WalletAddress({ address, ensName, ensAvatar, size = 28 }: Wallet
     <span className="inline-flex min-w-0 items-center gap-2" title={full}>
       {ensName && ensAvatar ? (
         // eslint-disable-next-line @next/next/no-img-element -- ENS avatars come from any host; no optimiser
-        <img src={ensAvatar} alt="" width={size} height={size} style={{ width: size, height: size }} className="shrink-0 rounded-full border border-line object-cover" />
+        <img
+          src={ensAvatar}
+          alt=""
+          width={size}
+          height={size}
+          style={{ width: size, height: size }}
+          className="shrink-0 rounded-full border border-line object-cover"
+        />
       ) : (
-        <span aria-hidden="true" style={{ width: size, height: size }} className="inline-block shrink-0 rounded-full border border-line bg-accent/15" />
+        <span
+          aria-hidden="true"
+          style={{ width: size, height: size }}
+          className="inline-block shrink-0 rounded-full border border-line bg-accent/15"
+        />
       )}
       {ensName ? (
         <span className="min-w-0 truncate font-medium">

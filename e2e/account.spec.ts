@@ -8,7 +8,9 @@ const png = (bytes: number) => {
   return bytes <= pixel.length ? pixel : Buffer.concat([pixel, Buffer.alloc(bytes - pixel.length)]);
 };
 
-test("edit the profile: invalid values show next to their field and stay typed; a taken username is named; valid values save", async ({ page }) => {
+test("edit the profile: invalid values show next to their field and stay typed; a taken username is named; valid values save", async ({
+  page,
+}) => {
   const errors = await watchConsole(page);
   const user = await createConfirmedUser("profile");
   const other = await createConfirmedUser("taken");
@@ -41,7 +43,9 @@ test("edit the profile: invalid values show next to their field and stay typed; 
   await page.getByLabel("Display name").fill("\u202Egnp.exe");
   await page.getByLabel("Bio").fill("ding\u0007");
   await page.getByRole("button", { name: "Save profile" }).click();
-  await expect(page.locator("#displayName-error")).toHaveText("Use letters, numbers and symbols only — no control or text-direction characters");
+  await expect(page.locator("#displayName-error")).toHaveText(
+    "Use letters, numbers and symbols only — no control or text-direction characters",
+  );
   await expect(page.locator("#bio-error")).toHaveText("Remove the control characters from this text");
   await expect(page.getByLabel("Display name")).toHaveValue("\u202Egnp.exe");
   await page.getByLabel("Bio").fill("");
@@ -77,7 +81,9 @@ test("upload an avatar with a progress bar; a 3 MB file is refused before upload
   await expect(alertInMain(page)).toHaveText("Pictures up to 2 MB");
   expect((await profileOf(user.id)).avatar_path).toBeNull();
 
-  await page.getByLabel("Profile picture").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+  await page
+    .getByLabel("Profile picture")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
   await expect(alertInMain(page)).toHaveText("Pictures can be PNG, JPEG, WebP or GIF");
 
   // A slow uplink, so the progress bar is there long enough for a person (and this test) to see it.

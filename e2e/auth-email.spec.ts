@@ -1,6 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { latestLink } from "./support/inbox";
-import { alertInMain, checkPage, expectSignedIn, expectSignedOut, magicLinkForm, passwordForm, signInWithPassword, watchConsole } from "./support/pages";
+import {
+  alertInMain,
+  checkPage,
+  expectSignedIn,
+  expectSignedOut,
+  magicLinkForm,
+  passwordForm,
+  signInWithPassword,
+  watchConsole,
+} from "./support/pages";
 import { createConfirmedUser, uniqueEmail } from "./support/users";
 
 test("sign up → confirmation email → confirmed and signed in; sign out; sign back in with the password", async ({ page }) => {
@@ -227,7 +236,14 @@ test("an open-redirect attempt through next= stays on the site", async ({ page }
   expect(new URL(page.url()).host).toBe(site);
   await expect(page).toHaveURL(/\/$/);
 
-  for (const next of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/.//evil.example", "/..//evil.example"]) {
+  for (const next of [
+    "https://evil.example",
+    "//evil.example",
+    "/\\evil.example",
+    "javascript:alert(1)",
+    "/.//evil.example",
+    "/..//evil.example",
+  ]) {
     for (const route of ["/auth/confirm?token_hash=x&type=magiclink", "/auth/callback?code=x"]) {
       const response = await page.goto(`${route}&next=${encodeURIComponent(next)}`);
       expect(new URL(response!.url()).host).toBe(site);

@@ -13,7 +13,9 @@ import { createConfirmedUser } from "./support/users";
 
 const twoHoursAgo = () => new Date(Date.now() - 2 * 3600_000).toISOString();
 
-test("a holder whose check went stale reads a post page without noticing; after selling the pass, the next page says why", async ({ browser }) => {
+test("a holder whose check went stale reads a post page without noticing; after selling the pass, the next page says why", async ({
+  browser,
+}) => {
   const [owner, holder] = await Promise.all([createConfirmedUser("fresh-owner"), createConfirmedUser("fresh-holder")]);
   const ownerClient = await signedInClient(owner.email, owner.password);
   const slug = `fresh-gate-${Date.now().toString(36)}`;
@@ -23,7 +25,13 @@ test("a holder whose check went stale reads a post page without noticing; after 
   const roomId = (room as { id: string }).id;
   const { data: post, error: postError } = await ownerClient
     .from("posts")
-    .insert({ room_id: roomId, author_id: owner.id, title: "For holders only", media_kind: "embed", media_url: "https://vimeo.com/76979871" })
+    .insert({
+      room_id: roomId,
+      author_id: owner.id,
+      title: "For holders only",
+      media_kind: "embed",
+      media_url: "https://vimeo.com/76979871",
+    })
     .select("id")
     .single();
   expect(postError).toBeNull();
@@ -36,10 +44,13 @@ test("a holder whose check went stale reads a post page without noticing; after 
   expect((await service.from("wallets").insert({ user_id: holder.id, address: address.toLowerCase() })).error).toBeNull();
   const holderClient = await signedInClient(holder.email, holder.password);
   expect(await joinRoom(holderClient, roomId)).toMatchObject({ ok: true });
-  const lastCheck = async () => (await service.from("memberships").select("verified_at").eq("room_id", roomId).eq("user_id", holder.id).maybeSingle()).data;
+  const lastCheck = async () =>
+    (await service.from("memberships").select("verified_at").eq("room_id", roomId).eq("user_id", holder.id).maybeSingle()).data;
 
   // Two hours later: the database no longer counts the old check…
-  expect((await service.from("memberships").update({ verified_at: twoHoursAgo() }).eq("room_id", roomId).eq("user_id", holder.id)).error).toBeNull();
+  expect(
+    (await service.from("memberships").update({ verified_at: twoHoursAgo() }).eq("room_id", roomId).eq("user_id", holder.id)).error,
+  ).toBeNull();
   expect((await holderClient.from("posts").select("id").eq("room_id", roomId)).data).toEqual([]);
 
   // …and the post page, opened now, reads just the same: it re-checked the pass first.
@@ -58,9 +69,13 @@ test("a holder whose check went stale reads a post page without noticing; after 
 
   // The holder sells the pass; an hour or more later, their next page says why they are out.
   await transferErc721(key, deployer.address, tokenId);
-  expect((await service.from("memberships").update({ verified_at: twoHoursAgo() }).eq("room_id", roomId).eq("user_id", holder.id)).error).toBeNull();
+  expect(
+    (await service.from("memberships").update({ verified_at: twoHoursAgo() }).eq("room_id", roomId).eq("user_id", holder.id)).error,
+  ).toBeNull();
   await page.goto(`/r/${slug}/p/${post!.id}`);
-  await expect(alertInMain(page)).toContainText("You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.");
+  await expect(alertInMain(page)).toContainText(
+    "You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.",
+  );
   await expect(alertInMain(page).getByRole("link", { name: "Check your linked wallets" })).toHaveAttribute("href", "/account#wallets");
   await expect(page.getByRole("heading", { name: "Posts are for members" })).toBeVisible();
   await expect(page.getByText("For holders only")).toHaveCount(0);

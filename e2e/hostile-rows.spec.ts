@@ -43,22 +43,45 @@ test("hostile text in every column a member writes renders as text on every page
 
   // A room (name up to 80, description up to 500), posts (title up to 120, body up to 2000).
   const room = await createRoomAs(client, "hostile-room");
-  const refused = await client.from("rooms").update({ name: `${rtl} ${astral}` }).eq("id", room.id);
+  const refused = await client
+    .from("rooms")
+    .update({ name: `${rtl} ${astral}` })
+    .eq("id", room.id);
   expect(refused.error).toMatchObject({ code: "23514", message: expect.stringContaining("rooms_name_characters") });
   const roomName = `${rtlWriting} ${astral}`.slice(0, 80);
-  expect((await client.from("rooms").update({ name: roomName, description: `${rtl}\n${script}\n${"W".repeat(400)}` }).eq("id", room.id)).error).toBeNull();
+  expect(
+    (
+      await client
+        .from("rooms")
+        .update({ name: roomName, description: `${rtl}\n${script}\n${"W".repeat(400)}` })
+        .eq("id", room.id)
+    ).error,
+  ).toBeNull();
   await addMember(room.id, reader.id);
   const titles = [script.slice(0, 120), rtlWriting, zeroWidth, combining, astral, emoji(120), "W".repeat(120)];
-  const overridden = await client.from("posts").insert({ room_id: room.id, author_id: author.id, title: rtl, media_kind: "embed", media_url: "https://vimeo.com/6999" });
+  const overridden = await client
+    .from("posts")
+    .insert({ room_id: room.id, author_id: author.id, title: rtl, media_kind: "embed", media_url: "https://vimeo.com/6999" });
   expect(overridden.error).toMatchObject({ code: "23514", message: expect.stringContaining("posts_title_characters") });
   const { data: posts, error } = await client
     .from("posts")
-    .insert(titles.map((title, i) => ({ room_id: room.id, author_id: author.id, title, body: i === 0 ? `${script}\n${emoji(1000)}` : combining, media_kind: "embed", media_url: `https://vimeo.com/${7000 + i}` })))
+    .insert(
+      titles.map((title, i) => ({
+        room_id: room.id,
+        author_id: author.id,
+        title,
+        body: i === 0 ? `${script}\n${emoji(1000)}` : combining,
+        media_kind: "embed",
+        media_url: `https://vimeo.com/${7000 + i}`,
+      })),
+    )
     .select("id, title");
   expect(error).toBeNull();
   const target = posts!.find((post) => post.title === titles[0])!;
   for (const [i, body] of [script, rtl, zeroWidth, combining, astral, emoji(1000), "W".repeat(1000)].entries()) {
-    const { error: commentError } = await client.from("moments").insert({ post_id: target.id, author_id: author.id, at_seconds: i, body } as never);
+    const { error: commentError } = await client
+      .from("moments")
+      .insert({ post_id: target.id, author_id: author.id, at_seconds: i, body } as never);
     expect(commentError).toBeNull();
   }
 
@@ -74,23 +97,31 @@ test("hostile text in every column a member writes renders as text on every page
   await page.waitForURL("/");
 
   await showsAsText(page, "/", [rtlWriting]);
-  await showsAsText(page, `/r/${room.slug}`, ["<script>alert(\"x\")</script>", rtlWriting, "gnp.exe", "𝕳𝖔𝖘𝖙𝖎𝖑𝖊", "Z̸̢̛͓̜a̷̧̛l̶̨g̶̢o̵̡"]);
+  await showsAsText(page, `/r/${room.slug}`, ['<script>alert("x")</script>', rtlWriting, "gnp.exe", "𝕳𝖔𝖘𝖙𝖎𝖑𝖊", "Z̸̢̛͓̜a̷̧̛l̶̨g̶̢o̵̡"]);
   await checkPage(page, "hostile-room");
-  await showsAsText(page, `/u/${profile!.username}`, ["<script>alert(\"x\")</script>".slice(0, 20), "gnp.exe", "𝕳𝖔𝖘𝖙𝖎𝖑𝖊"]);
-  await showsAsText(page, `/r/${room.slug}/p/${target.id}`, ["<script>alert(\"x\")</script>", "gnp.exe", "z\u200Be"]);
+  await showsAsText(page, `/u/${profile!.username}`, ['<script>alert("x")</script>'.slice(0, 20), "gnp.exe", "𝕳𝖔𝖘𝖙𝖎𝖑𝖊"]);
+  await showsAsText(page, `/r/${room.slug}/p/${target.id}`, ['<script>alert("x")</script>', "gnp.exe", "z\u200Be"]);
   await checkPage(page, "hostile-post");
 
   // Live: a hostile comment and a hostile post arrive on open pages, which stay up.
   await page.goto(`/r/${room.slug}/p/${target.id}`);
   await expect(page.locator("[data-live-status='live']")).toBeVisible({ timeout: 20_000 });
-  const { error: liveError } = await client.from("moments").insert({ post_id: target.id, author_id: author.id, at_seconds: 9, body: `${script} live ${rtl}` } as never);
+  const { error: liveError } = await client
+    .from("moments")
+    .insert({ post_id: target.id, author_id: author.id, at_seconds: 9, body: `${script} live ${rtl}` } as never);
   expect(liveError).toBeNull();
   await expect(page.getByText(`${script} live`, { exact: false })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 
   await page.goto(`/r/${room.slug}`);
   await expect(page.locator("[data-live-status='live']")).toBeVisible({ timeout: 20_000 });
-  const { error: livePostError } = await client.from("posts").insert({ room_id: room.id, author_id: author.id, title: `${astral} ${script}`.slice(0, 120), media_kind: "embed", media_url: "https://vimeo.com/7999" });
+  const { error: livePostError } = await client.from("posts").insert({
+    room_id: room.id,
+    author_id: author.id,
+    title: `${astral} ${script}`.slice(0, 120),
+    media_kind: "embed",
+    media_url: "https://vimeo.com/7999",
+  });
   expect(livePostError).toBeNull();
   await expect(page.getByText("𝄞 <script>", { exact: false }).first()).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

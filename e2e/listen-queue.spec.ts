@@ -31,7 +31,14 @@ async function listeningRoom() {
   if (stored.error) throw stored.error;
   const { data: tone, error } = await hostClient
     .from("posts")
-    .insert({ room_id: room.id, author_id: host.id, title: "Opening tone", media_kind: "upload", storage_path: path, duration_seconds: toneSeconds })
+    .insert({
+      room_id: room.id,
+      author_id: host.id,
+      title: "Opening tone",
+      media_kind: "upload",
+      storage_path: path,
+      duration_seconds: toneSeconds,
+    })
     .select("id")
     .single();
   if (error || !tone) throw error;
@@ -70,9 +77,13 @@ async function pick(page: Page, search: string, button: string) {
   await page.getByRole("button", { name: button, exact: true }).click();
 }
 
-const queueRows = async (sessionId: string) => (await service.from("session_queue").select("post_id, status, sort_key, added_by").eq("session_id", sessionId).order("sort_key")).data ?? [];
+const queueRows = async (sessionId: string) =>
+  (await service.from("session_queue").select("post_id, status, sort_key, added_by").eq("session_id", sessionId).order("sort_key")).data ??
+  [];
 
-test("the host starts a session, queues, reorders, removes and accepts; a member suggests and withdraws; comments pop up for everyone", async ({ browser }) => {
+test("the host starts a session, queues, reorders, removes and accepts; a member suggests and withdraws; comments pop up for everyone", async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const { host, member, room, toneId, tracks, memberName } = await listeningRoom();
   const hostSide = await signedInPage(browser, host);
@@ -86,7 +97,12 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await hostPage.goto(`/r/${room.slug}`);
   await hostPage.getByRole("button", { name: "Start listening together" }).click();
   await hostPage.waitForURL(`/r/${room.slug}/listen`);
-  const { data: live } = await service.from("listening_sessions").select("id, host_id").eq("room_id", room.id).is("ended_at", null).single();
+  const { data: live } = await service
+    .from("listening_sessions")
+    .select("id, host_id")
+    .eq("room_id", room.id)
+    .is("ended_at", null)
+    .single();
   expect(live?.host_id).toBe(host.id);
   const sessionId = live!.id as string;
 
@@ -107,7 +123,7 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   for (const page of [hostPage, memberPage]) {
     await expect(listeners(page).getByRole("listitem")).toHaveCount(2);
     await expect(listeners(page).getByRole("listitem").first()).toContainText("Host");
-    await expect(listeners(page).locator('[data-listener]').filter({ hasText: "listener.eth" })).toBeVisible();
+    await expect(listeners(page).locator("[data-listener]").filter({ hasText: "listener.eth" })).toBeVisible();
   }
 
   // A comment made during the session: stamped with the position and the session; it pops up at
@@ -117,14 +133,21 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await expect(memberPage.getByRole("status").filter({ hasText: /Posted at \d+:\d\d\./ })).toBeVisible();
   await expect(ticker(hostPage).getByText("Here comes the swell")).toBeVisible();
   await expect(ticker(memberPage).getByText("Here comes the swell")).toBeVisible();
-  const { data: made } = await service.from("moments").select("id, session_id, post_id, at_seconds").eq("body", "Here comes the swell").eq("post_id", toneId).single();
+  const { data: made } = await service
+    .from("moments")
+    .select("id, session_id, post_id, at_seconds")
+    .eq("body", "Here comes the swell")
+    .eq("post_id", toneId)
+    .single();
   expect(made).toMatchObject({ session_id: sessionId, post_id: toneId });
   expect(Number(made!.at_seconds)).toBeGreaterThanOrEqual(0);
 
   // A comment already on the post, a few seconds ahead: it pops up as playback passes it.
   const ahead = Math.ceil(Number(made!.at_seconds)) + 4;
   const hostClient = await signedInClient(host.email, host.password);
-  const { error: aheadError } = await hostClient.from("moments").insert({ post_id: toneId, author_id: host.id, at_seconds: ahead, body: "Listen for this bit" } as never);
+  const { error: aheadError } = await hostClient
+    .from("moments")
+    .insert({ post_id: toneId, author_id: host.id, at_seconds: ahead, body: "Listen for this bit" } as never);
   expect(aheadError).toBeNull();
   await expect(ticker(memberPage).getByText("Listen for this bit")).toBeVisible({ timeout: 15_000 });
   await expect(ticker(hostPage).getByText("Listen for this bit")).toBeVisible({ timeout: 15_000 });
@@ -146,7 +169,10 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await pick(memberPage, track(5), `Suggest ${track(5)}`);
   await expect(suggestions(memberPage).getByRole("listitem")).toContainText([`${track(5)}Suggested by you`]);
   await expect(suggestions(hostPage).getByRole("listitem")).toContainText([`${track(5)}Suggested by ${memberName}`]);
-  expect((await queueRows(sessionId)).find((row) => row.post_id === idOf(track(5)))).toMatchObject({ status: "suggested", added_by: member.id });
+  expect((await queueRows(sessionId)).find((row) => row.post_id === idOf(track(5)))).toMatchObject({
+    status: "suggested",
+    added_by: member.id,
+  });
 
   // The host accepts it (to the end of the queue), moves Track 01 up, and removes Track 03.
   await hostPage.getByRole("button", { name: `Accept ${track(5)}` }).click();
@@ -160,7 +186,9 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await hostPage.getByRole("button", { name: `Remove ${track(3)} from the queue` }).click();
   await expect(queuedTitles(hostPage)).toHaveText([track(1), track(2), track(5)]);
   await expect(queuedTitles(memberPage)).toHaveText([track(1), track(2), track(5)]);
-  await expect.poll(async () => (await queueRows(sessionId)).filter((row) => row.status === "queued").map((row) => row.post_id)).toEqual([track(1), track(2), track(5)].map(idOf));
+  await expect
+    .poll(async () => (await queueRows(sessionId)).filter((row) => row.status === "queued").map((row) => row.post_id))
+    .toEqual([track(1), track(2), track(5)].map(idOf));
 
   // The member withdraws a suggestion of their own.
   await pick(memberPage, track(6), `Suggest ${track(6)}`);
@@ -172,7 +200,9 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   // Ten pending suggestions are the most: the eleventh is refused, in words, next to the picker.
   const memberClient = await signedInClient(member.email, member.password);
   for (let n = 6; n <= 15; n++) {
-    const { error } = await memberClient.from("session_queue").insert({ session_id: sessionId, post_id: idOf(track(n)), added_by: member.id } as never);
+    const { error } = await memberClient
+      .from("session_queue")
+      .insert({ session_id: sessionId, post_id: idOf(track(n)), added_by: member.id } as never);
     expect(error).toBeNull();
   }
   await expect(suggestions(memberPage).getByRole("listitem")).toHaveCount(10);
@@ -197,7 +227,9 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await expect(memberPage.getByRole("list", { name: "Comments", exact: true }).getByText("Here comes the swell")).toBeVisible();
   const at = Math.floor(Number(made!.at_seconds));
   const stamp = `${Math.floor(at / 60)}:${String(at % 60).padStart(2, "0")}`;
-  await expect(memberPage.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: new RegExp(`(at|from) ${stamp}`) })).toBeVisible();
+  await expect(
+    memberPage.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: new RegExp(`(at|from) ${stamp}`) }),
+  ).toBeVisible();
 
   expect(hostSide.errors).toEqual([]);
   expect(memberSide.errors).toEqual([]);

@@ -40,7 +40,9 @@ async function seat(browser: Browser, person: Person, path: string, { goesOfflin
   // Taking over from a host who left is refused (409) until the host's quiet window has passed, and
   // tried again. Offline on purpose: requests made then fail (a token refresh, a clock sample), and are made again once back.
   const claims = /\/rest\/v1\/rpc\/claim_session_host$/;
-  const errors = await watchConsole(page, { expectedFailures: goesOffline ? [claims, /\/auth\/v1\/token\?grant_type=refresh_token$/, /\/rest\/v1\//] : [claims] });
+  const errors = await watchConsole(page, {
+    expectedFailures: goesOffline ? [claims, /\/auth\/v1\/token\?grant_type=refresh_token$/, /\/rest\/v1\//] : [claims],
+  });
   const socket = watchRealtimeSocket(page);
   await signInWithPassword(page, person.email, person.password);
   await page.waitForURL("/");
@@ -63,7 +65,8 @@ async function gap(a: Page, b: Page): Promise<number> {
 
 /** Each follower is within `tolerance` s of the leader (polled: they converge). */
 async function expectInStep(leader: Page, followers: Page[], tolerance = 0.35, timeout = 10_000) {
-  for (const follower of followers) await expect.poll(() => gap(leader, follower), { timeout, intervals: [100, 200, 250] }).toBeLessThan(tolerance);
+  for (const follower of followers)
+    await expect.poll(() => gap(leader, follower), { timeout, intervals: [100, 200, 250] }).toBeLessThan(tolerance);
 }
 
 async function expectPaused(pages: Page[], paused: boolean) {
@@ -74,7 +77,11 @@ async function uploadTrack(client: SupabaseClient, roomId: string, userId: strin
   const path = `${roomId}/${userId}/${randomUUID()}.wav`;
   const stored = await client.storage.from("media").upload(path, Buffer.from(wavFile(seconds)), { contentType: "audio/wav" });
   expect(stored.error).toBeNull();
-  const { data, error } = await client.from("posts").insert({ room_id: roomId, author_id: userId, title, media_kind: "upload", storage_path: path, duration_seconds: seconds }).select("id").single();
+  const { data, error } = await client
+    .from("posts")
+    .insert({ room_id: roomId, author_id: userId, title, media_kind: "upload", storage_path: path, duration_seconds: seconds })
+    .select("id")
+    .single();
   expect(error).toBeNull();
   return (data as { id: string }).id;
 }
@@ -84,8 +91,12 @@ async function joinSession(page: Page) {
   await page.getByRole("button", { name: "Mute", exact: true }).click();
 }
 
-test("four people listen together: play, pause, seek and skip followed; a late joiner; a follower offline 10 s; the host leaves and the member here longest takes over, ahead of a later one", async ({ browser }) => {
-  const [ada, bo, cy, dee, outsider] = await Promise.all(["listen-ada", "listen-bo", "listen-cy", "listen-dee", "listen-out"].map((name) => createConfirmedUser(name)));
+test("four people listen together: play, pause, seek and skip followed; a late joiner; a follower offline 10 s; the host leaves and the member here longest takes over, ahead of a later one", async ({
+  browser,
+}) => {
+  const [ada, bo, cy, dee, outsider] = await Promise.all(
+    ["listen-ada", "listen-bo", "listen-cy", "listen-dee", "listen-out"].map((name) => createConfirmedUser(name)),
+  );
   const adaClient = await signedInClient(ada.email, ada.password);
   const room = await createRoomAs(adaClient, "listen-together");
   await addMember(room.id, bo.id);
@@ -136,9 +147,20 @@ test("four people listen together: play, pause, seek and skip followed; a late j
 
   // A follower can't change playback: the database refuses Bo's own call.
   const boClient = await signedInClient(bo.email, bo.password);
-  const { data: live } = await service.from("listening_sessions").select("id, version").eq("room_id", room.id).is("ended_at", null).single();
+  const { data: live } = await service
+    .from("listening_sessions")
+    .select("id, version")
+    .eq("room_id", room.id)
+    .is("ended_at", null)
+    .single();
   const sessionId = (live as { id: string }).id;
-  const refused = await boClient.rpc("set_session_playback", { session_id: sessionId, post_id: first, position_seconds: 5, playing: false, rate: 1 });
+  const refused = await boClient.rpc("set_session_playback", {
+    session_id: sessionId,
+    post_id: first,
+    position_seconds: 5,
+    playing: false,
+    rate: 1,
+  });
   expect(refused.error?.message).toBe("Only the host controls playback");
   await expectPaused([a.page, b.page], false);
 
@@ -166,7 +188,9 @@ test("four people listen together: play, pause, seek and skip followed; a late j
   const before = await timeOf(c.page);
   await a.page.close({ runBeforeUnload: true }); // as a person closing the tab: the page says it is leaving
   await expect(hostControls(b.page)).toBeVisible({ timeout: 15_000 });
-  await expect(c.page.getByText(/^Hosted by /)).toContainText((await service.from("profiles").select("display_name").eq("id", bo.id).single()).data!.display_name as string);
+  await expect(c.page.getByText(/^Hosted by /)).toContainText(
+    (await service.from("profiles").select("display_name").eq("id", bo.id).single()).data!.display_name as string,
+  );
   const { data: after } = await service.from("listening_sessions").select("host_id, playing").eq("id", sessionId).single();
   expect(after).toEqual({ host_id: bo.id, playing: true });
   await expectPaused([b.page, c.page], false);
@@ -211,7 +235,9 @@ test("four people listen together: play, pause, seek and skip followed; a late j
   await c.page.close({ runBeforeUnload: true });
   await expect(hostControls(b.page)).toBeVisible({ timeout: 15_000 });
   expect((await service.from("listening_sessions").select("host_id").eq("id", sessionId).single()).data).toEqual({ host_id: bo.id });
-  await expect(d.page.getByText(/^Hosted by /)).toContainText((await service.from("profiles").select("display_name").eq("id", bo.id).single()).data!.display_name as string);
+  await expect(d.page.getByText(/^Hosted by /)).toContainText(
+    (await service.from("profiles").select("display_name").eq("id", bo.id).single()).data!.display_name as string,
+  );
   await expect(hostControls(d.page)).toHaveCount(0);
   await expectPaused([b.page, d.page], false);
   await expectInStep(b.page, [d.page]);
@@ -223,7 +249,9 @@ test("four people listen together: play, pause, seek and skip followed; a late j
   const outsiderClient = await signedInClient(outsider.email, outsider.password);
   await outsiderClient.realtime.setAuth();
   const channel = outsiderClient.channel(`session:${room.id}`, { config: { private: true } });
-  const joined = await new Promise<{ status: string; error?: Error }>((resolve) => channel.subscribe((status, err) => resolve({ status, error: err })));
+  const joined = await new Promise<{ status: string; error?: Error }>((resolve) =>
+    channel.subscribe((status, err) => resolve({ status, error: err })),
+  );
   expect(joined.status).toBe("CHANNEL_ERROR");
   expect(joined.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: session:${room.id}`);
   await outsiderClient.removeAllChannels();
@@ -246,7 +274,9 @@ async function watchPlayOut(page: Page, title: string): Promise<() => Promise<nu
   return () => page.evaluate(() => (window as unknown as { playOut: { reached: number } }).playOut.reached);
 }
 
-test("a post that plays out moves the session on to the next in the queue, at the media's own end when its stored length is shorter", async ({ browser }) => {
+test("a post that plays out moves the session on to the next in the queue, at the media's own end when its stored length is shorter", async ({
+  browser,
+}) => {
   const host = await createConfirmedUser("listen-end");
   const hostClient = await signedInClient(host.email, host.password);
   const room = await createRoomAs(hostClient, "listen-end");
@@ -260,22 +290,30 @@ test("a post that plays out moves the session on to the next in the queue, at th
   await h.page.getByRole("button", { name: "Start listening together" }).click();
   await expect(nowPlaying(h.page)).toHaveText("Short tone");
   const { data: live } = await service.from("listening_sessions").select("id").eq("room_id", room.id).is("ended_at", null).single();
-  expect((await hostClient.from("session_queue").insert({ session_id: (live as { id: string }).id, post_id: next, added_by: host.id })).error).toBeNull();
+  expect(
+    (await hostClient.from("session_queue").insert({ session_id: (live as { id: string }).id, post_id: next, added_by: host.id })).error,
+  ).toBeNull();
   await h.page.getByRole("button", { name: "Start listening" }).click();
   await h.page.getByRole("button", { name: "Mute", exact: true }).click();
   const reached = await watchPlayOut(h.page, "Short tone");
   await hostButton(h.page, "Play").click();
 
   await expect(nowPlaying(h.page)).toHaveText("Next tone", { timeout: 15_000 });
-  expect((await service.from("listening_sessions").select("post_id").eq("room_id", room.id).is("ended_at", null).single()).data).toEqual({ post_id: next });
+  expect((await service.from("listening_sessions").select("post_id").eq("room_id", room.id).is("ended_at", null).single()).data).toEqual({
+    post_id: next,
+  });
   expect(await reached()).toBeGreaterThan(3.5); // not stopped at the stored 2 s
   await expectPaused([h.page], false);
   expect(h.errors).toEqual([]);
   await h.context.close();
 });
 
-test("a member who keeps a departed host looking present (a forged presence) cannot stop the others taking over: the host's heartbeats decide", async ({ browser }) => {
-  const [host, member, forger] = await Promise.all(["listen-forged-host", "listen-forged-member", "listen-forger"].map((name) => createConfirmedUser(name)));
+test("a member who keeps a departed host looking present (a forged presence) cannot stop the others taking over: the host's heartbeats decide", async ({
+  browser,
+}) => {
+  const [host, member, forger] = await Promise.all(
+    ["listen-forged-host", "listen-forged-member", "listen-forger"].map((name) => createConfirmedUser(name)),
+  );
   const hostClient = await signedInClient(host.email, host.password);
   const room = await createRoomAs(hostClient, "listen-forged");
   await addMember(room.id, member.id);
@@ -297,7 +335,17 @@ test("a member who keeps a departed host looking present (a forged presence) can
   const { data: hostProfile } = await service.from("profiles").select("username, display_name").eq("id", host.id).single();
   const forged = forgerClient.channel(`session:${room.id}`, { config: { private: true, presence: { key: host.id } } });
   await new Promise<void>((resolve) => forged.subscribe((status) => status === "SUBSCRIBED" && resolve()));
-  await forged.track({ user_id: host.id, username: hostProfile!.username, display_name: hostProfile!.display_name, avatar_path: null, ens_name: null, ens_avatar: null, role: "owner", since: 0, following: true });
+  await forged.track({
+    user_id: host.id,
+    username: hostProfile!.username,
+    display_name: hostProfile!.display_name,
+    avatar_path: null,
+    ens_name: null,
+    ens_avatar: null,
+    role: "owner",
+    since: 0,
+    following: true,
+  });
 
   // The host's page drops off the network without a word (no release); its presence lingers, and the forged one stays.
   await h.context.setOffline(true);

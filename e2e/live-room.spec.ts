@@ -36,7 +36,10 @@ async function seat(browser: Browser, person: Person, path: string, { goesOfflin
 
 const hereNow = (page: Page) => page.getByRole("region", { name: "Here now" });
 const feed = (page: Page) => page.getByRole("region", { name: "Posts" });
-const cards = (page: Page, title: string) => feed(page).getByRole("listitem").filter({ has: page.getByRole("link", { name: title, exact: true }) });
+const cards = (page: Page, title: string) =>
+  feed(page)
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("link", { name: title, exact: true }) });
 const sameDocument = (page: Page) => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
 
 async function expectLive(page: Page) {
@@ -52,7 +55,9 @@ async function play(page: Page) {
   });
 }
 
-test("two people in a room: posts appear, change and go live, both are here now with what they play, and a 10 s drop loses nothing", async ({ browser }) => {
+test("two people in a room: posts appear, change and go live, both are here now with what they play, and a 10 s drop loses nothing", async ({
+  browser,
+}) => {
   const [ada, bo] = await Promise.all([createConfirmedUser("live-ada"), createConfirmedUser("live-bo")]);
   const adaClient = await signedInClient(ada.email, ada.password);
   const room = await createRoomAs(adaClient, "live-room");
@@ -71,7 +76,11 @@ test("two people in a room: posts appear, change and go live, both are here now 
   // Here now: each sees the other (and themselves, marked).
   await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).toBeVisible();
   await expect(hereNow(b.page).getByRole("listitem").filter({ hasText: adaName })).toBeVisible();
-  await expect(hereNow(b.page).getByRole("listitem").filter({ hasText: `${boName} (you)` })).toBeVisible();
+  await expect(
+    hereNow(b.page)
+      .getByRole("listitem")
+      .filter({ hasText: `${boName} (you)` }),
+  ).toBeVisible();
 
   // Ada posts through the room's form; Bo's feed shows it, with Ada as its author, once.
   const form = a.page.getByRole("form", { name: "Share a link" });
@@ -86,7 +95,9 @@ test("two people in a room: posts appear, change and go live, both are here now 
   const firstId = (first as { id: string }).id;
 
   // Edited and deleted elsewhere (Ada's own client): Bo's feed follows.
-  await adaClient.from("posts").insert({ room_id: room.id, author_id: ada.id, title: "Second wind", media_kind: "embed", media_url: `${fileHost}/second.wav` });
+  await adaClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: ada.id, title: "Second wind", media_kind: "embed", media_url: `${fileHost}/second.wav` });
   await expect(cards(b.page, "Second wind")).toHaveCount(1);
   await expect(feed(b.page).getByRole("listitem").first()).toContainText("Second wind");
   const { error: editError } = await adaClient.from("posts").update({ title: "First light, renamed" }).eq("id", firstId);
@@ -96,7 +107,10 @@ test("two people in a room: posts appear, change and go live, both are here now 
   await checkPage(b.page, "live-room-feed");
 
   const { data: second } = await service.from("posts").select("id").eq("room_id", room.id).eq("title", "Second wind").single();
-  await adaClient.from("posts").delete().eq("id", (second as { id: string }).id);
+  await adaClient
+    .from("posts")
+    .delete()
+    .eq("id", (second as { id: string }).id);
   await expect(cards(b.page, "Second wind")).toHaveCount(0);
   await expect(cards(a.page, "Second wind")).toHaveCount(0);
 
@@ -104,7 +118,9 @@ test("two people in a room: posts appear, change and go live, both are here now 
   await b.context.setOffline(true);
   await expect(hereNow(b.page).getByRole("status")).toHaveText("Reconnecting…");
   for (const title of ["While you were away", "And one more"]) {
-    const { error } = await adaClient.from("posts").insert({ room_id: room.id, author_id: ada.id, title, media_kind: "embed", media_url: `${fileHost}/away.wav` });
+    const { error } = await adaClient
+      .from("posts")
+      .insert({ room_id: room.id, author_id: ada.id, title, media_kind: "embed", media_url: `${fileHost}/away.wav` });
     expect(error).toBeNull();
   }
   await b.page.waitForTimeout(10_000);
@@ -129,7 +145,10 @@ test("two people in a room: posts appear, change and go live, both are here now 
   await play(b.page);
   await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).toContainText("Playing First light, renamed");
   await expect(hereNow(b.page).getByRole("listitem").filter({ hasText: adaName })).toContainText("Playing First light, renamed");
-  await b.page.locator("main audio, main video").first().evaluate((element: HTMLMediaElement) => element.pause());
+  await b.page
+    .locator("main audio, main video")
+    .first()
+    .evaluate((element: HTMLMediaElement) => element.pause());
   await expect(hereNow(a.page).getByRole("listitem").filter({ hasText: boName })).not.toContainText("Playing");
   await checkPage(a.page, "live-post-here-now");
 
@@ -161,7 +180,9 @@ async function commentNow(page: Page, body: string) {
   await expect(composer.getByRole("status")).toHaveText("Posted.");
 }
 
-test("moments live between two people on a playing file: a comment and its marker appear, seek, go; a 10 s drop while two more arrive shows each once", async ({ browser }) => {
+test("moments live between two people on a playing file: a comment and its marker appear, seek, go; a 10 s drop while two more arrive shows each once", async ({
+  browser,
+}) => {
   const [ada, bo] = await Promise.all([createConfirmedUser("moment-ada"), createConfirmedUser("moment-bo")]);
   const adaClient = await signedInClient(ada.email, ada.password);
   const room = await createRoomAs(adaClient, "live-moments");
@@ -171,7 +192,14 @@ test("moments live between two people on a playing file: a comment and its marke
   expect(stored.error).toBeNull();
   const { data: post, error } = await adaClient
     .from("posts")
-    .insert({ room_id: room.id, author_id: ada.id, title: "Forty seconds of tone", media_kind: "upload", storage_path: path, duration_seconds: 40 })
+    .insert({
+      room_id: room.id,
+      author_id: ada.id,
+      title: "Forty seconds of tone",
+      media_kind: "upload",
+      storage_path: path,
+      duration_seconds: 40,
+    })
     .select("id")
     .single();
   expect(error).toBeNull();
@@ -238,12 +266,20 @@ test("moments live between two people on a playing file: a comment and its marke
   await Promise.all([a.context.close(), b.context.close()]);
 });
 
-test("a member removed from a gated room: the page leaves the channel at once, says why, and stops updating; visitors are refused", async ({ browser }) => {
-  const [owner, member, outsider] = await Promise.all([createConfirmedUser("gate-owner"), createConfirmedUser("gate-member"), createConfirmedUser("gate-outsider")]);
+test("a member removed from a gated room: the page leaves the channel at once, says why, and stops updating; visitors are refused", async ({
+  browser,
+}) => {
+  const [owner, member, outsider] = await Promise.all([
+    createConfirmedUser("gate-owner"),
+    createConfirmedUser("gate-member"),
+    createConfirmedUser("gate-outsider"),
+  ]);
   const ownerClient = await signedInClient(owner.email, owner.password);
   const room = await createRoomAs(ownerClient, "gated-live", true);
   // Checked just now (as joining does), so opening the room does not re-check a wallet it does not have.
-  const { error: joinError } = await admin.from("memberships").insert({ room_id: room.id, user_id: member.id, role: "member", verified_at: new Date().toISOString() });
+  const { error: joinError } = await admin
+    .from("memberships")
+    .insert({ room_id: room.id, user_id: member.id, role: "member", verified_at: new Date().toISOString() });
   expect(joinError).toBeNull();
   const { data: memberProfile } = await service.from("profiles").select("display_name").eq("id", member.id).single();
   const memberName = (memberProfile as { display_name: string }).display_name;
@@ -252,7 +288,9 @@ test("a member removed from a gated room: the page leaves the channel at once, s
   const m = await seat(browser, member, `/r/${room.slug}`);
   await Promise.all([expectLive(o.page), expectLive(m.page)]);
   await expect(hereNow(o.page).getByRole("listitem").filter({ hasText: memberName })).toBeVisible();
-  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Members see this", media_kind: "embed", media_url: `${fileHost}/a.wav` });
+  await ownerClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: owner.id, title: "Members see this", media_kind: "embed", media_url: `${fileHost}/a.wav` });
   await expect(cards(m.page, "Members see this")).toHaveCount(1);
 
   // The owner removes the member.
@@ -262,7 +300,9 @@ test("a member removed from a gated room: the page leaves the channel at once, s
   await expect(hereNow(m.page).getByRole("status")).toHaveText("Not live");
   await expect(hereNow(m.page).getByRole("listitem")).toHaveCount(0);
   await expect(hereNow(o.page).getByRole("listitem").filter({ hasText: memberName })).toHaveCount(0);
-  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "After you left", media_kind: "embed", media_url: `${fileHost}/b.wav` });
+  await ownerClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: owner.id, title: "After you left", media_kind: "embed", media_url: `${fileHost}/b.wav` });
   await expect(cards(o.page, "After you left")).toHaveCount(1);
   await m.page.waitForTimeout(1_500);
   await expect(cards(m.page, "After you left")).toHaveCount(0);
@@ -276,11 +316,17 @@ test("a member removed from a gated room: the page leaves the channel at once, s
   const outsiderClient = await signedInClient(outsider.email, outsider.password);
   await outsiderClient.realtime.setAuth();
   const heard: unknown[] = [];
-  const channel = outsiderClient.channel(`room:${room.id}`, { config: { private: true } }).on("broadcast", { event: "posts" }, (message) => heard.push(message));
-  const joined = await new Promise<{ status: string; error?: Error }>((resolve) => channel.subscribe((status, err) => resolve({ status, error: err })));
+  const channel = outsiderClient
+    .channel(`room:${room.id}`, { config: { private: true } })
+    .on("broadcast", { event: "posts" }, (message) => heard.push(message));
+  const joined = await new Promise<{ status: string; error?: Error }>((resolve) =>
+    channel.subscribe((status, err) => resolve({ status, error: err })),
+  );
   expect(joined.status).toBe("CHANNEL_ERROR");
   expect(joined.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: room:${room.id}`);
-  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Not for visitors", media_kind: "embed", media_url: `${fileHost}/c.wav` });
+  await ownerClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: owner.id, title: "Not for visitors", media_kind: "embed", media_url: `${fileHost}/c.wav` });
   await expect(cards(o.page, "Not for visitors")).toHaveCount(1);
   await v.page.waitForTimeout(1_000);
   expect(heard).toEqual([]);
@@ -291,25 +337,50 @@ test("a member removed from a gated room: the page leaves the channel at once, s
 });
 
 test("a room gated while a visitor's page is open: that page hears nothing more; the members' pages follow on", async ({ browser }) => {
-  const [owner, member, visitor] = await Promise.all([createConfirmedUser("gating-owner"), createConfirmedUser("gating-member"), createConfirmedUser("gating-visitor")]);
+  const [owner, member, visitor] = await Promise.all([
+    createConfirmedUser("gating-owner"),
+    createConfirmedUser("gating-member"),
+    createConfirmedUser("gating-visitor"),
+  ]);
   const ownerClient = await signedInClient(owner.email, owner.password);
   const room = await createRoomAs(ownerClient, "gating-live");
   // A holder of the token the room is about to ask for, checked just now.
-  expect((await admin.from("memberships").insert({ room_id: room.id, user_id: member.id, verified_at: new Date().toISOString() })).error).toBeNull();
-  const [o, m, v] = [await seat(browser, owner, `/r/${room.slug}`), await seat(browser, member, `/r/${room.slug}`), await seat(browser, visitor, `/r/${room.slug}`)];
+  expect(
+    (await admin.from("memberships").insert({ room_id: room.id, user_id: member.id, verified_at: new Date().toISOString() })).error,
+  ).toBeNull();
+  const [o, m, v] = [
+    await seat(browser, owner, `/r/${room.slug}`),
+    await seat(browser, member, `/r/${room.slug}`),
+    await seat(browser, visitor, `/r/${room.slug}`),
+  ];
   await Promise.all([expectLive(o.page), expectLive(m.page), expectLive(v.page)]);
-  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Open to all", media_kind: "embed", media_url: `${fileHost}/a.wav` });
+  await ownerClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: owner.id, title: "Open to all", media_kind: "embed", media_url: `${fileHost}/a.wav` });
   await Promise.all([o, m, v].map((seated) => expect(cards(seated.page, "Open to all")).toHaveCount(1)));
 
   // The owner gates the room; the visitor's page is left on the old topic and told nothing it may not read.
-  const { error } = await ownerClient.rpc("set_room_gate", { room_id: room.id, gate: { chain_id: 31337, contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707", standard: "erc721", token_id: null, min_balance: "1" } });
+  const { error } = await ownerClient.rpc("set_room_gate", {
+    room_id: room.id,
+    gate: {
+      chain_id: 31337,
+      contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707",
+      standard: "erc721",
+      token_id: null,
+      min_balance: "1",
+    },
+  });
   expect(error).toBeNull();
   await expect(hereNow(v.page).locator("[data-live-status]")).toHaveText("Not live");
-  await expect(hereNow(v.page).getByText("Only members can follow this room live — join it to see new posts and comments as they happen.")).toBeVisible();
+  await expect(
+    hereNow(v.page).getByText("Only members can follow this room live — join it to see new posts and comments as they happen."),
+  ).toBeVisible();
   // Who is here is no longer the visitor's to see.
   await expect(hereNow(v.page).getByRole("listitem")).toHaveCount(0);
   await Promise.all([expectLive(o.page), expectLive(m.page)]);
-  await ownerClient.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Holders only", media_kind: "embed", media_url: `${fileHost}/b.wav` });
+  await ownerClient
+    .from("posts")
+    .insert({ room_id: room.id, author_id: owner.id, title: "Holders only", media_kind: "embed", media_url: `${fileHost}/b.wav` });
   await expect(cards(o.page, "Holders only")).toHaveCount(1);
   await expect(cards(m.page, "Holders only")).toHaveCount(1);
   await v.page.waitForTimeout(1_500);
@@ -321,13 +392,21 @@ test("a room gated while a visitor's page is open: that page hears nothing more;
   await Promise.all([o.context.close(), m.context.close(), v.context.close()]);
 });
 
-test("here now shows each person only as themselves: a member's forged presence (another's id, a made-up name and role) shows no one", async ({ browser }) => {
+test("here now shows each person only as themselves: a member's forged presence (another's id, a made-up name and role) shows no one", async ({
+  browser,
+}) => {
   const [ada, cy, dee] = await Promise.all(["here-ada", "here-cy", "here-dee"].map((name) => createConfirmedUser(name)));
   const adaClient = await signedInClient(ada.email, ada.password);
   const room = await createRoomAs(adaClient, "here-forged");
   await addMember(room.id, cy.id);
   await addMember(room.id, dee.id);
-  const names = await Promise.all([ada, cy, dee].map(async (person) => ((await service.from("profiles").select("display_name").eq("id", person.id).single()).data as { display_name: string }).display_name));
+  const names = await Promise.all(
+    [ada, cy, dee].map(
+      async (person) =>
+        ((await service.from("profiles").select("display_name").eq("id", person.id).single()).data as { display_name: string })
+          .display_name,
+    ),
+  );
 
   const a = await seat(browser, ada, `/r/${room.slug}`);
   await expectLive(a.page);
@@ -340,7 +419,15 @@ test("here now shows each person only as themselves: a member's forged presence 
   const forged = cyClient.channel(`room:${room.id}`, { config: { private: true, presence: { key: dee.id } } });
   await new Promise<void>((resolve) => forged.subscribe((status) => status === "SUBSCRIBED" && resolve()));
   await forged.track({ user_id: dee.id, username: "dee", display_name: names[2], avatar_path: null, playing: null, at: Date.now() });
-  await forged.track({ user_id: cy.id, username: "admin", display_name: "Admin", role: "owner", avatar_path: null, playing: { post_id: "x", title: "Free tokens" }, at: Date.now() });
+  await forged.track({
+    user_id: cy.id,
+    username: "admin",
+    display_name: "Admin",
+    role: "owner",
+    avatar_path: null,
+    playing: { post_id: "x", title: "Free tokens" },
+    at: Date.now(),
+  });
   // Ada's page reads who is here again (it was prompted), and shows neither.
   await a.page.waitForTimeout(3_000);
   await expect(people).toHaveCount(1);

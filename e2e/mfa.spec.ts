@@ -27,7 +27,10 @@ async function signOutFromAccount(page: Page) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-test("set up an authenticator, sign in with its code (a wrong one refused), reach aal2, remove it with a fresh code", async ({ page, context }) => {
+test("set up an authenticator, sign in with its code (a wrong one refused), reach aal2, remove it with a fresh code", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   // A wrong code is a 422 from Auth, which the form turns into a message.
   const errors = await watchConsole(page, { expectedFailures: [/\/auth\/v1\/factors\/[^/]+\/verify$/] });
@@ -47,7 +50,9 @@ test("set up an authenticator, sign in with its code (a wrong one refused), reac
 
   await section.getByLabel("6-digit code").fill(app.wrongCode());
   await section.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(section.getByRole("alert")).toHaveText("That code isn't right. Check your authenticator app and enter the code it shows now.");
+  await expect(section.getByRole("alert")).toHaveText(
+    "That code isn't right. Check your authenticator app and enter the code it shows now.",
+  );
   await expect(section.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
   await section.getByLabel("6-digit code").fill(await app.nextCode());
   await section.getByRole("button", { name: "Turn on two-factor authentication" }).click();
@@ -84,7 +89,9 @@ test("set up an authenticator, sign in with its code (a wrong one refused), reac
 
   await section.getByLabel("6-digit code").fill(app.wrongCode());
   await section.getByRole("button", { name: "Remove authenticator app" }).click();
-  await expect(section.getByRole("alert")).toHaveText("That code isn't right. Check your authenticator app and enter the code it shows now.");
+  await expect(section.getByRole("alert")).toHaveText(
+    "That code isn't right. Check your authenticator app and enter the code it shows now.",
+  );
   await section.getByLabel("6-digit code").fill(await app.nextCode());
   await section.getByRole("button", { name: "Remove authenticator app" }).click();
   await expect(section.getByText("Off", { exact: true })).toBeVisible();
@@ -100,7 +107,10 @@ test("set up an authenticator, sign in with its code (a wrong one refused), reac
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the code form POSTs: a wrong code is refused with a message, the right one signs in at aal2, and no URL carries a code", async ({ page, context }) => {
+  test("the code form POSTs: a wrong code is refused with a message, the right one signs in at aal2, and no URL carries a code", async ({
+    page,
+    context,
+  }) => {
     const errors = await watchConsole(page);
     const user = await createConfirmedUser("mfa-nojs");
     // The authenticator is set up through Auth directly, as the account page would.
@@ -138,7 +148,10 @@ test.describe("without JavaScript", () => {
     expect((await sessionClaims(context)).aal).toBe("aal2");
 
     for (const code of [wrong, right]) {
-      expect(posts.some((body) => body.includes(code)), "the code went in a POST body").toBe(true);
+      expect(
+        posts.some((body) => body.includes(code)),
+        "the code went in a POST body",
+      ).toBe(true);
       expect(urls.filter((url) => url.includes(code))).toEqual([]);
     }
     expect(errors).toEqual([]);

@@ -24,7 +24,10 @@ function trackTraffic(context: BrowserContext) {
       expect(leaks, `URLs carrying the password: ${leaks.join(", ")}`).toEqual([]);
     },
     expectPosted(secret: string) {
-      expect(posts.some((body) => body.includes(secret)), "the password went in a POST body").toBe(true);
+      expect(
+        posts.some((body) => body.includes(secret)),
+        "the password went in a POST body",
+      ).toBe(true);
     },
   };
 }
@@ -37,7 +40,10 @@ async function signInWithoutScript(page: Page, email: string, password: string, 
   await form.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-test("sign in without JavaScript: POSTed, signed in, taken where the person was going; a wrong password says so and keeps the email", async ({ page, context }) => {
+test("sign in without JavaScript: POSTed, signed in, taken where the person was going; a wrong password says so and keeps the email", async ({
+  page,
+  context,
+}) => {
   const errors = await watchConsole(page);
   const traffic = trackTraffic(context);
   const user = await createConfirmedUser("nojs-signin", "no-script-pass-1");
@@ -62,7 +68,10 @@ test("sign in without JavaScript: POSTed, signed in, taken where the person was 
   expect(errors).toEqual([]);
 });
 
-test("sign up without JavaScript: the confirmation email's link signs in; bad input is explained next to its field", async ({ page, context }) => {
+test("sign up without JavaScript: the confirmation email's link signs in; bad input is explained next to its field", async ({
+  page,
+  context,
+}) => {
   const errors = await watchConsole(page);
   const traffic = trackTraffic(context);
   const email = uniqueEmail("nojs-signup");

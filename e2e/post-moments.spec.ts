@@ -23,7 +23,14 @@ async function postWithComments() {
   if (stored.error) throw stored.error;
   const { data: post, error } = await memberClient
     .from("posts")
-    .insert({ room_id: room.id, author_id: member.id, title: "Forty seconds of tone", media_kind: "upload", storage_path: path, duration_seconds: seconds })
+    .insert({
+      room_id: room.id,
+      author_id: member.id,
+      title: "Forty seconds of tone",
+      media_kind: "upload",
+      storage_path: path,
+      duration_seconds: seconds,
+    })
     .select("id")
     .single();
   if (error || !post) throw error;
@@ -31,15 +38,27 @@ async function postWithComments() {
   const friendClient = await signedInClient(friend.email, friend.password);
   const times = [2, 6, 10, 14, 20, 24, 30, 30.5, 34, 38];
   for (const at of times) {
-    const { error: momentError } = await friendClient.from("moments").insert({ post_id: post.id, author_id: friend.id, at_seconds: at, body: `Friend at ${at} s` } as never);
+    const { error: momentError } = await friendClient
+      .from("moments")
+      .insert({ post_id: post.id, author_id: friend.id, at_seconds: at, body: `Friend at ${at} s` } as never);
     if (momentError) throw momentError;
   }
-  await friendClient.from("moments").insert({ post_id: post.id, author_id: friend.id, at_seconds: null, body: "Lovely tone overall" } as never);
-  return { member, friend: { ...friend, name: (await profileOf(friend.id)).display_name }, room, postId: post.id as string, name: (await profileOf(member.id)).display_name };
+  await friendClient
+    .from("moments")
+    .insert({ post_id: post.id, author_id: friend.id, at_seconds: null, body: "Lovely tone overall" } as never);
+  return {
+    member,
+    friend: { ...friend, name: (await profileOf(friend.id)).display_name },
+    room,
+    postId: post.id as string,
+    name: (await profileOf(member.id)).display_name,
+  };
 }
 
-const momentsIn = async (postId: string) => (await service.from("moments").select("id, at_seconds, body, author_id").eq("post_id", postId).order("created_at")).data ?? [];
-const reactionsOn = async (momentId: string) => (await service.from("reactions").select("emoji, user_id").eq("moment_id", momentId)).data ?? [];
+const momentsIn = async (postId: string) =>
+  (await service.from("moments").select("id, at_seconds, body, author_id").eq("post_id", postId).order("created_at")).data ?? [];
+const reactionsOn = async (momentId: string) =>
+  (await service.from("reactions").select("emoji, user_id").eq("moment_id", momentId)).data ?? [];
 
 const media = (page: Page) => page.locator("main audio");
 const currentTime = (page: Page) => media(page).evaluate((element: HTMLMediaElement) => element.currentTime);
@@ -103,7 +122,9 @@ test("a member comments at the playing time, seeks from markers, reacts, edits a
   await expect(item(page, "That swell at twelve!")).toHaveCount(1);
 
   // A marker seeks the player there, and its comment is highlighted and brought into view.
-  await markers(page).getByRole("button", { name: `Comment at 0:38 by ${friend.name}` }).click();
+  await markers(page)
+    .getByRole("button", { name: `Comment at 0:38 by ${friend.name}` })
+    .click();
   await expect.poll(() => currentTime(page)).toBeGreaterThanOrEqual(38);
   await media(page).evaluate((element: HTMLMediaElement) => element.pause());
   const at38 = item(page, "Friend at 38 s");
@@ -195,7 +216,9 @@ test("a member comments at the playing time, seeks from markers, reacts, edits a
   expect(errors).toEqual([]);
 });
 
-test("markers from the keyboard: Tab reaches them, arrows move between them, Enter and Space seek; the list follows playback until scrolled", async ({ page }) => {
+test("markers from the keyboard: Tab reaches them, arrows move between them, Enter and Space seek; the list follows playback until scrolled", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const errors = await watchConsole(page);
   const { member, friend, room, postId } = await postWithComments();
@@ -255,20 +278,30 @@ test("a visitor reads the comments, live as they change, and is invited to join 
   await expect(list(page).getByRole("listitem")).toHaveCount(11);
   await expect(page.getByRole("form", { name: "Add a comment" })).toHaveCount(0);
   await expect(page.getByText("Join to comment")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Sign in to join" })).toHaveAttribute("href", `/login?next=${encodeURIComponent(`/r/${room.slug}/p/${postId}`)}`);
+  await expect(page.getByRole("link", { name: "Sign in to join" })).toHaveAttribute(
+    "href",
+    `/login?next=${encodeURIComponent(`/r/${room.slug}/p/${postId}`)}`,
+  );
   await expect(item(page, "Friend at 20 s").getByRole("group", { name: "Reactions" })).toHaveCount(0);
   await checkPage(page, "post-moments-visitor");
 
   // The room's channel brings a friend's new comment, their reaction and the comment's deletion.
   await joined;
   const friendClient = await signedInClient(friend.email, friend.password);
-  const { data: added } = await friendClient.from("moments").insert({ post_id: postId, author_id: friend.id, at_seconds: 16, body: "Live at sixteen" } as never).select("id").single();
+  const { data: added } = await friendClient
+    .from("moments")
+    .insert({ post_id: postId, author_id: friend.id, at_seconds: 16, body: "Live at sixteen" } as never)
+    .select("id")
+    .single();
   await expect(item(page, "Live at sixteen")).toHaveCount(1);
   await expect(list(page).getByRole("listitem").nth(4)).toContainText("Live at sixteen");
   await expect(markers(page).getByRole("button", { name: `Comment at 0:16 by ${friend.name}` })).toBeVisible();
   await friendClient.from("reactions").insert({ moment_id: (added as { id: string }).id, user_id: friend.id, emoji: "👏" } as never);
   await expect(item(page, "Live at sixteen").getByLabel("Reactions")).toHaveText("👏 1");
-  await friendClient.from("moments").delete().eq("id", (added as { id: string }).id);
+  await friendClient
+    .from("moments")
+    .delete()
+    .eq("id", (added as { id: string }).id);
   await expect(item(page, "Live at sixteen")).toHaveCount(0);
   await expect(list(page).getByRole("listitem")).toHaveCount(11);
   expect(errors).toEqual([]);

@@ -18,9 +18,12 @@ const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQ
 
 /** Hosts outside this machine, answered locally: provider thumbnails and player scripts, and a file host. */
 async function standInForTheInternet(page: Page) {
-  for (const thumbnails of ["https://i.ytimg.com/**", "https://i.vimeocdn.com/**"]) await page.route(thumbnails, (route) => route.fulfill({ status: 200, contentType: "image/png", body: pixel }));
+  for (const thumbnails of ["https://i.ytimg.com/**", "https://i.vimeocdn.com/**"])
+    await page.route(thumbnails, (route) => route.fulfill({ status: 200, contentType: "image/png", body: pixel }));
   await page.route("https://www.youtube.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }));
-  await page.route("https://media.cuepoint-files.com/**", (route) => route.fulfill({ status: 200, contentType: "audio/wav", body: Buffer.from(wavFile(2)) }));
+  await page.route("https://media.cuepoint-files.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "audio/wav", body: Buffer.from(wavFile(2)) }),
+  );
 }
 
 async function expectPlays(page: Page) {
@@ -63,7 +66,12 @@ async function recordWebm(page: Page): Promise<Buffer> {
 async function slowUploads(page: Page, bytesPerSecond: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
   return () => cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 }
 
@@ -125,10 +133,14 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await expect(vimeoCard).toContainText("1:02");
   const vimeoPost = (await postsIn(room.id)).find((post) => post.title === "A Vimeo video")!;
   expect(Number(vimeoPost.duration_seconds)).toBe(62);
-  expect((await service.from("moments").insert({ post_id: vimeoPost.id, author_id: member.id, at_seconds: 30, body: "Here it opens up" })).error).toBeNull();
+  expect(
+    (await service.from("moments").insert({ post_id: vimeoPost.id, author_id: member.id, at_seconds: 30, body: "Here it opens up" })).error,
+  ).toBeNull();
   await vimeoCard.getByRole("link", { name: "A Vimeo video" }).click();
   await expect(page.getByText("Vimeo · The New Vimeo Player (You Know, For Videos) · by Vimeo · 1:02")).toBeVisible();
-  await expect(page.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: /^Comment at 0:30 by / })).toBeVisible();
+  await expect(
+    page.getByRole("group", { name: "Comments on the timeline" }).getByRole("button", { name: /^Comment at 0:30 by / }),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Play A Vimeo video" })).toBeVisible();
   await expect(page.locator("vimeo-video")).toHaveCount(0);
   await checkPage(page, "post-link-length-known");
@@ -138,7 +150,10 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await form.getByLabel("Link").fill("https://youtu.be/slow0000000");
   await form.getByLabel("Title").fill("Slow provider");
   await form.getByRole("button", { name: "Post link" }).click();
-  await expect(form.getByRole("status")).toHaveText("Posted. We couldn't reach YouTube to read this link's details — you can still post it", { timeout: 20_000 });
+  await expect(form.getByRole("status")).toHaveText(
+    "Posted. We couldn't reach YouTube to read this link's details — you can still post it",
+    { timeout: 20_000 },
+  );
   await expect(feed.getByRole("listitem").filter({ hasText: "Slow provider" })).toContainText("youtu.be");
   expect((await postsIn(room.id)).find((post) => post.title === "Slow provider")?.embed).toBeNull();
   // Without the link's details there is no thumbnail: a dark frame and the play button, the same wait.
@@ -160,7 +175,9 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   expect(errors).toEqual([]);
 });
 
-test("uploads: refused before sending when too large or not media; audio and video upload with progress and play; cancel and delete leave no file", async ({ page }) => {
+test("uploads: refused before sending when too large or not media; audio and video upload with progress and play; cancel and delete leave no file", async ({
+  page,
+}) => {
   const errors = await watchConsole(page);
   const member = await createConfirmedUser("uploader");
   const room = await createRoomAs(await signedInClient(member.email, member.password), "upload-room");
@@ -176,7 +193,10 @@ test("uploads: refused before sending when too large or not media; audio and vid
   writeFileSync(huge, "");
   truncateSync(huge, 60 * 1024 * 1024);
   let uploadRequests = 0;
-  page.on("request", (request) => request.url().includes("/storage/v1/object/upload/sign/") && request.method() === "PUT" && uploadRequests++);
+  page.on(
+    "request",
+    (request) => request.url().includes("/storage/v1/object/upload/sign/") && request.method() === "PUT" && uploadRequests++,
+  );
   await fileInput.setInputFiles(huge);
   await expect(page.locator("#media-file-error")).toHaveText("Files up to 50 MB");
   await fileInput.setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") });
@@ -274,7 +294,14 @@ test("a gated room's posts: nothing for someone who is not a member, on the page
   const room = await createRoomAs(ownerClient, "holders-only", true);
   const { data: post, error } = await ownerClient
     .from("posts")
-    .insert({ room_id: room.id, author_id: owner.id, title: "Secret session", body: "For holders", media_kind: "embed", media_url: youtubeLink })
+    .insert({
+      room_id: room.id,
+      author_id: owner.id,
+      title: "Secret session",
+      body: "For holders",
+      media_kind: "embed",
+      media_url: youtubeLink,
+    })
     .select("id")
     .single();
   expect(error).toBeNull();
@@ -306,17 +333,36 @@ test("an unknown post is not found", async ({ page }) => {
   expect(response?.status()).toBe(404);
 });
 
-test("a hostile link stored before the database held links to the form's rule: the feed still shows, live too, and the post page says the link can't be played", async ({ page }) => {
+test("a hostile link stored before the database held links to the form's rule: the feed still shows, live too, and the post page says the link can't be played", async ({
+  page,
+}) => {
   const errors = await watchConsole(page);
   const member = await createConfirmedUser("hostile");
   const client = await signedInClient(member.email, member.password);
   const room = await createRoomAs(client, "hostile-links");
-  const fine = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "A fine track", media_kind: "embed", media_url: "https://media.cuepoint-files.com/fine.wav" }).select("id").single();
+  const fine = await client
+    .from("posts")
+    .insert({
+      room_id: room.id,
+      author_id: member.id,
+      title: "A fine track",
+      media_kind: "embed",
+      media_url: "https://media.cuepoint-files.com/fine.wav",
+    })
+    .select("id")
+    .single();
   expect(fine.error).toBeNull();
   // Through REST the database now refuses such a link; rows from before stay, and must render.
-  const refused = await client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Refused", media_kind: "embed", media_url: "https://[x]" });
+  const refused = await client
+    .from("posts")
+    .insert({ room_id: room.id, author_id: member.id, title: "Refused", media_kind: "embed", media_url: "https://[x]" });
   expect(refused.error?.code).toBe("23514");
-  const hostile = await insertLegacyLinkPost({ room_id: room.id, author_id: member.id, title: "Broken on purpose", media_url: "https://[x]" });
+  const hostile = await insertLegacyLinkPost({
+    room_id: room.id,
+    author_id: member.id,
+    title: "Broken on purpose",
+    media_url: "https://[x]",
+  });
 
   await signInWithPassword(page, member.email, member.password);
   await page.waitForURL("/");

@@ -33,7 +33,10 @@ async function newPage(browser: Browser) {
 const members = (page: Page) => page.getByRole("region", { name: "Members" });
 const memberRow = (page: Page, name: string) => members(page).getByRole("listitem").filter({ hasText: name });
 
-test("the owner promotes a member to moderator, who then removes another member but sees no gate editing and no delete", async ({ page, browser }) => {
+test("the owner promotes a member to moderator, who then removes another member but sees no gate editing and no delete", async ({
+  page,
+  browser,
+}) => {
   test.slow(); // two people, two browsers, two full page checks (axe in light and dark, screenshots)
   const errors = await watchConsole(page);
   const owner = await person("settings-owner", "Olive Owner");
@@ -85,7 +88,9 @@ test("the owner promotes a member to moderator, who then removes another member 
   // Postgres decides, not the page: demoted while the page is open, the next click is refused in words.
   await admin.from("memberships").update({ role: "member" }).eq("room_id", room.id).eq("user_id", mia.id);
   await memberRow(modPage, "Liam Listener").getByRole("button", { name: "Remove Liam Listener" }).click();
-  await expect(memberRow(modPage, "Liam Listener").getByRole("alert")).toHaveText("You can't remove this person: moderators remove members, and only the owner removes moderators.");
+  await expect(memberRow(modPage, "Liam Listener").getByRole("alert")).toHaveText(
+    "You can't remove this person: moderators remove members, and only the owner removes moderators.",
+  );
   expect(await roleOf(room.id, liam.id)).toBe("member");
   await modPage.getByLabel("Description").fill("Edited after losing the role.");
   await modPage.getByRole("button", { name: "Save room" }).click();
@@ -113,7 +118,9 @@ test("a member gets a clear refusal, and a signed-out visitor is sent to sign in
   expect(errors).toEqual([]);
 });
 
-test("the owner checks a token, gates the room, makes it public again, keeps a taken address typed, moves the room to a free one, and deletes it after typing its address", async ({ page }) => {
+test("the owner checks a token, gates the room, makes it public again, keeps a taken address typed, moves the room to a free one, and deletes it after typing its address", async ({
+  page,
+}) => {
   const errors = await watchConsole(page);
   const owner = await person("gate-owner", "Olive Owner");
   const room = await createPublicRoom(owner.id, "gate");
@@ -136,8 +143,15 @@ test("the owner checks a token, gates the room, makes it public again, keeps a t
   await gate.getByRole("button", { name: "Save gate" }).click();
   await expect(page.getByText("Gate saved. Only holders of the token may join now.")).toBeVisible();
   await expect(page.getByText("At least 1 CUEPASS on Local chain.")).toBeVisible();
-  const { data: gated } = await admin.from("rooms").select("visibility, room_gates(chain_id, contract_address, standard, min_balance)").eq("id", room.id).single();
-  expect(gated).toEqual({ visibility: "gated", room_gates: { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721", min_balance: "1" } });
+  const { data: gated } = await admin
+    .from("rooms")
+    .select("visibility, room_gates(chain_id, contract_address, standard, min_balance)")
+    .eq("id", room.id)
+    .single();
+  expect(gated).toEqual({
+    visibility: "gated",
+    room_gates: { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721", min_balance: "1" },
+  });
 
   await page.getByRole("button", { name: "Make the room public" }).click();
   await expect(page.getByText("The room is public: anyone signed in may join.")).toBeVisible();
@@ -173,7 +187,9 @@ test("the owner checks a token, gates the room, makes it public again, keeps a t
   expect(errors).toEqual([]);
 });
 
-test("a cover uploads with a progress bar and appears; a wrong file is refused before upload; replacing removes the old file; deleting the room removes its folder", async ({ page }) => {
+test("a cover uploads with a progress bar and appears; a wrong file is refused before upload; replacing removes the old file; deleting the room removes its folder", async ({
+  page,
+}) => {
   const errors = await watchConsole(page);
   const owner = await person("cover-owner", "Olive Owner");
   const room = await createPublicRoom(owner.id, "cover");
@@ -193,7 +209,8 @@ test("a cover uploads with a progress bar and appears; a wrong file is refused b
   await expect(page.getByText("New cover saved.")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("progressbar")).toHaveCount(0);
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  const coverPath = async () => ((await admin.from("rooms").select("cover_path").eq("id", room.id).single()).data as { cover_path: string | null }).cover_path;
+  const coverPath = async () =>
+    ((await admin.from("rooms").select("cover_path").eq("id", room.id).single()).data as { cover_path: string | null }).cover_path;
   const first = await coverPath();
   expect(first).toMatch(new RegExp(`^${room.id}/cover-\\d+\\.png$`));
   const cover = page.getByRole("main").locator(`img[src*="/room-covers/"]`);

@@ -14,7 +14,10 @@ async function signIn(page: import("@playwright/test").Page, email: string, pass
   await form.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-test("without JavaScript: create an open room (address from the name), a bad name is explained and what was typed stays; find it by search; another account joins and leaves", async ({ page, browser }) => {
+test("without JavaScript: create an open room (address from the name), a bad name is explained and what was typed stays; find it by search; another account joins and leaves", async ({
+  page,
+  browser,
+}) => {
   const errors = await watchConsole(page);
   const owner = await createConfirmedUser("nojs-room-owner");
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;

@@ -35,9 +35,13 @@ async function signedInPage(browser: Browser, label: string, { privateKey, expec
   return { page, errors, user, close: () => context.close() };
 }
 
-const membershipSection = (page: Page) => page.getByRole("main").locator("section", { has: page.getByRole("heading", { name: /Who may join|Membership/ }) });
+const membershipSection = (page: Page) =>
+  page.getByRole("main").locator("section", { has: page.getByRole("heading", { name: /Who may join|Membership/ }) });
 
-test("create an open room: address suggested from the name, a taken or malformed address named at the field with nothing lost; it lists in the directory; a second account joins and leaves", async ({ page, browser }) => {
+test("create an open room: address suggested from the name, a taken or malformed address named at the field with nothing lost; it lists in the directory; a second account joins and leaves", async ({
+  page,
+  browser,
+}) => {
   // Two accounts and four full page checks (the room page now carries the feed and its composer).
   test.slow();
   const errors = await watchConsole(page);
@@ -62,7 +66,9 @@ test("create an open room: address suggested from the name, a taken or malformed
   await page.getByLabel("Description").fill("Versions, dubs and the one-off cuts.");
   await page.getByLabel("Address", { exact: true }).fill("-Not OK-");
   await page.getByRole("button", { name: "Create room" }).click();
-  await expect(page.locator("#slug-error")).toHaveText("Room addresses use 3–48 lowercase letters, digits or -, not starting or ending with -");
+  await expect(page.locator("#slug-error")).toHaveText(
+    "Room addresses use 3–48 lowercase letters, digits or -, not starting or ending with -",
+  );
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await checkPage(page, "room-new-invalid");
 
@@ -102,14 +108,20 @@ test("create an open room: address suggested from the name, a taken or malformed
   await membershipSection(guest.page).getByRole("button", { name: "Leave room" }).click();
   await expect(membershipSection(guest.page).getByRole("button", { name: "Join this room" })).toBeVisible();
   await expect(guest.page.getByText("1 member", { exact: true })).toBeVisible();
-  const { data: rows } = await admin.from("memberships").select("user_id").eq("room_id", (await admin.from("rooms").select("id").eq("slug", slug).single()).data!.id);
+  const { data: rows } = await admin
+    .from("memberships")
+    .select("user_id")
+    .eq("room_id", (await admin.from("rooms").select("id").eq("slug", slug).single()).data!.id);
   expect(rows?.map((row) => row.user_id)).toEqual([owner.id]);
   expect(guest.errors).toEqual([]);
   await guest.close();
   expect(errors).toEqual([]);
 });
 
-test("a gated room on the local ERC-721: the token is checked before creating; a holder joins, a non-holder is told why; when the pass is sold and the check is old, the former member loses access and sees why", async ({ page, browser }) => {
+test("a gated room on the local ERC-721: the token is checked before creating; a holder joins, a non-holder is told why; when the pass is sold and the check is old, the former member loses access and sees why", async ({
+  page,
+  browser,
+}) => {
   const errors = await watchConsole(page);
   const holderKey = generatePrivateKey();
   const holderAddress = privateKeyToAccount(holderKey).address;
@@ -135,7 +147,9 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
 
   await page.getByLabel("Contract address").fill(contracts.erc721);
   await page.getByRole("button", { name: "Check token" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Token:" })).toHaveText("Token: Cuepoint Backstage Pass (CUEPASS) on Local chain");
+  await expect(page.getByRole("status").filter({ hasText: "Token:" })).toHaveText(
+    "Token: Cuepoint Backstage Pass (CUEPASS) on Local chain",
+  );
   await checkPage(page, "room-new-gate-checked");
   await page.getByRole("button", { name: "Create room" }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -146,7 +160,12 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
   // the holder links the wallet on /account, then joins
   const holder = await signedInPage(browser, "gate-holder", { privateKey: holderKey });
   await holder.page.getByRole("button", { name: "Link a wallet" }).click();
-  await expect(holder.page.getByRole("main").locator("section", { has: holder.page.getByRole("heading", { name: "Wallets" }) }).getByRole("status")).toContainText("Linked");
+  await expect(
+    holder.page
+      .getByRole("main")
+      .locator("section", { has: holder.page.getByRole("heading", { name: "Wallets" }) })
+      .getByRole("status"),
+  ).toContainText("Linked");
   await holder.page.goto(`/r/${slug}`);
   await expect(holder.page.getByText("Posts in this room are for members. Join to read them.")).toBeVisible();
   await checkPage(holder.page, "room-gated-visitor");
@@ -171,11 +190,17 @@ test("a gated room on the local ERC-721: the token is checked before creating; a
   // the holder sells the pass; an hour later (the check made old) the room checks again
   await transferErc721(holderKey, deployer.address, tokenId);
   const room = (await admin.from("rooms").select("id").eq("slug", slug).single()).data!;
-  const { error } = await admin.from("memberships").update({ verified_at: new Date(Date.now() - 2 * 3600_000).toISOString() }).eq("room_id", room.id).eq("user_id", holder.user.id);
+  const { error } = await admin
+    .from("memberships")
+    .update({ verified_at: new Date(Date.now() - 2 * 3600_000).toISOString() })
+    .eq("room_id", room.id)
+    .eq("user_id", holder.user.id);
   expect(error).toBeNull();
   await holder.page.goto(`/r/${slug}`);
   const lapsed = alertInMain(holder.page);
-  await expect(lapsed).toContainText("You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.");
+  await expect(lapsed).toContainText(
+    "You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.",
+  );
   await expect(membershipSection(holder.page).getByRole("button", { name: "Join this room" })).toBeVisible();
   await expect(holder.page.getByText("1 member", { exact: true })).toBeVisible();
   await expect(holder.page.getByText("Posts in this room are for members. Join to read them.")).toBeVisible();

@@ -9,7 +9,10 @@ import { createConfirmedUser } from "./support/users";
 // client, which refreshes a token once it expires within three 30 s ticks: a 150 s token is renewed
 // about a minute after sign-in.
 const authCookie = async (page: import("@playwright/test").Page) =>
-  (await page.context().cookies()).filter((cookie) => /^sb-.*-auth-token/.test(cookie.name)).map((cookie) => cookie.value).join("");
+  (await page.context().cookies())
+    .filter((cookie) => /^sb-.*-auth-token/.test(cookie.name))
+    .map((cookie) => cookie.value)
+    .join("");
 
 const parseSession = (cookie: string): unknown => JSON.parse(Buffer.from(cookie.replace(/^base64-/, ""), "base64url").toString("utf8"));
 
@@ -22,7 +25,10 @@ test("an access token that expires is refreshed with no visible effect", async (
   await page.goto("/account");
   const before = await authCookie(page);
   const session = parseSession(before) as { expires_in: number };
-  expect(session.expires_in, "Auth must issue short access tokens here: start the API with STACK_AUTH_JWT_EXPIRY=150 (npm test does)").toBeLessThanOrEqual(150);
+  expect(
+    session.expires_in,
+    "Auth must issue short access tokens here: start the API with STACK_AUTH_JWT_EXPIRY=150 (npm test does)",
+  ).toBeLessThanOrEqual(150);
   const url = page.url();
   const accessToken = async () => (parseSession(await authCookie(page)) as { access_token: string }).access_token;
   const firstToken = (parseSession(before) as { access_token: string }).access_token;
@@ -65,10 +71,21 @@ test("a live room joined with the token in the cookies stays live across its ref
     new MutationObserver(() => seen.push(indicator.getAttribute("data-live-status") ?? "")).observe(indicator, { attributes: true });
   });
 
-  await expect.poll(async () => (parseSession(await authCookie(page)) as { access_token: string }).access_token, { timeout: 150_000, intervals: [2_000] }).not.toBe(first.access_token);
+  await expect
+    .poll(async () => (parseSession(await authCookie(page)) as { access_token: string }).access_token, {
+      timeout: 150_000,
+      intervals: [2_000],
+    })
+    .not.toBe(first.access_token);
   // Past the first token's expiry, the server would have closed a channel still holding it.
   await page.waitForTimeout(Math.max(0, first.expires_at * 1000 - Date.now() + 5_000));
-  const { error } = await client.from("posts").insert({ room_id: room.id, author_id: user.id, title: "After the refresh", media_kind: "embed", media_url: "https://media.cuepoint-files.com/after.wav" });
+  const { error } = await client.from("posts").insert({
+    room_id: room.id,
+    author_id: user.id,
+    title: "After the refresh",
+    media_kind: "embed",
+    media_url: "https://media.cuepoint-files.com/after.wav",
+  });
   expect(error).toBeNull();
   await expect(page.getByRole("region", { name: "Posts" }).getByRole("link", { name: "After the refresh", exact: true })).toBeVisible();
   await expect(status).toHaveText("Live");

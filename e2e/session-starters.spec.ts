@@ -20,9 +20,13 @@ async function openSettings(page: Page, user: Person, slug: string) {
   await expectSignedIn(page);
 }
 
-const startersOf = async (roomId: string) => (await admin.from("rooms").select("session_starters").eq("id", roomId).single()).data?.session_starters;
+const startersOf = async (roomId: string) =>
+  (await admin.from("rooms").select("session_starters").eq("id", roomId).single()).data?.session_starters;
 
-test("the owner lets any member start listening sessions; a moderator sees it read only; a refused save keeps the choice", async ({ page, browser }) => {
+test("the owner lets any member start listening sessions; a moderator sees it read only; a refused save keeps the choice", async ({
+  page,
+  browser,
+}) => {
   test.slow(); // two people, a full page check (axe in light and dark, screenshots)
   const errors = await watchConsole(page);
   const owner = await person("starters-owner", "Olive Owner");

@@ -15,10 +15,16 @@ test.beforeEach(async ({ page }) => {
 
 async function userOfWallet(address: string) {
   const { data } = await admin.auth.admin.listUsers({ perPage: 1000 });
-  return data.users.find((user) => user.identities?.some((identity) => identity.provider === "web3" && JSON.stringify(identity.identity_data).toLowerCase().includes(address.toLowerCase())));
+  return data.users.find((user) =>
+    user.identities?.some(
+      (identity) => identity.provider === "web3" && JSON.stringify(identity.identity_data).toLowerCase().includes(address.toLowerCase()),
+    ),
+  );
 }
 
-test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person is signed in; the same wallet signs in to the same account", async ({ page }) => {
+test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person is signed in; the same wallet signs in to the same account", async ({
+  page,
+}) => {
   const errors = await watchConsole(page);
   const account = await injectTestWallet(page);
   await page.goto("/login");
@@ -36,7 +42,9 @@ test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person
   await expect(page).toHaveURL(/\/account$/);
   await expectSignedIn(page);
   expect((await userOfWallet(account.address))?.id).toBe(first!.id);
-  await expect(page.getByRole("main")).toContainText(`Signed in with an Ethereum wallet, ${account.address.slice(0, 6)}…${account.address.slice(-4)}`);
+  await expect(page.getByRole("main")).toContainText(
+    `Signed in with an Ethereum wallet, ${account.address.slice(0, 6)}…${account.address.slice(-4)}`,
+  );
   await checkPage(page, "account-wallet-user");
   expect(errors).toEqual([]);
 });

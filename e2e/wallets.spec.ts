@@ -27,7 +27,10 @@ test.beforeEach(async () => {
   await admin.from("wallets").delete().eq("address", ada.address.toLowerCase());
 });
 
-test("link a wallet by signing: its ENS name and avatar show on /account and the public profile; a second account cannot link it; unlinking removes it", async ({ page, browser }) => {
+test("link a wallet by signing: its ENS name and avatar show on /account and the public profile; a second account cannot link it; unlinking removes it", async ({
+  page,
+  browser,
+}) => {
   const errors = await watchConsole(page);
   const owner = await openAccountWithWallet(page, "wallet-owner");
   const section = walletsSection(page);

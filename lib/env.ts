@@ -36,7 +36,12 @@ export function parsePublicEnv(values: Record<string, string | undefined>): Publ
   else if (supabaseKey === "") problems.push(`NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is empty: ${fixHint}`);
   if (!isHttpUrl(siteUrl)) problems.push("NEXT_PUBLIC_SITE_URL must be a URL such as http://localhost:3000");
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
-  return { supabaseUrl: supabaseUrl!, supabaseKey: supabaseKey!, siteUrl, thirdwebClientId: values.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || undefined };
+  return {
+    supabaseUrl: supabaseUrl!,
+    supabaseKey: supabaseKey!,
+    siteUrl,
+    thirdwebClientId: values.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || undefined,
+  };
 }
 
 let cached: PublicEnv | undefined;

@@ -34,7 +34,11 @@ export function projectApiPort(projectDir: string): number {
  * names a local address (a local stack or `supabase start`) where nothing is listening. Hosted
  * projects are not probed.
  */
-export async function localBackendProblem(projectDir: string, env: Record<string, string | undefined> = process.env, answers = portAnswers): Promise<string | null> {
+export async function localBackendProblem(
+  projectDir: string,
+  env: Record<string, string | undefined> = process.env,
+  answers = portAnswers,
+): Promise<string | null> {
   const value = env.NEXT_PUBLIC_SUPABASE_URL;
   if (!value) return null;
   let url: URL;

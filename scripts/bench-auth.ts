@@ -42,7 +42,8 @@ async function measure(origin: string, cookie: string, email: string, seconds: n
       const sent = performance.now();
       const response = await fetch(`${origin}/account`, { headers: { cookie }, redirect: "manual" });
       const html = await response.text();
-      if (response.status !== 200 || !html.includes(email)) throw new Error(`/account did not render signed in (status ${response.status})`);
+      if (response.status !== 200 || !html.includes(email))
+        throw new Error(`/account did not render signed in (status ${response.status})`);
       latencies.push(performance.now() - sent);
     }
   };
@@ -54,10 +55,15 @@ async function measure(origin: string, cookie: string, email: string, seconds: n
   return { renders: latencies.length, seconds: elapsed, authRequests, latencies };
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
 async function main(): Promise<void> {
-  if (!process.argv.includes("--no-build") && spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: appEnv }).status !== 0) process.exit(1);
+  if (
+    !process.argv.includes("--no-build") &&
+    spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: appEnv }).status !== 0
+  )
+    process.exit(1);
   const config = loadConfig();
   const apiUrl = `http://127.0.0.1:${config.apiPort}`;
   const admin = createClient(apiUrl, secretKey, { auth: { persistSession: false } });
@@ -68,8 +74,16 @@ async function main(): Promise<void> {
 
   const cookieHeader = (cookies: { name: string; value: string }[]) => cookies.map(({ name, value }) => `${name}=${value}`).join("; ");
   const modes = [
-    { name: "legacy HS256 token (getClaims asks Auth)", cookie: cookieHeader(await freshSessionCookies(apiUrl, user, (claims) => signHs256(claims))), runs: [] as Round[] },
-    { name: "ES256 signing key (getClaims verifies locally)", cookie: cookieHeader(await freshSessionCookies(apiUrl, user)), runs: [] as Round[] },
+    {
+      name: "legacy HS256 token (getClaims asks Auth)",
+      cookie: cookieHeader(await freshSessionCookies(apiUrl, user, (claims) => signHs256(claims))),
+      runs: [] as Round[],
+    },
+    {
+      name: "ES256 signing key (getClaims verifies locally)",
+      cookie: cookieHeader(await freshSessionCookies(apiUrl, user)),
+      runs: [] as Round[],
+    },
   ];
 
   const server = await startNext("start", port, appEnv);
@@ -78,14 +92,17 @@ async function main(): Promise<void> {
     // warm-up: compiled routes, connection pools, the JWKS fetch
     for (const mode of modes) await measure(server.origin, mode.cookie, email, 2);
     for (let round = 0; round < rounds; round++) {
-      for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) mode.runs.push(await measure(server.origin, mode.cookie, email, roundSeconds));
+      for (const mode of round % 2 === 0 ? modes : [...modes].reverse())
+        mode.runs.push(await measure(server.origin, mode.cookie, email, roundSeconds));
     }
   } finally {
     server.stop();
     await admin.auth.admin.deleteUser(created.data.user.id);
   }
 
-  console.log(`\nSigned-in server renders of /account (production build, ${concurrency} concurrent clients, ${rounds} alternating rounds of ${roundSeconds} s per mode):`);
+  console.log(
+    `\nSigned-in server renders of /account (production build, ${concurrency} concurrent clients, ${rounds} alternating rounds of ${roundSeconds} s per mode):`,
+  );
   const rates: number[] = [];
   for (const mode of modes) {
     const renders = mode.runs.reduce((sum, run) => sum + run.renders, 0);
@@ -98,7 +115,9 @@ async function main(): Promise<void> {
         `${(authRequests / renders).toFixed(2)} requests to /auth/v1 per render   (rounds: ${mode.runs.map((run) => (run.renders / run.seconds).toFixed(1)).join(", ")})`,
     );
   }
-  console.log(`  ES256 / legacy: ×${(rates[1] / rates[0]).toFixed(2)}   (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} cores)`);
+  console.log(
+    `  ES256 / legacy: ×${(rates[1] / rates[0]).toFixed(2)}   (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} cores)`,
+  );
 }
 
 await main();

@@ -8,7 +8,12 @@ import { loadConfig } from "@cuepoint/stack";
 import { contracts, localDeployment, seededWallets } from "../chain/deployment.ts";
 
 const deployment = localDeployment(loadConfig());
-const chain = { id: deployment.chainId, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [deployment.rpcUrl] } } } as const;
+const chain = {
+  id: deployment.chainId,
+  name: "local",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [deployment.rpcUrl] } },
+} as const;
 const client = createPublicClient({ chain, transport: http(deployment.rpcUrl) });
 const universalResolver = parseAbi([
   "function reverse(bytes lookupAddress, uint256 coinType) view returns (string, address, address)",
@@ -34,6 +39,13 @@ await measure("primary name (universal resolver reverse, verified forward)", () 
   client.readContract({ address: contracts.universalResolver, abi: universalResolver, functionName: "reverse", args: [ada.address, 60n] }),
 );
 await measure("name → address (universal resolver resolve, addr)", () =>
-  client.readContract({ address: contracts.universalResolver, abi: universalResolver, functionName: "resolve", args: [toHex(packetToBytes("ada.eth")), addrCall("ada.eth")] }),
+  client.readContract({
+    address: contracts.universalResolver,
+    abi: universalResolver,
+    functionName: "resolve",
+    args: [toHex(packetToBytes("ada.eth")), addrCall("ada.eth")],
+  }),
 );
-await measure("ERC-20 balanceOf", () => client.readContract({ address: contracts.erc20, abi: erc20Abi, functionName: "balanceOf", args: [ada.address] }));
+await measure("ERC-20 balanceOf", () =>
+  client.readContract({ address: contracts.erc20, abi: erc20Abi, functionName: "balanceOf", args: [ada.address] }),
+);

@@ -49,14 +49,31 @@ interface Fixture {
 }
 
 async function seed(db: pg.Client): Promise<Fixture> {
-  const existing = (await db.query<{ id: string; owner_id: string }>("select id, owner_id from public.rooms where slug = $1", [roomSlug])).rows[0];
+  const existing = (await db.query<{ id: string; owner_id: string }>("select id, owner_id from public.rooms where slug = $1", [roomSlug]))
+    .rows[0];
   if (existing) {
-    const posts = (await db.query<{ id: string; title: string; n: string }>("select p.id, p.title, (select count(*) from public.moments m where m.post_id = p.id) as n from public.posts p where p.room_id = $1", [existing.id])).rows;
-    const members = (await db.query<{ user_id: string }>("select user_id from public.memberships where room_id = $1 and role = 'member' order by user_id", [existing.id])).rows.map((r) => r.user_id);
+    const posts = (
+      await db.query<{ id: string; title: string; n: string }>(
+        "select p.id, p.title, (select count(*) from public.moments m where m.post_id = p.id) as n from public.posts p where p.room_id = $1",
+        [existing.id],
+      )
+    ).rows;
+    const members = (
+      await db.query<{ user_id: string }>(
+        "select user_id from public.memberships where room_id = $1 and role = 'member' order by user_id",
+        [existing.id],
+      )
+    ).rows.map((r) => r.user_id);
     const paged = posts.find((p) => p.title === "10,000 moments");
     const live = posts.find((p) => p.title === "Live");
     if (paged && live && Number(paged.n) === momentCount && members.length >= memberCount) {
-      return { roomId: existing.id, postId: paged.id, livePostId: live.id, ownerId: existing.owner_id, members: members.slice(0, memberCount) };
+      return {
+        roomId: existing.id,
+        postId: paged.id,
+        livePostId: live.id,
+        ownerId: existing.owner_id,
+        members: members.slice(0, memberCount),
+      };
     }
     await db.query("delete from public.rooms where id = $1", [existing.id]);
   }
@@ -74,9 +91,17 @@ async function seed(db: pg.Client): Promise<Fixture> {
      insert into public.room_gates (room_id, chain_id, contract_address, standard) select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721' from room`,
     [roomId, roomSlug, ownerId],
   );
-  await db.query("insert into public.memberships (room_id, user_id, role, verified_at) select $1, unnest($2::uuid[]), 'member', now()", [roomId, members]);
+  await db.query("insert into public.memberships (room_id, user_id, role, verified_at) select $1, unnest($2::uuid[]), 'member', now()", [
+    roomId,
+    members,
+  ]);
   const post = async (title: string) =>
-    (await db.query<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871', 3600) returning id", [roomId, members[0], title])).rows[0].id;
+    (
+      await db.query<{ id: string }>(
+        "insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871', 3600) returning id",
+        [roomId, members[0], title],
+      )
+    ).rows[0].id;
   const postId = await post("10,000 moments");
   const livePostId = await post("Live");
   // Seeded rows skip the triggers (no 25,000 broadcasts nobody listens to): the copied columns are
@@ -101,7 +126,9 @@ async function seed(db: pg.Client): Promise<Fixture> {
   await db.query("commit");
   await db.query("analyze public.moments; analyze public.reactions");
   const reactions = (await db.query<{ n: string }>("select count(*) as n from public.reactions where post_id = $1", [postId])).rows[0].n;
-  console.log(`Seeded ${momentCount.toLocaleString("en")} moments (${Number(reactions).toLocaleString("en")} reactions) and ${memberCount.toLocaleString("en")} members in a gated room in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `Seeded ${momentCount.toLocaleString("en")} moments (${Number(reactions).toLocaleString("en")} reactions) and ${memberCount.toLocaleString("en")} members in a gated room in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { roomId, postId, livePostId, ownerId, members };
 }
 
@@ -121,7 +148,9 @@ async function timeRequests(url: string, expected: number, callers: Record<"memb
     times.member.push(await once(callers.member));
     times.service.push(await once(callers.service));
   }
-  return Object.fromEntries(Object.entries(times).map(([who, list]) => [who, { p50: percentile(list, 50), p99: percentile(list, 99) }])) as Record<"member" | "service", { p50: number; p99: number }>;
+  return Object.fromEntries(
+    Object.entries(times).map(([who, list]) => [who, { p50: percentile(list, 50), p99: percentile(list, 99) }]),
+  ) as Record<"member" | "service", { p50: number; p99: number }>;
 }
 
 async function benchPages(db: pg.Client, fixture: Fixture): Promise<void> {
@@ -129,17 +158,30 @@ async function benchPages(db: pg.Client, fixture: Fixture): Promise<void> {
   const asService = { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` };
   const base = `${api}/rest/v1/moments?select=${select}&post_id=eq.${fixture.postId}&order=at_seconds.asc.nullslast,id.asc&limit=100`;
   const after = async (offset: number) => {
-    const row = (await db.query<{ at_seconds: string; id: string }>("select at_seconds, id from public.moments where post_id = $1 order by at_seconds asc nulls last, id asc offset $2 limit 1", [fixture.postId, offset])).rows[0];
+    const row = (
+      await db.query<{ at_seconds: string; id: string }>(
+        "select at_seconds, id from public.moments where post_id = $1 order by at_seconds asc nulls last, id asc offset $2 limit 1",
+        [fixture.postId, offset],
+      )
+    ).rows[0];
     // (at, id) > cursor, with `at >= cursor` as its own condition so the scan starts at the cursor;
     // once the timed moments run out, the general ones (at null) follow by id.
     return `${base}&at_seconds=gte.${row.at_seconds}&or=(at_seconds.gt.${row.at_seconds},id.gt.${row.id})`;
   };
-  const pages = { "first page": base, "next page (cursor after moment 100)": await after(99), "page after moment 5,000 (cursor)": await after(4999) };
-  console.log(`\nA post's moments, 100 a page, from a post with ${momentCount.toLocaleString("en")} moments in a gated room: GET /rest/v1/moments (reactions embedded), ${runs} sequential requests each, member and service role interleaved:`);
+  const pages = {
+    "first page": base,
+    "next page (cursor after moment 100)": await after(99),
+    "page after moment 5,000 (cursor)": await after(4999),
+  };
+  console.log(
+    `\nA post's moments, 100 a page, from a post with ${momentCount.toLocaleString("en")} moments in a gated room: GET /rest/v1/moments (reactions embedded), ${runs} sequential requests each, member and service role interleaved:`,
+  );
   for (const [name, url] of Object.entries(pages)) {
     const { member, service } = await timeRequests(url, 100, { member: asMember, service: asService });
     console.log(`  ${name}:`);
-    console.log(`    member (RLS)      p50 ${member.p50.toFixed(2)} ms   p99 ${member.p99.toFixed(2)} ms   (goal p99 < 25 ms: ${member.p99 < 25 ? "met" : "NOT met"})`);
+    console.log(
+      `    member (RLS)      p50 ${member.p50.toFixed(2)} ms   p99 ${member.p99.toFixed(2)} ms   (goal p99 < 25 ms: ${member.p99 < 25 ? "met" : "NOT met"})`,
+    );
     console.log(`    service role      p50 ${service.p50.toFixed(2)} ms   p99 ${service.p99.toFixed(2)} ms`);
   }
 }
@@ -150,7 +192,11 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
   const cpuSeconds = databaseCpuMeter();
   const subscribers: Subscriber[] = [];
   const insertMoment = (body: string) =>
-    db.query("insert into public.moments (post_id, author_id, at_seconds, body) values ($1, $2, 1, $3)", [fixture.livePostId, fixture.ownerId, body]);
+    db.query("insert into public.moments (post_id, author_id, at_seconds, body) values ($1, $2, 1, $3)", [
+      fixture.livePostId,
+      fixture.ownerId,
+      body,
+    ]);
   const measure = (receivers: Subscriber[], count: number): Promise<Delivery> =>
     measureDeliveries(
       receivers,
@@ -173,17 +219,30 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
     await measure(subscribers.slice(0, few), 20); // warm up
     const small = await measure(subscribers.slice(0, few), messages);
     await joinPrivate(subscribers.slice(few), topic);
-    console.log(`\n(${memberCount} sockets connected and joined to the room's private channel as ${memberCount} members in ${((performance.now() - began) / 1000).toFixed(1)} s)`);
+    console.log(
+      `\n(${memberCount} sockets connected and joined to the room's private channel as ${memberCount} members in ${((performance.now() - began) / 1000).toFixed(1)} s)`,
+    );
     await measure(subscribers, 20);
     const large = await measure(subscribers, messages);
     reportDelivery(`A moment inserted → its broadcast on ${topic.slice(0, 13)}… (${messages} moments), ${few} subscribers:`, small);
-    reportDelivery(`A moment inserted → its broadcast, ${memberCount} subscribers as ${memberCount} members on the room's private channel:`, large, 50);
+    reportDelivery(
+      `A moment inserted → its broadcast, ${memberCount} subscribers as ${memberCount} members on the room's private channel:`,
+      large,
+      50,
+    );
     const growth = (large.cpuMsPerMessage / small.cpuMsPerMessage - 1) * 100;
-    console.log(`  database CPU per message, ${memberCount} vs ${few} subscribers: ${growth >= 0 ? "+" : ""}${growth.toFixed(0)}%   (goal within ±20%: ${Math.abs(growth) <= 20 ? "met" : "NOT met"})`);
+    console.log(
+      `  database CPU per message, ${memberCount} vs ${few} subscribers: ${growth >= 0 ? "+" : ""}${growth.toFixed(0)}%   (goal within ±20%: ${Math.abs(growth) <= 20 ? "met" : "NOT met"})`,
+    );
 
     await db.query("alter publication supabase_realtime add table public.moments");
     try {
-      await subscribeChanges(subscribers, (s) => `bench-moments-changes-${s.user}`, { event: "INSERT", schema: "public", table: "moments", filter: `post_id=eq.${fixture.livePostId}` });
+      await subscribeChanges(subscribers, (s) => `bench-moments-changes-${s.user}`, {
+        event: "INSERT",
+        schema: "public",
+        table: "moments",
+        filter: `post_id=eq.${fixture.livePostId}`,
+      });
       const compared = await measureDeliveries(
         subscribers,
         changes,
@@ -197,7 +256,10 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
         cpuSeconds,
         15_000,
       );
-      reportDelivery(`postgres_changes on public.moments under RLS, the same ${memberCount} members subscribed (${changes} inserts, each checked against every subscriber):`, compared);
+      reportDelivery(
+        `postgres_changes on public.moments under RLS, the same ${memberCount} members subscribed (${changes} inserts, each checked against every subscriber):`,
+        compared,
+      );
     } finally {
       await db.query("alter publication supabase_realtime drop table public.moments");
     }

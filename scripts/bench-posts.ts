@@ -13,12 +13,17 @@ const roomSlug = "bench-posts-100k";
 const postCount = 100_000;
 const runs = Number(process.env.BENCH_POSTS_RUNS ?? 400);
 // The columns the feed reads (lib/posts/queries.ts), author profile included.
-const select = "id,room_id,author_id,title,body,media_kind,media_url,storage_path,embed,duration_seconds,created_at,updated_at,author:profiles!posts_author_id_fkey(username,display_name,avatar_path)";
+const select =
+  "id,room_id,author_id,title,body,media_kind,media_url,storage_path,embed,duration_seconds,created_at,updated_at,author:profiles!posts_author_id_fkey(username,display_name,avatar_path)";
 
 async function seed(db: pg.Client): Promise<{ roomId: string; memberId: string }> {
-  const existing = await db.query<{ id: string; n: string }>("select r.id, (select count(*) from public.posts p where p.room_id = r.id) as n from public.rooms r where r.slug = $1", [roomSlug]);
+  const existing = await db.query<{ id: string; n: string }>(
+    "select r.id, (select count(*) from public.posts p where p.room_id = r.id) as n from public.rooms r where r.slug = $1",
+    [roomSlug],
+  );
   const memberOf = async (roomId: string) =>
-    (await db.query<{ user_id: string }>("select user_id from public.memberships where room_id = $1 and role = 'member' limit 1", [roomId])).rows[0]?.user_id;
+    (await db.query<{ user_id: string }>("select user_id from public.memberships where room_id = $1 and role = 'member' limit 1", [roomId]))
+      .rows[0]?.user_id;
   if (existing.rows[0] && Number(existing.rows[0].n) >= postCount) {
     const memberId = await memberOf(existing.rows[0].id);
     if (memberId) return { roomId: existing.rows[0].id, memberId };
@@ -26,8 +31,14 @@ async function seed(db: pg.Client): Promise<{ roomId: string; memberId: string }
   if (existing.rows[0]) await db.query("delete from public.rooms where id = $1", [existing.rows[0].id]);
   const started = performance.now();
   const [ownerId, memberId] = [randomUUID(), randomUUID()];
-  for (const [id, name] of [[ownerId, "owner"], [memberId, "member"]]) {
-    await db.query("insert into auth.users (id, aud, role, email, created_at, updated_at) values ($1, 'authenticated', 'authenticated', $2, now(), now())", [id, `bench-posts-${name}-${id.slice(0, 8)}@bench.cuepoint.test`]);
+  for (const [id, name] of [
+    [ownerId, "owner"],
+    [memberId, "member"],
+  ]) {
+    await db.query(
+      "insert into auth.users (id, aud, role, email, created_at, updated_at) values ($1, 'authenticated', 'authenticated', $2, now(), now())",
+      [id, `bench-posts-${name}-${id.slice(0, 8)}@bench.cuepoint.test`],
+    );
   }
   const roomId = randomUUID();
   await db.query(
@@ -35,7 +46,10 @@ async function seed(db: pg.Client): Promise<{ roomId: string; memberId: string }
      insert into public.room_gates (room_id, chain_id, contract_address, standard) select id, 31337, '0x5fc8d32690cc91d4c39d9d3abcbd16989f875707', 'erc721' from room`,
     [roomId, roomSlug, ownerId],
   );
-  await db.query("insert into public.memberships (room_id, user_id, role, verified_at) values ($1, $2, 'member', now())", [roomId, memberId]);
+  await db.query("insert into public.memberships (room_id, user_id, role, verified_at) values ($1, $2, 'member', now())", [
+    roomId,
+    memberId,
+  ]);
   await db.query(
     `insert into public.posts (room_id, author_id, title, body, media_kind, media_url, embed, created_at)
      select $1, case when i % 2 = 0 then $2::uuid else $3::uuid end, 'Post ' || i, 'A few words about post ' || i, 'embed',
@@ -81,11 +95,23 @@ async function main() {
   const db = new pg.Client({ connectionString: dbUrl(config) });
   await db.connect();
   const { roomId, memberId } = await seed(db);
-  const deep = (await db.query<{ created_at: Date; id: string }>("select created_at, id from public.posts where room_id = $1 order by created_at desc, id desc offset 50000 limit 1", [roomId])).rows[0];
+  const deep = (
+    await db.query<{ created_at: Date; id: string }>(
+      "select created_at, id from public.posts where room_id = $1 order by created_at desc, id desc offset 50000 limit 1",
+      [roomId],
+    )
+  ).rows[0];
   await db.end();
 
   const now = Math.floor(Date.now() / 1000);
-  const memberToken = signHs256({ sub: memberId, role: "authenticated", aud: "authenticated", iat: now, exp: now + 3600, session_id: randomUUID() });
+  const memberToken = signHs256({
+    sub: memberId,
+    role: "authenticated",
+    aud: "authenticated",
+    iat: now,
+    exp: now + 3600,
+    session_id: randomUUID(),
+  });
   const asMember = { apikey: anonKey, Authorization: `Bearer ${memberToken}` };
   const asService = { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` };
   const base = `${api}/rest/v1/posts?select=${select}&room_id=eq.${roomId}&order=created_at.desc,id.desc&limit=20`;
@@ -95,13 +121,17 @@ async function main() {
     "page at post 50,000 (cursor)": `${base}&created_at=lte.${at}&or=(created_at.lt.${at},and(created_at.eq.${at},id.lt.${deep.id}))`,
   };
 
-  console.log(`\nFeed page of 20 from a room with ${postCount.toLocaleString("en")} posts, GET /rest/v1/posts (author embedded), ${runs} sequential requests each, member and service role interleaved:`);
+  console.log(
+    `\nFeed page of 20 from a room with ${postCount.toLocaleString("en")} posts, GET /rest/v1/posts (author embedded), ${runs} sequential requests each, member and service role interleaved:`,
+  );
   for (const [name, url] of Object.entries(pages)) {
     const { member, service } = await timeRequests(url, { member: asMember, service: asService });
     console.log(`  ${name}:`);
     console.log(`    member (RLS)      p50 ${member.p50.toFixed(2)} ms   p99 ${member.p99.toFixed(2)} ms   (goal p99 < 25 ms)`);
     console.log(`    service role      p50 ${service.p50.toFixed(2)} ms   p99 ${service.p99.toFixed(2)} ms`);
-    console.log(`    RLS overhead      ${(member.p50 / service.p50).toFixed(2)}× at p50, ${(member.p99 / service.p99).toFixed(2)}× at p99   (goal ≤ 1.3×)`);
+    console.log(
+      `    RLS overhead      ${(member.p50 / service.p50).toFixed(2)}× at p50, ${(member.p99 / service.p99).toFixed(2)}× at p99   (goal ≤ 1.3×)`,
+    );
   }
 }
 

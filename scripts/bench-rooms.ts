@@ -88,7 +88,9 @@ async function seed(): Promise<{ gatedRoomId: string; memberId: string }> {
      from public.rooms, lateral (select (array['erc20', 'erc721', 'erc1155'])[1 + abs(hashtext(slug || 's')) % 3] as standard) s
      where slug like 'bench-%' and visibility = 'gated'`,
   );
-  await db.query(`insert into public.memberships (room_id, user_id, role) select id, owner_id, 'owner' from public.rooms where slug like 'bench-%'`);
+  await db.query(
+    `insert into public.memberships (room_id, user_id, role) select id, owner_id, 'owner' from public.rooms where slug like 'bench-%'`,
+  );
   // 0–11 members besides the owner in each room.
   await db.query(
     `insert into public.memberships (room_id, user_id, role)
@@ -110,10 +112,14 @@ async function seed(): Promise<{ gatedRoomId: string; memberId: string }> {
     `insert into public.rooms (slug, name, owner_id, visibility) values ('bench-rls-room', 'Bench RLS room', (select id from bench_users where n = 0), 'gated') returning id`,
   );
   const gatedRoomId = gated.rows[0].id;
-  await db.query(`insert into public.room_gates (room_id, chain_id, contract_address, standard) values ($1, 31337, '0x${"ab".repeat(20)}', 'erc721')`, [gatedRoomId]);
-  await db.query(`insert into public.memberships (room_id, user_id, verified_wallet, verified_at) select $1, id, '0x${"cd".repeat(20)}', now() from bench_users where n between 1 and 150`, [
-    gatedRoomId,
-  ]);
+  await db.query(
+    `insert into public.room_gates (room_id, chain_id, contract_address, standard) values ($1, 31337, '0x${"ab".repeat(20)}', 'erc721')`,
+    [gatedRoomId],
+  );
+  await db.query(
+    `insert into public.memberships (room_id, user_id, verified_wallet, verified_at) select $1, id, '0x${"cd".repeat(20)}', now() from bench_users where n between 1 and 150`,
+    [gatedRoomId],
+  );
   const member = await db.query<{ id: string }>(`select id from bench_users where n = 1`);
   await db.query("commit");
   for (const table of ["rooms", "room_gates", "memberships"]) await db.query(`vacuum analyze public.${table}`);
@@ -123,7 +129,9 @@ async function seed(): Promise<{ gatedRoomId: string; memberId: string }> {
      from public.rooms where slug like 'bench-%'`,
   );
   const c = counts.rows[0];
-  console.log(`Seeded ${c.rooms} rooms (${c.gated} gated) with ${c.memberships} memberships and ${userCount} users in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  console.log(
+    `Seeded ${c.rooms} rooms (${c.gated} gated) with ${c.memberships} memberships and ${userCount} users in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
   return { gatedRoomId, memberId: member.rows[0].id };
 }
 
@@ -149,7 +157,9 @@ async function time(count: number, call: () => PromiseLike<{ error: unknown }>):
 async function searchFigures(): Promise<boolean> {
   const anon = createClient<Database>(api, anonKey, { auth: noSession });
   const terms = ["jazz", "Velvet Techno", "listening room", "lofi", "cello study", "42", "zzqx"];
-  console.log(`\nDirectory search through /rest/v1 (anon key; name ilike '%term%', newest first, 25 rows with their gate; ${samples} requests per term):`);
+  console.log(
+    `\nDirectory search through /rest/v1 (anon key; name ilike '%term%', newest first, 25 rows with their gate; ${samples} requests per term):`,
+  );
   // The floor: the same API answering a one-row primary-key read, on this machine, now.
   const floor = await time(samples, () => anon.from("rooms").select("id, slug, name").eq("slug", "bench-1").single());
   console.log(`  (floor: one room by slug p50 ${ms(percentile(floor, 50))}   p99 ${ms(percentile(floor, 99))})`);
@@ -159,15 +169,22 @@ async function searchFigures(): Promise<boolean> {
     if (error) throw new Error(`search "${term}": ${error.message}`);
     const latencies = await time(samples, () => directorySearch(anon, term));
     all.push(...latencies);
-    console.log(`  "${term}"`.padEnd(20) + `${String(data.length).padStart(2)} rows   p50 ${ms(percentile(latencies, 50))}   p99 ${ms(percentile(latencies, 99))}`);
+    console.log(
+      `  "${term}"`.padEnd(20) +
+        `${String(data.length).padStart(2)} rows   p50 ${ms(percentile(latencies, 50))}   p99 ${ms(percentile(latencies, 99))}`,
+    );
   }
   const p99 = percentile(all, 99);
-  console.log(`  all terms: p50 ${ms(percentile(all, 50))}   p99 ${ms(p99)}   (goal: p99 < ${goals.searchP99Ms} ms — ${p99 < goals.searchP99Ms ? "met" : "MISSED"})`);
+  console.log(
+    `  all terms: p50 ${ms(percentile(all, 50))}   p99 ${ms(p99)}   (goal: p99 < ${goals.searchP99Ms} ms — ${p99 < goals.searchP99Ms ? "met" : "MISSED"})`,
+  );
 
   // Why the directory searches through search_rooms: the REST API runs repeated request shapes as
   // prepared statements with a generic plan, which cannot see how rare a term is; the function
   // plans each call for its term.
-  console.log("  in Postgres as anon (execution time, median of 20): a generic plan (a plain table query through the API) vs a plan for the actual term (search_rooms):");
+  console.log(
+    "  in Postgres as anon (execution time, median of 20): a generic plan (a plain table query through the API) vs a plan for the actual term (search_rooms):",
+  );
   for (const term of terms) {
     const generic = await searchPlan(term, "force_generic_plan");
     const custom = await searchPlan(term, "force_custom_plan");
@@ -191,10 +208,16 @@ async function searchPlan(term: string, mode: string): Promise<{ ms: number; pat
        where r.name ilike $1 order by r.created_at desc, r.id desc limit $2`,
     );
     for (let i = 0; i < 25; i++) {
-      const plan = await db.query<{ "QUERY PLAN": { "Execution Time": number; Plan: unknown }[] }>(`explain (analyze, format json) execute bench_search(${db.escapeLiteral(`%${term}%`)}, 25)`);
+      const plan = await db.query<{ "QUERY PLAN": { "Execution Time": number; Plan: unknown }[] }>(
+        `explain (analyze, format json) execute bench_search(${db.escapeLiteral(`%${term}%`)}, 25)`,
+      );
       if (i >= 5) times.push(plan.rows[0]["QUERY PLAN"][0]["Execution Time"]);
       const text = JSON.stringify(plan.rows[0]["QUERY PLAN"][0].Plan);
-      path = text.includes("rooms_name_trgm_idx") ? "trigram index" : text.includes("rooms_created_at_id_idx") ? "walks the newest-first index" : "other";
+      path = text.includes("rooms_name_trgm_idx")
+        ? "trigram index"
+        : text.includes("rooms_created_at_id_idx")
+          ? "walks the newest-first index"
+          : "other";
     }
   } finally {
     await db.query("rollback");
@@ -221,24 +244,39 @@ async function executionMs(sql: string, params: unknown[], role: string, claims:
 
 async function rlsFigures(gatedRoomId: string, memberId: string): Promise<boolean> {
   const now = Math.floor(Date.now() / 1000);
-  const memberJwt = signHs256({ sub: memberId, role: "authenticated", aud: "authenticated", iat: now, exp: now + 3600, session_id: randomUUID() });
+  const memberJwt = signHs256({
+    sub: memberId,
+    role: "authenticated",
+    aud: "authenticated",
+    iat: now,
+    exp: now + 3600,
+    session_id: randomUUID(),
+  });
   const member = createClient(api, anonKey, { auth: noSession, global: { headers: { Authorization: `Bearer ${memberJwt}` } } });
   const service = createClient(api, serviceRoleKey, { auth: noSession });
   const reads = {
-    "the room's memberships (150 rows)": (client: SupabaseClient) => client.from("memberships").select("user_id, role, joined_at, verified_wallet, verified_at").eq("room_id", gatedRoomId),
+    "the room's memberships (150 rows)": (client: SupabaseClient) =>
+      client.from("memberships").select("user_id, role, joined_at, verified_wallet, verified_at").eq("room_id", gatedRoomId),
     "the room with its gate": (client: SupabaseClient) =>
       client.from("rooms").select("*, gate:room_gates(*)").eq("id", gatedRoomId).single(),
   };
   const sqlReads: Record<keyof typeof reads, string> = {
-    "the room's memberships (150 rows)": "select user_id, role, joined_at, verified_wallet, verified_at from public.memberships where room_id = $1",
+    "the room's memberships (150 rows)":
+      "select user_id, role, joined_at, verified_wallet, verified_at from public.memberships where room_id = $1",
     "the room with its gate": "select r.*, g.* from public.rooms r left join public.room_gates g on g.room_id = r.id where r.id = $1",
   };
   const check = await reads["the room's memberships (150 rows)"](member);
-  if (check.error || check.data.length !== 151) throw new Error(`the member should read 151 memberships, read ${check.data?.length}: ${check.error?.message}`);
+  if (check.error || check.data.length !== 151)
+    throw new Error(`the member should read 151 memberships, read ${check.data?.length}: ${check.error?.message}`);
 
-  console.log(`\nRLS overhead: a member reading a gated room, the same query as the service role (no RLS) and as the member (${samples} requests each, interleaved):`);
+  console.log(
+    `\nRLS overhead: a member reading a gated room, the same query as the service role (no RLS) and as the member (${samples} requests each, interleaved):`,
+  );
   let met = true;
-  for (const [label, read] of Object.entries(reads) as [keyof typeof reads, (client: SupabaseClient) => PromiseLike<{ error: unknown }>][]) {
+  for (const [label, read] of Object.entries(reads) as [
+    keyof typeof reads,
+    (client: SupabaseClient) => PromiseLike<{ error: unknown }>,
+  ][]) {
     const asService: number[] = [];
     const asMember: number[] = [];
     for (let round = 0; round < 4; round++) {
@@ -249,8 +287,12 @@ async function rlsFigures(gatedRoomId: string, memberId: string): Promise<boolea
     const sqlService = await executionMs(sqlReads[label], [gatedRoomId], "service_role", { role: "service_role" }, 50);
     const sqlMember = await executionMs(sqlReads[label], [gatedRoomId], "authenticated", { sub: memberId, role: "authenticated" }, 50);
     console.log(`  ${label}:`);
-    console.log(`    REST      service role p50 ${ms(percentile(asService, 50))}   member p50 ${ms(percentile(asMember, 50))}   ratio ${ratio.toFixed(2)}× (goal ≤ ${goals.rlsOverhead}× — ${ratio <= goals.rlsOverhead ? "met" : "MISSED"})`);
-    console.log(`    Postgres  service role ${ms(sqlService)}   member ${ms(sqlMember)}   ratio ${(sqlMember / sqlService).toFixed(2)}× (execution time, median of 50)`);
+    console.log(
+      `    REST      service role p50 ${ms(percentile(asService, 50))}   member p50 ${ms(percentile(asMember, 50))}   ratio ${ratio.toFixed(2)}× (goal ≤ ${goals.rlsOverhead}× — ${ratio <= goals.rlsOverhead ? "met" : "MISSED"})`,
+    );
+    console.log(
+      `    Postgres  service role ${ms(sqlService)}   member ${ms(sqlMember)}   ratio ${(sqlMember / sqlService).toFixed(2)}× (execution time, median of 50)`,
+    );
     met &&= ratio <= goals.rlsOverhead;
   }
   return met;
@@ -264,7 +306,9 @@ try {
   const searchMet = await searchFigures();
   const rlsMet = await rlsFigures(gatedRoomId, memberId);
   console.log(`\n(load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} cores)`);
-  console.log(`Goals: search p99 < ${goals.searchP99Ms} ms ${searchMet ? "met" : "MISSED"}; RLS overhead ≤ ${goals.rlsOverhead}× ${rlsMet ? "met" : "MISSED"}`);
+  console.log(
+    `Goals: search p99 < ${goals.searchP99Ms} ms ${searchMet ? "met" : "MISSED"}; RLS overhead ≤ ${goals.rlsOverhead}× ${rlsMet ? "met" : "MISSED"}`,
+  );
 } finally {
   await db.query("rollback").catch(() => undefined); // a seed that failed half-way
   if (process.env.BENCH_ROOMS_KEEP) console.log("BENCH_ROOMS_KEEP is set: the seeded rooms stay (the next run removes them)");

@@ -77,7 +77,11 @@ async function fixture() {
     const file = `${roomId}/${host.id}/${randomUUID()}.wav`;
     const stored = await admin.storage.from("media").upload(file, Buffer.from(wavFile(seconds)), { contentType: "audio/wav" });
     if (stored.error) throw new Error(`could not upload: ${stored.error.message}`);
-    const post = await admin.from("posts").insert({ room_id: roomId, author_id: host.id, title, media_kind: "upload", storage_path: file, duration_seconds: seconds }).select("id").single();
+    const post = await admin
+      .from("posts")
+      .insert({ room_id: roomId, author_id: host.id, title, media_kind: "upload", storage_path: file, duration_seconds: seconds })
+      .select("id")
+      .single();
     if (!post.data) throw new Error(`could not post: ${post.error?.message}`);
     return post.data.id;
   };
@@ -124,7 +128,13 @@ async function signIn(page: Page, origin: string, email: string, password: strin
   await page.waitForURL(`${origin}/`);
 }
 
-async function seat(browser: Browser, origin: string, who: { email: string; password: string }, slug: string, button: string): Promise<{ context: BrowserContext; page: Page; startedAt: number }> {
+async function seat(
+  browser: Browser,
+  origin: string,
+  who: { email: string; password: string },
+  slug: string,
+  button: string,
+): Promise<{ context: BrowserContext; page: Page; startedAt: number }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, origin, who.email, who.password);
@@ -206,14 +216,24 @@ async function main() {
   const server = await startNext("start", port, appEnv);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--autoplay-policy=no-user-gesture-required", "--mute-audio", "--disable-renderer-backgrounding", "--disable-background-timer-throttling"],
+    args: [
+      "--no-sandbox",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--autoplay-policy=no-user-gesture-required",
+      "--mute-audio",
+      "--disable-renderer-backgrounding",
+      "--disable-background-timer-throttling",
+    ],
   });
   try {
     const { host, followers, slug } = await fixture();
     const hostSeat = await seat(browser, server.origin, host, slug, "Start listening");
     const followerSeats = [];
     for (const follower of followers) followerSeats.push(await seat(browser, server.origin, follower, slug, "Join the session"));
-    console.log(`1 host and ${followers.length} followers listening, each in its own Chromium context (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+    console.log(
+      `1 host and ${followers.length} followers listening, each in its own Chromium context (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+    );
 
     const wait = (seconds: number) => hostSeat.page.waitForTimeout(seconds * 1000 * pace);
     const actions: Action[] = [];
@@ -238,12 +258,15 @@ async function main() {
 
     const read = (page: Page) => page.evaluate(() => (window as unknown as { __sync: Recorded }).__sync);
     const hostData = await read(hostSeat.page);
-    const excluded = (at: number, startedAt: number) => at < startedAt + settleMs || actions.some((action) => at >= action.at && at < action.at + settleMs);
+    const excluded = (at: number, startedAt: number) =>
+      at < startedAt + settleMs || actions.some((action) => at >= action.at && at < action.at + settleMs);
 
     const all: number[] = [];
     const latencies: Record<Action["kind"], number[]> = { play: [], pause: [], seek: [], next: [] };
     let missed = 0;
-    console.log(`\nDrift: follower position − host position at the same instant, |ms|, both playing the same post; excluded: each follower's first ${settleMs} ms after it started listening and the first ${settleMs} ms after each of the host's ${actions.length} actions`);
+    console.log(
+      `\nDrift: follower position − host position at the same instant, |ms|, both playing the same post; excluded: each follower's first ${settleMs} ms after it started listening and the first ${settleMs} ms after each of the host's ${actions.length} actions`,
+    );
     for (const [i, seated] of followerSeats.entries()) {
       const data = await read(seated.page);
       const drifts: number[] = [];
@@ -257,7 +280,12 @@ async function main() {
       const s = stats(drifts);
       console.log(`  follower ${i + 1}: ${String(s.n).padStart(5)} samples   p50 ${ms(s.p50)}   p95 ${ms(s.p95)}   max ${ms(s.max)}`);
       for (const [index, action] of actions.entries()) {
-        const nextSrc = action.kind === "next" ? (hostData.events.find((e) => e.at >= action.at && e.type === "playing" && e.src !== hostData.samples.find((x) => x.at >= action.at - 100)?.src)?.src ?? null) : null;
+        const nextSrc =
+          action.kind === "next"
+            ? (hostData.events.find(
+                (e) => e.at >= action.at && e.type === "playing" && e.src !== hostData.samples.find((x) => x.at >= action.at - 100)?.src,
+              )?.src ?? null)
+            : null;
         const latency = reflected(action, data.events, nextSrc);
         // A play after a pause the follower never paused for (or a seek it was already at) is not counted twice.
         if (latency === null || (index + 1 < actions.length && latency > actions[index + 1].at - action.at)) missed++;
@@ -265,9 +293,13 @@ async function main() {
       }
     }
     const s = stats(all);
-    console.log(`  all followers: ${s.n} samples   p50 ${ms(s.p50)}   p95 ${ms(s.p95)}   max ${ms(s.max)}   (goal p95 < 100 ms: ${s.p95 < 100 ? "met" : "NOT met"}; max < 250 ms: ${s.max < 250 ? "met" : "NOT met"})`);
+    console.log(
+      `  all followers: ${s.n} samples   p50 ${ms(s.p50)}   p95 ${ms(s.p95)}   max ${ms(s.max)}   (goal p95 < 100 ms: ${s.p95 < 100 ? "met" : "NOT met"}; max < 250 ms: ${s.max < 250 ? "met" : "NOT met"})`,
+    );
 
-    console.log(`\nHost action → follower's player reflecting it (${followers.length} followers × ${actions.length} actions; pause → pause event, play → playing, seek → seeked at the new position, next → playing the next file):`);
+    console.log(
+      `\nHost action → follower's player reflecting it (${followers.length} followers × ${actions.length} actions; pause → pause event, play → playing, seek → seeked at the new position, next → playing the next file):`,
+    );
     const every: number[] = [];
     for (const [kind, values] of Object.entries(latencies)) {
       if (!values.length) continue;
@@ -276,7 +308,9 @@ async function main() {
       console.log(`  ${kind.padEnd(5)} ${String(k.n).padStart(3)}×   p50 ${ms(k.p50)}   p95 ${ms(k.p95)}   max ${ms(k.max)}`);
     }
     const e = stats(every);
-    console.log(`  all   ${String(e.n).padStart(3)}×   p50 ${ms(e.p50)}   p95 ${ms(e.p95)}   max ${ms(e.max)}   (goal p95 < 200 ms: ${e.p95 < 200 ? "met" : "NOT met"})${missed ? `; ${missed} not seen within the action's window` : ""}`);
+    console.log(
+      `  all   ${String(e.n).padStart(3)}×   p50 ${ms(e.p50)}   p95 ${ms(e.p95)}   max ${ms(e.max)}   (goal p95 < 200 ms: ${e.p95 < 200 ? "met" : "NOT met"})${missed ? `; ${missed} not seen within the action's window` : ""}`,
+    );
     console.log(`  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
     for (const seated of [hostSeat, ...followerSeats]) await seated.context.close();
   } finally {

@@ -45,11 +45,29 @@ const signedOutPages = ["/", "/login", "/signup", `/r/${benchRoom}`];
 const signedInPages = ["/account", "/rooms/new", `/r/${benchRoom}`, `/r/${benchRoom}/settings`, `/r/${benchRoom}/listen`];
 // Signed out, as a newcomer's first visits would be (/account, /rooms/new and the room's settings
 // redirect to sign-in after compiling); the room and post are the bench room's.
-const devRoutes = ["/", "/login", "/signup", "/login/reset", "/account", "/account/password", "/u/nobody", "/auth/error", "/rooms/new", `/r/${benchRoom}`, `/r/${benchRoom}/settings`, `/r/${benchRoom}/listen`, "post"];
+const devRoutes = [
+  "/",
+  "/login",
+  "/signup",
+  "/login/reset",
+  "/account",
+  "/account/password",
+  "/u/nobody",
+  "/auth/error",
+  "/rooms/new",
+  `/r/${benchRoom}`,
+  `/r/${benchRoom}/settings`,
+  `/r/${benchRoom}/listen`,
+  "post",
+];
 
 // Measured with wallet sign-in on (a local client ID, as the e2e build uses), so /login shows that
 // thirdweb stays out of the first load and what opening the wallet adds.
-const appEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || "cuepoint-bench-local" };
+const appEnv = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID || "cuepoint-bench-local",
+};
 
 /**
  * Watches the scripts a page fetches (cache disabled): for each, whether its HTML named it (parser
@@ -67,7 +85,10 @@ async function watchScripts(page: Page) {
   cdp.on("Network.requestWillBeSent", (event) => event.initiator.type === "parser" && fromHtml.add(event.requestId));
   cdp.on("Network.responseReceived", (event) => event.type === "Script" && scripts.add(event.requestId));
   cdp.on("Network.dataReceived", (event) => body.set(event.requestId, (body.get(event.requestId) ?? 0) + event.encodedDataLength));
-  cdp.on("Network.loadingFinished", (event) => scripts.has(event.requestId) && finished.push({ requestId: event.requestId, total: event.encodedDataLength }));
+  cdp.on(
+    "Network.loadingFinished",
+    (event) => scripts.has(event.requestId) && finished.push({ requestId: event.requestId, total: event.encodedDataLength }),
+  );
   return async () => {
     await cdp.detach();
     const sum = (only: (requestId: string) => boolean) => {
@@ -99,7 +120,11 @@ async function firstLoadAndLater(page: Page, url: string): Promise<ScriptBytes> 
   return stop();
 }
 
-const kilobytes = ({ firstLoad, all }: ScriptBytes) => ({ kb: firstLoad.body / 1024, headersKb: firstLoad.headers / 1024, idleKb: all.body / 1024 });
+const kilobytes = ({ firstLoad, all }: ScriptBytes) => ({
+  kb: firstLoad.body / 1024,
+  headersKb: firstLoad.headers / 1024,
+  idleKb: all.body / 1024,
+});
 
 interface PageFigures {
   route: string;
@@ -132,9 +157,28 @@ const benchAccount = (() => {
       const password = "bench-password-123";
       const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
       if (created.error) throw new Error(`Could not create the bench's account: ${created.error.message}`);
-      const room = await admin.from("rooms").insert({ slug: benchRoom, name: "Bench room", description: "Where the web bench measures a room page.", owner_id: created.data.user.id }).select("id").single();
+      const room = await admin
+        .from("rooms")
+        .insert({
+          slug: benchRoom,
+          name: "Bench room",
+          description: "Where the web bench measures a room page.",
+          owner_id: created.data.user.id,
+        })
+        .select("id")
+        .single();
       const post = room.data
-        ? await admin.from("posts").insert({ room_id: room.data.id, author_id: created.data.user.id, title: "Bench post", media_kind: "embed", media_url: "https://vimeo.com/76979871" }).select("id").single()
+        ? await admin
+            .from("posts")
+            .insert({
+              room_id: room.data.id,
+              author_id: created.data.user.id,
+              title: "Bench post",
+              media_kind: "embed",
+              media_url: "https://vimeo.com/76979871",
+            })
+            .select("id")
+            .single()
         : null;
       if (!post?.data) throw new Error(`Could not create the bench's room and post: ${room.error?.message ?? post?.error?.message}`);
       const profile = await admin.from("profiles").select("username").eq("id", created.data.user.id).single();
@@ -156,7 +200,10 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
   let walletKb: number | null = null;
   let sessionCookies: Cookie[] = [];
   try {
-    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
+    });
     for (const figures of pages.filter((p) => !p.signedIn)) {
       const page = await (await browser.newContext()).newPage();
       if (measureBytes) Object.assign(figures, kilobytes(await firstLoadAndLater(page, `${server.origin}${figures.route}`)));
@@ -183,7 +230,8 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
     for (const figures of pages.filter((p) => p.signedIn)) {
       const cold = await context.newPage();
       if (measureBytes) Object.assign(figures, kilobytes(await firstLoadAndLater(cold, `${server.origin}${figures.route}`)));
-      if (new URL(cold.url()).pathname !== figures.route && measureBytes) throw new Error(`${figures.route} did not open signed in (ended at ${cold.url()})`);
+      if (new URL(cold.url()).pathname !== figures.route && measureBytes)
+        throw new Error(`${figures.route} did not open signed in (ended at ${cold.url()})`);
     }
     await browser.close();
 
@@ -200,30 +248,44 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
   }
 
   if (measureBytes) {
-    console.log("\nJavaScript (compressed bytes as sent, cold cache): first load (the scripts the HTML names) and all scripts once the network is idle");
+    console.log(
+      "\nJavaScript (compressed bytes as sent, cold cache): first load (the scripts the HTML names) and all scripts once the network is idle",
+    );
     for (const p of pages) {
-      console.log(`  ${(p.label ?? p.route).padEnd(22)} ${p.kb!.toFixed(1).padStart(7)} KB first load ${p.idleKb!.toFixed(1).padStart(7)} KB once idle   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  (+${p.headersKb!.toFixed(1)} KB of HTTP/1.1 headers on the first load's scripts)`);
+      console.log(
+        `  ${(p.label ?? p.route).padEnd(22)} ${p.kb!.toFixed(1).padStart(7)} KB first load ${p.idleKb!.toFixed(1).padStart(7)} KB once idle   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  (+${p.headersKb!.toFixed(1)} KB of HTTP/1.1 headers on the first load's scripts)`,
+      );
     }
     if (walletKb === null) console.log("  (wallet sign-in is off in this build: NEXT_PUBLIC_THIRDWEB_CLIENT_ID is not set)");
     else console.log(`  /login, then "Connect wallet" loads ${walletKb.toFixed(1)} KB more on demand (thirdweb)`);
     for (const p of pages) {
       const limit = p.signedIn ? budgets.signedInKb : budgets.signedOutKb;
-      budget(p.kb! < limit, `first-load JS ${p.label ?? p.route} (${p.signedIn ? "signed in" : "signed out"}) ${p.kb!.toFixed(1)} KB < ${limit} KB`);
+      budget(
+        p.kb! < limit,
+        `first-load JS ${p.label ?? p.route} (${p.signedIn ? "signed in" : "signed out"}) ${p.kb!.toFixed(1)} KB < ${limit} KB`,
+      );
     }
   }
   if (measureLighthouse) {
     const runs = pages[0].lighthouse!.runs.length;
-    console.log(`\nLighthouse (production build; default settings: mobile, simulated slow 4G, 4× CPU slowdown; median of ${runs} runs): performance / accessibility / best practices`);
+    console.log(
+      `\nLighthouse (production build; default settings: mobile, simulated slow 4G, 4× CPU slowdown; median of ${runs} runs): performance / accessibility / best practices`,
+    );
     for (const p of pages) {
       const { scores, runs: each, benchmarkIndex, loadAverage } = p.lighthouse!;
       const runList = each.map((run) => lighthouseCategories.map((id) => run[id]).join("/")).join(", ");
-      console.log(`  ${(p.label ?? p.route).padEnd(22)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}, load average ${loadAverage.toFixed(1)}`);
+      console.log(
+        `  ${(p.label ?? p.route).padEnd(22)} ${lighthouseCategories.map((id) => String(scores[id]).padStart(3)).join(" / ")}   ${(p.signedIn ? "signed in" : "signed out").padEnd(10)}  runs: ${runList}; machine benchmark index ${Math.round(benchmarkIndex)}, load average ${loadAverage.toFixed(1)}`,
+      );
     }
     const floor = budgets.lighthouseFloor;
     for (const p of pages) {
       const scores = p.lighthouse!.scores;
       const atGoal = lighthouseCategories.every((id) => scores[id] === 100);
-      budget(lighthouseCategories.every((id) => scores[id] >= floor[id]), `Lighthouse ${p.label ?? p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`);
+      budget(
+        lighthouseCategories.every((id) => scores[id] >= floor[id]),
+        `Lighthouse ${p.label ?? p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`,
+      );
     }
   }
 }
@@ -235,15 +297,23 @@ async function dev(): Promise<void> {
   const results = (await devFirstCompiles(routes, devPort, appEnv)).map((r) => ({ ...r, route: label(r.route) }));
   console.log("\nFirst compile of each route in `next dev` (fresh .next/dev, routes in this order; HTML and its scripts):");
   console.log(`  ${"route".padEnd(20)} ${"status".padStart(6)} ${"wall s".padStart(7)} ${"CPU s".padStart(7)} ${"load".padStart(5)}`);
-  for (const r of results) console.log(`  ${r.route.padEnd(20)} ${String(r.status).padStart(6)} ${r.seconds.toFixed(1).padStart(7)} ${r.cpuSeconds.toFixed(1).padStart(7)} ${r.loadAverage.toFixed(1).padStart(5)}`);
+  for (const r of results)
+    console.log(
+      `  ${r.route.padEnd(20)} ${String(r.status).padStart(6)} ${r.seconds.toFixed(1).padStart(7)} ${r.cpuSeconds.toFixed(1).padStart(7)} ${r.loadAverage.toFixed(1).padStart(5)}`,
+    );
   console.log("  (the first route also pays for starting the dev compiler; CPU s is the dev server's CPU time meanwhile,");
   console.log("  steadier than wall time on a shared machine; load is the one-minute load average when it had compiled)");
-  for (const r of results) budget(r.seconds < budgets.devCompileSeconds, `dev first compile ${r.route} ${r.seconds.toFixed(1)} s < ${budgets.devCompileSeconds} s`);
+  for (const r of results)
+    budget(
+      r.seconds < budgets.devCompileSeconds,
+      `dev first compile ${r.route} ${r.seconds.toFixed(1)} s < ${budgets.devCompileSeconds} s`,
+    );
 }
 
 async function main() {
   const parts = new Set(process.argv.slice(2));
-  for (const part of parts) if (!["bytes", "lighthouse", "dev"].includes(part)) throw new Error(`Unknown part "${part}": use bytes, lighthouse and/or dev`);
+  for (const part of parts)
+    if (!["bytes", "lighthouse", "dev"].includes(part)) throw new Error(`Unknown part "${part}": use bytes, lighthouse and/or dev`);
   const all = parts.size === 0;
   if (all || parts.has("bytes") || parts.has("lighthouse")) await production(all || parts.has("bytes"), all || parts.has("lighthouse"));
   if (all || parts.has("dev")) await dev();

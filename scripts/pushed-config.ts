@@ -51,7 +51,9 @@ export function pushedConfigFindings(configText: string, env: Record<string, str
 }
 
 /** The .env files the CLI loads by itself before reading config.toml (SUPABASE_ENV unset: development), from supabase/ up to the project. */
-const cliEnvFiles = [supabaseDir, repoRoot].flatMap((dir) => [".env.development.local", ".env.local", ".env.development", ".env"].map((name) => path.join(dir, name)));
+const cliEnvFiles = [supabaseDir, repoRoot].flatMap((dir) =>
+  [".env.development.local", ".env.local", ".env.development", ".env"].map((name) => path.join(dir, name)),
+);
 
 /** The environment a push from this shell would read the config with: the shell's variables over the CLI's .env files. */
 export function pushEnvironment(shell: Record<string, string | undefined>): Record<string, string | undefined> {

@@ -67,12 +67,24 @@ export async function dumpSchema(config: StackConfig): Promise<string> {
   const list = path.join(dir, "schema.list");
   try {
     const env = { ...process.env, PGSSLMODE: "disable" };
-    const dumped = await run(path.join(pgBinDir, "pg_dump"), ["--schema-only", "--format=custom", `--file=${archive}`, dbUrl(config)], { env });
+    const dumped = await run(path.join(pgBinDir, "pg_dump"), ["--schema-only", "--format=custom", `--file=${archive}`, dbUrl(config)], {
+      env,
+    });
     if (dumped.code !== 0) throw new StackError(`pg_dump failed:\n${dumped.stderr.trim()}`);
     const listed = await run(path.join(pgBinDir, "pg_restore"), ["--list", archive], { env });
     if (listed.code !== 0) throw new StackError(`pg_restore --list failed:\n${listed.stderr.trim()}`);
-    const added = namesAddedByMigrations(readdirSync(migrationsDir).filter((file) => file.endsWith(".sql")).map((file) => readFileSync(path.join(migrationsDir, file), "utf8")));
-    writeFileSync(list, listed.stdout.split("\n").filter((line) => isProjectEntry(line, added)).join("\n") + "\n");
+    const added = namesAddedByMigrations(
+      readdirSync(migrationsDir)
+        .filter((file) => file.endsWith(".sql"))
+        .map((file) => readFileSync(path.join(migrationsDir, file), "utf8")),
+    );
+    writeFileSync(
+      list,
+      listed.stdout
+        .split("\n")
+        .filter((line) => isProjectEntry(line, added))
+        .join("\n") + "\n",
+    );
     const restored = await run(path.join(pgBinDir, "pg_restore"), ["--schema-only", `--use-list=${list}`, "--file=-", archive], { env });
     if (restored.code !== 0) throw new StackError(`pg_restore failed:\n${restored.stderr.trim()}`);
     return stableDump(restored.stdout);

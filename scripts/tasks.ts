@@ -41,7 +41,11 @@ interface LayerResult {
 /** A failure in a few lines: the test's name, then its error's first lines without colours. */
 function failureLines(name: string, message: string): string {
   const plain = message.replace(/\u001b\[[0-9;]*m/g, "");
-  const lines = plain.split("\n").map((line) => line.trimEnd()).filter(Boolean).slice(0, 12);
+  const lines = plain
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .slice(0, 12);
   return [name, ...lines.map((line) => `    ${line.slice(0, 300)}`)].join("\n");
 }
 
@@ -57,8 +61,12 @@ async function withStack(config: StackConfig): Promise<() => Promise<void>> {
 }
 
 async function pgTap(config: StackConfig): Promise<LayerResult> {
-  const files = readdirSync(dbTestsDir).filter((file) => file.endsWith(".sql")).sort();
-  const result = await run("pg_prove", ["--dbname", dbUrl(config), "--ext", ".sql", ...files.map((f) => path.join(dbTestsDir, f))], { cwd: repoRoot });
+  const files = readdirSync(dbTestsDir)
+    .filter((file) => file.endsWith(".sql"))
+    .sort();
+  const result = await run("pg_prove", ["--dbname", dbUrl(config), "--ext", ".sql", ...files.map((f) => path.join(dbTestsDir, f))], {
+    cwd: repoRoot,
+  });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   const total = Number(/Tests=(\d+)/.exec(result.stdout)?.[1] ?? 0);
@@ -73,7 +81,12 @@ async function typecheck(): Promise<LayerResult> {
   const result = await run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { cwd: repoRoot });
   const errors = (result.stdout.match(/error TS\d+/g) ?? []).length;
   if (result.code !== 0) process.stdout.write(result.stdout + result.stderr);
-  return { layer: "typecheck (tsc)", passed: result.code === 0 ? 1 : 0, failed: result.code === 0 ? 0 : Math.max(errors, 1), ok: result.code === 0 };
+  return {
+    layer: "typecheck (tsc)",
+    passed: result.code === 0 ? 1 : 0,
+    failed: result.code === 0 ? 0 : Math.max(errors, 1),
+    ok: result.code === 0,
+  };
 }
 
 interface EslintFileResult {
@@ -91,7 +104,10 @@ async function lint(): Promise<LayerResult> {
     rmSync(reportFile, { force: true });
   }
   const problems = files.flatMap((file) =>
-    file.messages.map((m) => `${path.relative(repoRoot, file.filePath)}:${m.line ?? 0}:${m.column ?? 0}  ${m.severity === 2 ? "error" : "warning"}  ${m.message}  ${m.ruleId ?? ""}`),
+    file.messages.map(
+      (m) =>
+        `${path.relative(repoRoot, file.filePath)}:${m.line ?? 0}:${m.column ?? 0}  ${m.severity === 2 ? "error" : "warning"}  ${m.message}  ${m.ruleId ?? ""}`,
+    ),
   );
   for (const problem of problems) log(problem);
   if (result.code !== 0 && problems.length === 0) process.stdout.write(result.stdout + result.stderr);
@@ -126,7 +142,9 @@ interface VitestReport {
  */
 async function vitest(): Promise<LayerResult[]> {
   const reportFile = path.join(tmpdir(), `cuepoint-vitest-${process.pid}.json`);
-  const code = await runInherit(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { cwd: repoRoot });
+  const code = await runInherit(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], {
+    cwd: repoRoot,
+  });
   const layers = { app: { passed: 0, failed: 0, failures: [] as string[] }, stack: { passed: 0, failed: 0, failures: [] as string[] } };
   if (existsSync(reportFile)) {
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as VitestReport;
@@ -136,7 +154,9 @@ async function vitest(): Promise<LayerResult[]> {
         if (test.status === "passed") layer.passed++;
         else if (test.status === "failed") {
           layer.failed++;
-          layer.failures.push(failureLines(`${path.relative(repoRoot, file.name)} › ${test.fullName}`, test.failureMessages?.join("\n") ?? ""));
+          layer.failures.push(
+            failureLines(`${path.relative(repoRoot, file.name)} › ${test.fullName}`, test.failureMessages?.join("\n") ?? ""),
+          );
         }
       }
     }
@@ -152,7 +172,20 @@ async function vitest(): Promise<LayerResult[]> {
 async function advisors(config: StackConfig): Promise<LayerResult> {
   const result = await run(
     supabaseCli,
-    ["db", "advisors", `--remote=${dbUrl(config)}`, "--yes", "--type", "security", "--level", "info", "--fail-on", "info", "--workdir", repoRoot],
+    [
+      "db",
+      "advisors",
+      `--remote=${dbUrl(config)}`,
+      "--yes",
+      "--type",
+      "security",
+      "--level",
+      "info",
+      "--fail-on",
+      "info",
+      "--workdir",
+      repoRoot,
+    ],
     { cwd: repoRoot, env: { ...process.env, PGSSLMODE: "disable", SUPABASE_TELEMETRY_DISABLED: "1" } },
   );
   const output = `${result.stdout}${result.stderr}`.trim();
@@ -195,7 +228,12 @@ function playwrightTests(suite: PlaywrightSuite, status: "unexpected" | "flaky")
   const own = (suite.specs ?? []).flatMap((spec) =>
     spec.tests
       .filter((test) => test.status === status)
-      .map((test) => failureLines(`${spec.file}:${spec.line} › ${spec.title}`, test.results.find((result) => result.error?.message)?.error?.message ?? "")),
+      .map((test) =>
+        failureLines(
+          `${spec.file}:${spec.line} › ${spec.title}`,
+          test.results.find((result) => result.error?.message)?.error?.message ?? "",
+        ),
+      ),
   );
   return [...own, ...(suite.suites ?? []).flatMap((child) => playwrightTests(child, status))];
 }
@@ -213,7 +251,11 @@ async function e2e(config: StackConfig, args: string[] = []): Promise<LayerResul
   // Email links go to site_url: here, the app under test. The embed function asks the local oEmbed
   // providers Playwright starts (playwright.config.ts), never the real ones.
   const siteUrl = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
-  const apiEnv = { STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds, STACK_AUTH_SITE_URL: siteUrl, ...oembedProvidersEnv(`http://127.0.0.1:${oembedProvidersPort()}`) };
+  const apiEnv = {
+    STACK_AUTH_JWT_EXPIRY: e2eJwtExpirySeconds,
+    STACK_AUTH_SITE_URL: siteUrl,
+    ...oembedProvidersEnv(`http://127.0.0.1:${oembedProvidersPort()}`),
+  };
   const code = await withApiEnv(config, apiEnv, () =>
     runInherit(bin("playwright"), ["test", "--reporter=list,json", ...args], {
       cwd: repoRoot,
@@ -262,7 +304,10 @@ async function test(): Promise<number> {
     await stop();
   }
   log("\nSummary");
-  for (const r of results) log(`  ${r.ok ? "ok  " : "FAIL"} ${r.layer.padEnd(22)} ${r.passed} passed, ${r.failed} failed${r.flaky?.length ? ` (${r.flaky.length} of the passed flaky)` : ""}`);
+  for (const r of results)
+    log(
+      `  ${r.ok ? "ok  " : "FAIL"} ${r.layer.padEnd(22)} ${r.passed} passed, ${r.failed} failed${r.flaky?.length ? ` (${r.flaky.length} of the passed flaky)` : ""}`,
+    );
   logFailures(results);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
@@ -368,9 +413,13 @@ const tasks: Record<string, () => Promise<number>> = {
   "bench:posts": () => bench("bench-posts.ts"),
   "bench:moments": () => bench("bench-moments.ts"),
   "bench:sync": () => bench("bench-sync.ts", { browser: true }),
-  "bench:stack": () => runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  "bench:stack": () =>
+    runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "config:check": async () => checkPushedConfig(),
-  "oembed:local": () => runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
+  "oembed:local": () =>
+    runInherit(process.execPath, [path.join(repoRoot, "tests", "helpers", "oembed-providers.ts"), ...process.argv.slice(3)], {
+      cwd: repoRoot,
+    }),
   "chain:compile": () => runInherit(process.execPath, [path.join(repoRoot, "chain", "compile.ts"), "--write"], { cwd: repoRoot }),
 };
 

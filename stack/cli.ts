@@ -20,7 +20,8 @@ async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case "start": {
       const report = await startStack(config, log);
-      const alreadyRunning = report.database === "already running" && report.api === "already running" && report.chain === "already running";
+      const alreadyRunning =
+        report.database === "already running" && report.api === "already running" && report.chain === "already running";
       const verb = report.created ? "Created and started" : alreadyRunning ? "Already running" : "Started";
       log(`${verb}: local stack ready in ${report.seconds.toFixed(2)} s`);
       for (const service of stackStatus(config)) log(`  ${service.name.padEnd(10)} ${service.detail}`);

@@ -32,11 +32,17 @@ export default async function AccountPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
           <p className="text-muted [overflow-wrap:anywhere]">
-            {user.email ?? (user.walletAddress ? (
-              <>
-                Signed in with an Ethereum wallet, <span title={user.walletAddress} className="whitespace-nowrap font-mono">{shortAddress(user.walletAddress)}</span>
-              </>
-            ) : "Signed in with an Ethereum wallet")}
+            {user.email ??
+              (user.walletAddress ? (
+                <>
+                  Signed in with an Ethereum wallet,{" "}
+                  <span title={user.walletAddress} className="whitespace-nowrap font-mono">
+                    {shortAddress(user.walletAddress)}
+                  </span>
+                </>
+              ) : (
+                "Signed in with an Ethereum wallet"
+              ))}
           </p>
         </div>
         {profile ? (
@@ -59,7 +65,12 @@ export default async function AccountPage() {
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
       <TwoFactorSection factorId={authenticator?.id ?? null} />
-      <WalletsSection wallets={wallets ?? []} clientId={chain.ok ? chain.clientId : null} unavailable={chain.ok ? null : chain.error} namesStale={namesNeedRefresh(wallets ?? [])} />
+      <WalletsSection
+        wallets={wallets ?? []}
+        clientId={chain.ok ? chain.clientId : null}
+        unavailable={chain.ok ? null : chain.error}
+        namesStale={namesNeedRefresh(wallets ?? [])}
+      />
       <Card className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold">{user.email ? "Password and session" : "Session"}</h2>

@@ -49,7 +49,11 @@ export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }
         const rules = validation.current;
         if (!rules) return setClientErrors(null);
         const data = new FormData(event.currentTarget);
-        const parsed = rules.profileSchema.safeParse({ username: data.get("username"), displayName: data.get("displayName"), bio: data.get("bio") });
+        const parsed = rules.profileSchema.safeParse({
+          username: data.get("username"),
+          displayName: data.get("displayName"),
+          bio: data.get("bio"),
+        });
         if (!parsed.success) {
           event.preventDefault();
           setClientErrors(rules.fieldErrors(parsed.error));

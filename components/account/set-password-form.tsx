@@ -38,14 +38,24 @@ export function SetPasswordForm() {
   if (done) {
     return (
       <Alert tone="success">
-        Your new password is saved. <Link href="/account" className="underline">Back to your account</Link>
+        Your new password is saved.{" "}
+        <Link href="/account" className="underline">
+          Back to your account
+        </Link>
       </Alert>
     );
   }
   return (
     <form action={action} onSubmit={submit} noValidate className="flex flex-col gap-4">
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      <TextField id="password" label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." {...form.bind("password")} />
+      <TextField
+        id="password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 8 characters."
+        {...form.bind("password")}
+      />
       <TextField id="confirm" label="Repeat the new password" type="password" autoComplete="new-password" {...form.bind("confirm")} />
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : "Save new password"}

@@ -41,7 +41,13 @@ function SetUpAuthenticator() {
       </p>
       <div className="flex flex-wrap items-center gap-6">
         {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URI from Auth; nothing to optimise */}
-        <img src={qrCodeSource(setup.qrCode)} alt="QR code for your authenticator app" width={176} height={176} className="rounded-lg border border-line bg-white p-2" />
+        <img
+          src={qrCodeSource(setup.qrCode)}
+          alt="QR code for your authenticator app"
+          width={176}
+          height={176}
+          className="rounded-lg border border-line bg-white p-2"
+        />
         <div className="flex min-w-0 flex-col gap-1">
           <span className="text-sm font-medium">Setup key</span>
           <code data-testid="totp-secret" data-secret={setup.secret} className="font-mono text-sm [overflow-wrap:anywhere]">
@@ -55,7 +61,15 @@ function SetUpAuthenticator() {
       <input type="hidden" name="secret" value={setup.secret} />
       <input type="hidden" name="uri" value={setup.uri} />
       <input type="hidden" name="qrCode" value={setup.qrCode} />
-      <TextField id="enroll-code" name="code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={state.codeError} />
+      <TextField
+        id="enroll-code"
+        name="code"
+        label="6-digit code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={8}
+        error={state.codeError}
+      />
       <Button type="submit" disabled={pending} className="self-start">
         {pending ? "Checking…" : "Turn on two-factor authentication"}
       </Button>
@@ -70,7 +84,15 @@ function RemoveAuthenticator({ factorId }: { factorId: string }) {
       <p className="text-muted">Signing in asks for a code from your authenticator app. To remove it, enter a code it shows now.</p>
       {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
       <input type="hidden" name="factorId" value={factorId} />
-      <TextField id="remove-code" name="code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={state.codeError} />
+      <TextField
+        id="remove-code"
+        name="code"
+        label="6-digit code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={8}
+        error={state.codeError}
+      />
       <Button type="submit" variant="danger" disabled={pending} className="self-start">
         {pending ? "Removing…" : "Remove authenticator app"}
       </Button>

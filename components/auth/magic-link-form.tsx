@@ -25,7 +25,10 @@ export function MagicLinkForm({ next }: { next: string }) {
       setPending(false);
       return form.setFormError(networkMessage);
     }
-    const { error } = await supabase.auth.signInWithOtp({ email: input.email, options: { emailRedirectTo: emailRedirect(next), shouldCreateUser: false } });
+    const { error } = await supabase.auth.signInWithOtp({
+      email: input.email,
+      options: { emailRedirectTo: emailRedirect(next), shouldCreateUser: false },
+    });
     setPending(false);
     if (error) form.setFormError(authErrorMessage(error));
     else setSentTo(input.email);

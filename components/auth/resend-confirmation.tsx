@@ -18,7 +18,11 @@ export function ResendConfirmation({ email }: { email: string }) {
           setState("sending");
           const supabase = await loadSupabase().catch(() => null);
           if (!supabase) return setState(networkMessage);
-          const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: emailRedirect("/") } });
+          const { error } = await supabase.auth.resend({
+            type: "signup",
+            email: email.trim().toLowerCase(),
+            options: { emailRedirectTo: emailRedirect("/") },
+          });
           setState(error ? authErrorMessage(error) : "sent");
         }}
       >

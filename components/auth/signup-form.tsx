@@ -34,7 +34,8 @@ export function SignupForm({ next }: { next: string }) {
     setPending(false);
     if (error) return form.setFormError(authErrorMessage(error));
     // With confirmations on, Supabase answers an existing address like a new one (no session, no identities).
-    if (data.user && data.user.identities?.length === 0) return form.setFormError(authErrorMessage({ code: "user_already_exists", message: "", status: 422, name: "AuthApiError" }));
+    if (data.user && data.user.identities?.length === 0)
+      return form.setFormError(authErrorMessage({ code: "user_already_exists", message: "", status: 422, name: "AuthApiError" }));
     if (!data.session) setSentTo(input.email);
   }
 
@@ -54,7 +55,14 @@ export function SignupForm({ next }: { next: string }) {
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       <input type="hidden" name="next" value={next} />
       <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
-      <TextField id="password" label="Password" type="password" autoComplete="new-password" hint="At least 8 characters." {...form.bind("password")} />
+      <TextField
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 8 characters."
+        {...form.bind("password")}
+      />
       <Button type="submit" disabled={pending}>
         {pending ? "Creating your account…" : "Create account"}
       </Button>

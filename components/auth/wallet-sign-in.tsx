@@ -38,7 +38,11 @@ export function WalletSignIn({ clientId, unavailable }: { clientId: string | nul
       if (failure) setError(authErrorMessage(failure));
     } catch (failure) {
       const message = (failure as Error).message ?? "";
-      setError(/reject|denied|cancel/i.test(message) ? "You cancelled in your wallet. Try again when you're ready." : `Your wallet couldn't sign in: ${message}`);
+      setError(
+        /reject|denied|cancel/i.test(message)
+          ? "You cancelled in your wallet. Try again when you're ready."
+          : `Your wallet couldn't sign in: ${message}`,
+      );
     } finally {
       setStatus("idle");
     }
@@ -52,7 +56,9 @@ export function WalletSignIn({ clientId, unavailable }: { clientId: string | nul
       {!clientId ? (
         <Alert tone="info">
           <p className="font-medium">{unavailable ?? missingCredentialsMessage}</p>
-          <p className="mt-1 text-muted">Wallet sign-in is turned off on this server until a thirdweb client ID is configured. Email sign-in works as usual.</p>
+          <p className="mt-1 text-muted">
+            Wallet sign-in is turned off on this server until a thirdweb client ID is configured. Email sign-in works as usual.
+          </p>
         </Alert>
       ) : (
         <>
@@ -70,7 +76,11 @@ export function WalletSignIn({ clientId, unavailable }: { clientId: string | nul
             </div>
           ) : (
             <Button variant="secondary" disabled={status !== "idle"} onClick={find}>
-              {status === "looking" ? "Looking for your wallet…" : status === "signing" ? "Check your wallet…" : "Connect wallet and sign in"}
+              {status === "looking"
+                ? "Looking for your wallet…"
+                : status === "signing"
+                  ? "Check your wallet…"
+                  : "Connect wallet and sign in"}
             </Button>
           )}
         </>

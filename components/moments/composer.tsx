@@ -29,7 +29,9 @@ export function MomentComposer() {
     stampsWhenTyping: (bodyBefore) => !general && !bodyBefore,
     place: (stamp, schemas) => {
       if (general) return { ok: true, postId: post.id, atSeconds: null };
-      return stamp ? placeStamp(stamp, duration, schemas?.momentAtSchema ?? null) : { ok: false, field: "atSeconds", error: momentMessages.atInvalid };
+      return stamp
+        ? placeStamp(stamp, duration, schemas?.momentAtSchema ?? null)
+        : { ok: false, field: "atSeconds", error: momentMessages.atInvalid };
     },
     fields,
     notice: () => "Posted.",
@@ -39,7 +41,13 @@ export function MomentComposer() {
   const atText = at?.text ?? nowText;
 
   return (
-    <form onSubmit={composer.submit} onFocus={composer.loadSchemas} noValidate aria-label="Add a comment" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form
+      onSubmit={composer.submit}
+      onFocus={composer.loadSchemas}
+      noValidate
+      aria-label="Add a comment"
+      className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4"
+    >
       <TextAreaField
         id="moment-body"
         label="Your comment"
@@ -51,12 +59,25 @@ export function MomentComposer() {
       />
       <div className="flex flex-col items-start gap-3">
         <label className="flex min-h-10 items-center gap-2 text-sm">
-          <input type="checkbox" checked={general} onChange={(event) => setGeneral(event.target.checked)} className="h-4 w-4 accent-accent" />
+          <input
+            type="checkbox"
+            checked={general}
+            onChange={(event) => setGeneral(event.target.checked)}
+            className="h-4 w-4 accent-accent"
+          />
           General comment (not at a time)
         </label>
         {general ? null : (
           <div className="flex items-start gap-2">
-            <TextField id="moment-at" label="Time" autoComplete="off" className="max-w-28" value={atText} onChange={(event) => composer.setStamp({ postId: post.id, text: event.target.value, seconds: null })} error={errors.atSeconds} />
+            <TextField
+              id="moment-at"
+              label="Time"
+              autoComplete="off"
+              className="max-w-28"
+              value={atText}
+              onChange={(event) => composer.setStamp({ postId: post.id, text: event.target.value, seconds: null })}
+              error={errors.atSeconds}
+            />
             {at ? (
               <Button variant="ghost" className="mt-[1.625rem]" onClick={() => composer.setStamp(null)}>
                 Use playback time

@@ -37,7 +37,14 @@ function EditMoment({ moment, onDone }: { moment: Moment; onDone: () => void }) 
   }
   return (
     <form onSubmit={save} onFocus={() => void loadMomentSchemas()} noValidate aria-label="Edit comment" className="flex flex-col gap-2">
-      <TextAreaField id={`edit-${moment.id}`} label="Edit your comment" value={body} onChange={(event) => setBody(event.target.value)} error={error ?? undefined} className="min-h-20" />
+      <TextAreaField
+        id={`edit-${moment.id}`}
+        label="Edit your comment"
+        value={body}
+        onChange={(event) => setBody(event.target.value)}
+        error={error ?? undefined}
+        className="min-h-20"
+      />
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : "Save"}
@@ -156,7 +163,11 @@ export function MomentItem({ moment, highlighted }: { moment: Moment; highlighte
           <span className="font-medium">Someone</span>
         )}
         {moment.at_seconds !== null ? (
-          <button type="button" onClick={() => pick(moment)} className="rounded-md bg-accent px-1.5 py-0.5 font-mono text-accent-ink hover:opacity-90">
+          <button
+            type="button"
+            onClick={() => pick(moment)}
+            className="rounded-md bg-accent px-1.5 py-0.5 font-mono text-accent-ink hover:opacity-90"
+          >
             {formatMomentTime(moment.at_seconds)}
           </button>
         ) : (
@@ -167,7 +178,11 @@ export function MomentItem({ moment, highlighted }: { moment: Moment; highlighte
           {moment.updated_at !== moment.created_at ? " · edited" : ""}
         </time>
       </div>
-      {editing ? <EditMoment moment={moment} onDone={() => setEditing(false)} /> : <p className="whitespace-pre-line [overflow-wrap:anywhere]">{moment.body}</p>}
+      {editing ? (
+        <EditMoment moment={moment} onDone={() => setEditing(false)} />
+      ) : (
+        <p className="whitespace-pre-line [overflow-wrap:anywhere]">{moment.body}</p>
+      )}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Reactions moment={moment} />
         {!editing && (own || mayDelete) ? (

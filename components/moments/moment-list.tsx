@@ -19,8 +19,13 @@ function JoinPrompt() {
   const signedIn = viewer.userId !== null;
   return (
     <div className="flex flex-col gap-3 rounded-2xl border border-dashed border-line px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
-      <p className="text-sm">{signedIn ? "Join to comment: members of the room comment and react." : "Join to comment: sign in, then join the room."}</p>
-      <Link href={signedIn ? `/r/${room.slug}` : `/login?next=${encodeURIComponent(`/r/${room.slug}/p/${post.id}`)}`} className={buttonClasses("secondary")}>
+      <p className="text-sm">
+        {signedIn ? "Join to comment: members of the room comment and react." : "Join to comment: sign in, then join the room."}
+      </p>
+      <Link
+        href={signedIn ? `/r/${room.slug}` : `/login?next=${encodeURIComponent(`/r/${room.slug}/p/${post.id}`)}`}
+        className={buttonClasses("secondary")}
+      >
         {signedIn ? `Join ${room.name}` : "Sign in to join"}
       </Link>
     </div>
@@ -43,7 +48,9 @@ export function MomentsSection() {
   });
   // Playback went past the last loaded comment while more are to come: load the next page.
   const lastTimed = items.findLast((moment) => moment.at_seconds !== null);
-  const pastLoaded = usePlayback((snapshot) => next !== null && next.at !== null && lastTimed !== undefined && snapshot.time > (lastTimed.at_seconds ?? 0));
+  const pastLoaded = usePlayback(
+    (snapshot) => next !== null && next.at !== null && lastTimed !== undefined && snapshot.time > (lastTimed.at_seconds ?? 0),
+  );
   useEffect(() => {
     if (pastLoaded && following) void loadMore();
   }, [pastLoaded, following, loadMore]);
@@ -90,7 +97,9 @@ export function MomentsSection() {
       </div>
       {viewer.canComment ? <MomentComposer /> : <JoinPrompt />}
       {items.length === 0 ? (
-        <p className="text-muted">{viewer.canComment ? "No comments yet — be the first, at a moment or on the whole post." : "No comments yet."}</p>
+        <p className="text-muted">
+          {viewer.canComment ? "No comments yet — be the first, at a moment or on the whole post." : "No comments yet."}
+        </p>
       ) : (
         <div
           ref={list}

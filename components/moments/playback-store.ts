@@ -69,7 +69,11 @@ export function createPlaybackStore(knownDuration: number | null): PlaybackStore
       if (!element) return;
       const sync = () => {
         apply(element);
-        set({ time: pending ? pending.seconds : element.currentTime, duration: knownDuration ?? mediaDuration(element), playing: !element.paused });
+        set({
+          time: pending ? pending.seconds : element.currentTime,
+          duration: knownDuration ?? mediaDuration(element),
+          playing: !element.paused,
+        });
       };
       const events = ["timeupdate", "durationchange", "loadedmetadata", "play", "pause", "seeking", "seeked", "ended"];
       for (const event of events) element.addEventListener(event, sync);

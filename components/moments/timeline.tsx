@@ -34,12 +34,17 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
 export function MomentTimeline() {
   const { state, pick } = useMoments();
   const duration = usePlayback((snapshot) => snapshot.duration);
-  const progress = usePlayback((snapshot) => (snapshot.duration ? Math.min(1, Math.round((snapshot.time / snapshot.duration) * 500) / 500) : 0));
+  const progress = usePlayback((snapshot) =>
+    snapshot.duration ? Math.min(1, Math.round((snapshot.time / snapshot.duration) * 500) / 500) : 0,
+  );
   const track = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [open, setOpen] = useState<number | null>(null);
 
-  const timed = useMemo(() => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null), [state.items]);
+  const timed = useMemo(
+    () => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null),
+    [state.items],
+  );
   const shown = Boolean(duration && timed.length);
 
   useEffect(() => {
@@ -51,7 +56,15 @@ export function MomentTimeline() {
   }, [shown]);
 
   const byId = useMemo(() => new Map(timed.map((moment) => [moment.id, moment])), [timed]);
-  const clusters = useMemo(() => clusterMarkers(timed.map((moment) => ({ id: moment.id, at: moment.at_seconds })), duration ?? 0, width), [timed, duration, width]);
+  const clusters = useMemo(
+    () =>
+      clusterMarkers(
+        timed.map((moment) => ({ id: moment.id, at: moment.at_seconds })),
+        duration ?? 0,
+        width,
+      ),
+    [timed, duration, width],
+  );
   const openCluster = clusters.find((cluster) => cluster.at === open && cluster.ids.length > 1) ?? null;
 
   if (!shown) return null;
@@ -84,7 +97,9 @@ export function MomentTimeline() {
                   {single ? (
                     <span className="h-3.5 w-3.5 rounded-full border-2 border-raised bg-accent shadow transition group-hover:scale-125" />
                   ) : (
-                    <span className="flex h-5 min-w-5 items-center justify-center rounded-full border-2 border-raised bg-accent px-1 text-[11px] font-semibold leading-none text-accent-ink shadow">{cluster.ids.length}</span>
+                    <span className="flex h-5 min-w-5 items-center justify-center rounded-full border-2 border-raised bg-accent px-1 text-[11px] font-semibold leading-none text-accent-ink shadow">
+                      {cluster.ids.length}
+                    </span>
                   )}
                 </button>
               );
@@ -99,7 +114,11 @@ export function MomentTimeline() {
             if (!moment) return null;
             return (
               <li key={id}>
-                <button type="button" onClick={() => pick(moment)} className="flex w-full min-w-0 items-baseline gap-2 rounded-lg px-2 py-1.5 text-left hover:bg-line/60">
+                <button
+                  type="button"
+                  onClick={() => pick(moment)}
+                  className="flex w-full min-w-0 items-baseline gap-2 rounded-lg px-2 py-1.5 text-left hover:bg-line/60"
+                >
                   <span className="font-mono text-accent">{formatMomentTime(moment.at_seconds)}</span>
                   <span className="min-w-0 truncate">
                     <span className="font-medium">{authorName(moment)}</span>: {excerpt(moment.body)}

@@ -1,6 +1,13 @@
 import { type FormEvent, useReducer } from "react";
 import { createMoment } from "@/lib/moments/actions";
-import { type ComposerField, composerReducer, initialComposerState, type MomentStamp, type Placement, stampAt } from "@/lib/moments/composer-state";
+import {
+  type ComposerField,
+  composerReducer,
+  initialComposerState,
+  type MomentStamp,
+  type Placement,
+  stampAt,
+} from "@/lib/moments/composer-state";
 import { loadMomentSchemas } from "@/lib/moments/schemas";
 import type { Moment } from "@/lib/moments/types";
 
@@ -32,13 +39,23 @@ export interface ComposerOptions {
  * the check before sending (the schemas load on the form's first focus), the send with its pending
  * state, and errors that keep what was typed.
  */
-export function useComposer({ post, getPosition, sessionId, stampsWhenTyping = () => true, place, fields, notice, onPosted }: ComposerOptions) {
+export function useComposer({
+  post,
+  getPosition,
+  sessionId,
+  stampsWhenTyping = () => true,
+  place,
+  fields,
+  notice,
+  onPosted,
+}: ComposerOptions) {
   const [state, dispatch] = useReducer(composerReducer, initialComposerState);
   const { body } = state;
   const stamp = state.stamp && post && state.stamp.postId === post.id ? state.stamp : null;
   const capture = () => stampAt(post, getPosition());
 
-  const edit = (value: string) => dispatch({ type: "edit", body: value, ...(!stamp && stampsWhenTyping(body) ? { stamp: capture() } : {}) });
+  const edit = (value: string) =>
+    dispatch({ type: "edit", body: value, ...(!stamp && stampsWhenTyping(body) ? { stamp: capture() } : {}) });
   const setStamp = (next: MomentStamp | null) => dispatch({ type: "stamp", stamp: next });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -49,12 +66,20 @@ export function useComposer({ post, getPosition, sessionId, stampsWhenTyping = (
     const bodyError = bodyCheck && !bodyCheck.success ? bodyCheck.error.issues[0].message : undefined;
     const placed = place(stamp ?? capture(), schemas);
     const atError = !placed.ok && placed.field ? placed.error : undefined;
-    dispatch({ type: "checked", errors: { body: bodyError, atSeconds: atError }, formError: !bodyError && !placed.ok && !placed.field ? placed.error : null });
+    dispatch({
+      type: "checked",
+      errors: { body: bodyError, atSeconds: atError },
+      formError: !bodyError && !placed.ok && !placed.field ? placed.error : null,
+    });
     if (bodyError || !placed.ok) return;
 
     dispatch({ type: "send" });
     const { postId, atSeconds } = placed;
-    const answer = await createMoment(sessionId ? { postId, atSeconds, body, sessionId } : { postId, atSeconds, body }).catch(() => ({ ok: false as const, error: unreachable, errors: undefined }));
+    const answer = await createMoment(sessionId ? { postId, atSeconds, body, sessionId } : { postId, atSeconds, body }).catch(() => ({
+      ok: false as const,
+      error: unreachable,
+      errors: undefined,
+    }));
     if (!answer.ok) return dispatch({ type: "refused", error: answer.error, errors: answer.errors, fields });
     onPosted(answer.data);
     dispatch({ type: "posted", notice: notice(atSeconds) });

@@ -17,11 +17,14 @@ const empty = { title: "", body: "", url: "" };
 export function LinkPostForm({ room }: { room: { id: string; slug: string } }) {
   const [values, setValues] = useState(empty);
   const [clientErrors, setClientErrors] = useState<LinkPostState["errors"] | null>(null);
-  const [state, action, pending] = useActionState(async (previous: LinkPostState, formData: FormData) => {
-    const answer = await createLinkPost(room, previous, formData);
-    if (answer.status === "posted") setValues(empty);
-    return answer;
-  }, { status: "idle", values: empty, errors: {} } satisfies LinkPostState);
+  const [state, action, pending] = useActionState(
+    async (previous: LinkPostState, formData: FormData) => {
+      const answer = await createLinkPost(room, previous, formData);
+      if (answer.status === "posted") setValues(empty);
+      return answer;
+    },
+    { status: "idle", values: empty, errors: {} } satisfies LinkPostState,
+  );
   const validation = useRef<PostValidation | null>(null);
   const errors = clientErrors ?? state.errors;
   const bind = (name: keyof typeof empty) => ({
@@ -36,7 +39,11 @@ export function LinkPostForm({ room }: { room: { id: string; slug: string } }) {
       aria-label="Share a link"
       className="flex flex-col gap-4"
       onFocus={() => {
-        if (!validation.current) void import("@/lib/validation/post").then((module) => (validation.current = module), () => {});
+        if (!validation.current)
+          void import("@/lib/validation/post").then(
+            (module) => (validation.current = module),
+            () => {},
+          );
       }}
       onSubmit={(event) => {
         const rules = validation.current;
@@ -52,11 +59,24 @@ export function LinkPostForm({ room }: { room: { id: string; slug: string } }) {
         setClientErrors(found);
       }}
     >
-      <TextField id="url" label="Link" type="url" inputMode="url" placeholder="https://www.youtube.com/watch?v=…" autoComplete="off" spellCheck={false} {...bind("url")} error={errors.url} hint="YouTube, Vimeo, SoundCloud, Spotify, Twitch, TikTok, Wistia, Mux or a direct https audio/video link." />
+      <TextField
+        id="url"
+        label="Link"
+        type="url"
+        inputMode="url"
+        placeholder="https://www.youtube.com/watch?v=…"
+        autoComplete="off"
+        spellCheck={false}
+        {...bind("url")}
+        error={errors.url}
+        hint="YouTube, Vimeo, SoundCloud, Spotify, Twitch, TikTok, Wistia, Mux or a direct https audio/video link."
+      />
       <TextField id="title" label="Title" maxLength={200} {...bind("title")} error={errors.title} />
       <TextAreaField id="body" label="Say something about it (optional)" {...bind("body")} error={errors.body} />
       {state.message && !clientErrors ? <Alert tone="error">{state.message}</Alert> : null}
-      {state.status === "posted" && !clientErrors ? <Alert tone={state.notice ? "info" : "success"}>{state.notice ? `Posted. ${state.notice}` : "Posted."}</Alert> : null}
+      {state.status === "posted" && !clientErrors ? (
+        <Alert tone={state.notice ? "info" : "success"}>{state.notice ? `Posted. ${state.notice}` : "Posted."}</Alert>
+      ) : null}
       <div>
         <Button type="submit" disabled={pending}>
           {pending ? "Posting…" : "Post link"}

@@ -1,7 +1,10 @@
 /** What a visitor to a gated room sees instead of its posts. */
 export function MembersOnly({ signedIn }: { signedIn: boolean }) {
   return (
-    <section aria-labelledby="members-only" className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center">
+    <section
+      aria-labelledby="members-only"
+      className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center"
+    >
       <h2 id="members-only" className="text-lg font-semibold">
         Posts are for members
       </h2>

@@ -8,7 +8,10 @@ import { formatDuration, formatPostDate } from "./format";
 export function PostCard({ post, slug }: { post: Post; slug: string }) {
   const thumbnail = post.embed?.thumbnail_url;
   const duration = formatDuration(post.duration_seconds === null ? null : Number(post.duration_seconds));
-  const source = post.media_kind === "upload" ? "Uploaded file" : (post.embed?.provider_name ?? post.embed?.provider ?? linkHostname(post.media_url) ?? "Link");
+  const source =
+    post.media_kind === "upload"
+      ? "Uploaded file"
+      : (post.embed?.provider_name ?? post.embed?.provider ?? linkHostname(post.media_url) ?? "Link");
   return (
     <li className="flex gap-3 rounded-2xl border border-line bg-raised p-3 sm:gap-4 sm:p-4">
       <div className="relative aspect-video w-28 shrink-0 overflow-hidden rounded-lg bg-accent/10 sm:w-40">
@@ -20,7 +23,9 @@ export function PostCard({ post, slug }: { post: Post; slug: string }) {
             {post.media_kind === "upload" ? "♪" : "▶"}
           </span>
         )}
-        {duration ? <span className="absolute bottom-1 right-1 rounded bg-black/75 px-1 text-xs text-white tabular-nums">{duration}</span> : null}
+        {duration ? (
+          <span className="absolute bottom-1 right-1 rounded bg-black/75 px-1 text-xs text-white tabular-nums">{duration}</span>
+        ) : null}
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <h3 className="font-semibold [overflow-wrap:anywhere]">

@@ -42,9 +42,7 @@ export function PostComposer({ room }: { room: { id: string; slug: string } }) {
       <div hidden={mode !== "link"}>
         <LinkPostForm room={room} />
       </div>
-      <div hidden={mode !== "upload"}>
-        {uploadShown ? <UploadPostForm room={room} /> : null}
-      </div>
+      <div hidden={mode !== "upload"}>{uploadShown ? <UploadPostForm room={room} /> : null}</div>
     </section>
   );
 }

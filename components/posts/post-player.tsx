@@ -4,7 +4,16 @@ import { type ComponentType, type Ref, startTransition, useEffect, useRef, useSt
 import { usePlaybackStore } from "@/components/moments/playback";
 import { nextTask } from "@/lib/next-task";
 
-type PlayerProps = { ref?: Ref<HTMLVideoElement>; src: string; controls?: boolean; light?: string | boolean; width?: string; height?: string; title?: string; style?: React.CSSProperties };
+type PlayerProps = {
+  ref?: Ref<HTMLVideoElement>;
+  src: string;
+  controls?: boolean;
+  light?: string | boolean;
+  width?: string;
+  height?: string;
+  title?: string;
+  style?: React.CSSProperties;
+};
 
 const loadPlayer = () => import("react-player");
 /** Starts the download early (a pointer on the play button); a failure shows when the player loads for real. */
@@ -41,17 +50,23 @@ export function PostPlayer({
   const [failed, setFailed] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const playback = usePlaybackStore();
-  const sought = useSyncExternalStore(playback ? playback.subscribe : never, () => playback?.sought() ?? false, () => false);
+  const sought = useSyncExternalStore(
+    playback ? playback.subscribe : never,
+    () => playback?.sought() ?? false,
+    () => false,
+  );
   const waiting = loadOnPlay && playback !== null && !sought;
   useEffect(() => {
     if (waiting) return;
     let live = true;
     // In a task of its own: the page's other effects start loads too (see lib/next-task.ts).
-    nextTask().then(loadPlayer).then(
-      // A transition: React renders the player in slices, between which the page stays responsive.
-      (module) => live && startTransition(() => setPlayer(() => module.default as unknown as ComponentType<PlayerProps>)),
-      () => live && setFailed(true),
-    );
+    nextTask()
+      .then(loadPlayer)
+      .then(
+        // A transition: React renders the player in slices, between which the page stays responsive.
+        (module) => live && startTransition(() => setPlayer(() => module.default as unknown as ComponentType<PlayerProps>)),
+        () => live && setFailed(true),
+      );
     return () => {
       live = false;
     };
@@ -66,7 +81,15 @@ export function PostPlayer({
   return (
     <div ref={frame} className={frameClasses} data-player-ready={Player ? "true" : "false"}>
       {Player ? (
-        <Player ref={playback?.attach} src={src} controls={controls} width="100%" height="100%" title={title} style={{ width: "100%", height: "100%" }} />
+        <Player
+          ref={playback?.attach}
+          src={src}
+          controls={controls}
+          width="100%"
+          height="100%"
+          title={title}
+          style={{ width: "100%", height: "100%" }}
+        />
       ) : waiting ? (
         <button
           type="button"

@@ -121,8 +121,22 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
           </p>
         )}
       </div>
-      <TextField id="upload-title" label="Title" value={title} onChange={(event) => setTitle(event.target.value)} error={errors.title} disabled={busy} />
-      <TextAreaField id="upload-body" label="Say something about it (optional)" value={body} onChange={(event) => setBody(event.target.value)} error={errors.body} disabled={busy} />
+      <TextField
+        id="upload-title"
+        label="Title"
+        value={title}
+        onChange={(event) => setTitle(event.target.value)}
+        error={errors.title}
+        disabled={busy}
+      />
+      <TextAreaField
+        id="upload-body"
+        label="Say something about it (optional)"
+        value={body}
+        onChange={(event) => setBody(event.target.value)}
+        error={errors.body}
+        disabled={busy}
+      />
       {busy ? <UploadProgress fraction={progress} /> : null}
       {message ? <Alert tone="error">{message}</Alert> : null}
       {done ? <Alert tone="success">{done}</Alert> : null}
@@ -131,10 +145,7 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
           {busy ? "Uploading…" : "Upload and post"}
         </Button>
         {busy ? (
-          <Button
-            variant="secondary"
-            onClick={upload.cancel}
-          >
+          <Button variant="secondary" onClick={upload.cancel}>
             Cancel upload
           </Button>
         ) : null}

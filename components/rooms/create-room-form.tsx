@@ -33,7 +33,17 @@ const control = "w-full rounded-lg border border-line bg-raised px-3 py-2 text-b
 export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOption[]; gateUnavailable: string | null }) {
   const initial: CreateRoomState = {
     status: "idle",
-    values: { name: "", slug: "", description: "", access: "open", chainId: String(chains[0]?.id ?? ""), standard: "erc721", contractAddress: "", tokenId: "", minBalance: "1" },
+    values: {
+      name: "",
+      slug: "",
+      description: "",
+      access: "open",
+      chainId: String(chains[0]?.id ?? ""),
+      standard: "erc721",
+      contractAddress: "",
+      tokenId: "",
+      minBalance: "1",
+    },
     errors: {},
   };
   const [state, action, pending] = useActionState(createRoomAction, initial);
@@ -91,7 +101,11 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
     if (!rules) return null;
     const found: CreateRoomState["errors"] = {};
     if (intent !== "check") {
-      const fields = rules.roomFieldsSchema.safeParse({ slug: values.slug || slugFromName(values.name), name: values.name, description: values.description });
+      const fields = rules.roomFieldsSchema.safeParse({
+        slug: values.slug || slugFromName(values.name),
+        name: values.name,
+        description: values.description,
+      });
       if (!fields.success) for (const issue of fields.error.issues) found[issue.path[0] as CreateRoomField] ??= issue.message;
     }
     if (gated) {
@@ -114,16 +128,30 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
         spellCheck={false}
         hint={
           <>
-            The room lives at <span className="font-mono [overflow-wrap:anywhere]">/r/{values.slug || slugFromName(values.name) || "your-room"}</span>. 3–48 lowercase letters, digits or hyphens.
+            The room lives at{" "}
+            <span className="font-mono [overflow-wrap:anywhere]">/r/{values.slug || slugFromName(values.name) || "your-room"}</span>. 3–48
+            lowercase letters, digits or hyphens.
           </>
         }
       />
-      <TextAreaField id="description" label="Description" {...bind("description")} hint="Optional. What the room is for, up to 500 characters." />
+      <TextAreaField
+        id="description"
+        label="Description"
+        {...bind("description")}
+        hint="Optional. What the room is for, up to 500 characters."
+      />
 
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-2 text-sm font-medium">Who may join</legend>
         <label className="flex items-start gap-3 rounded-lg border border-line p-3 has-[:checked]:border-accent">
-          <input type="radio" name="access" value="open" checked={values.access === "open"} onChange={() => set("access", "open")} className="mt-1 accent-[var(--color-accent)]" />
+          <input
+            type="radio"
+            name="access"
+            value="open"
+            checked={values.access === "open"}
+            onChange={() => set("access", "open")}
+            className="mt-1 accent-[var(--color-accent)]"
+          />
           <span>
             <span className="block font-medium">Everyone</span>
             <span className="block text-sm text-muted">Anyone signed in can join.</span>
@@ -142,18 +170,50 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
           />
           <span>
             <span className="block font-medium">Holders of a token</span>
-            <span className="block text-sm text-muted">{gateUnavailable ?? "People join when a wallet linked to their account holds enough of a token."}</span>
+            <span className="block text-sm text-muted">
+              {gateUnavailable ?? "People join when a wallet linked to their account holds enough of a token."}
+            </span>
           </span>
         </label>
       </fieldset>
 
       <fieldset className="hidden flex-col gap-4 rounded-xl border border-line p-4 group-has-[#access-token:checked]:flex sm:p-5">
         <legend className="px-1 text-sm font-medium">The token</legend>
-        <SelectField id="chainId" label="Chain" value={values.chainId} onChange={(value) => set("chainId", value)} error={errors.chainId} options={chains.map((chain) => ({ value: String(chain.id), label: chain.name }))} />
-        <SelectField id="standard" label="Token standard" value={values.standard} onChange={(value) => set("standard", value)} error={errors.standard} options={standards} />
-        <TextField id="contractAddress" label="Contract address" {...bind("contractAddress")} placeholder="0x…" autoCapitalize="none" autoComplete="off" spellCheck={false} className="font-mono" />
+        <SelectField
+          id="chainId"
+          label="Chain"
+          value={values.chainId}
+          onChange={(value) => set("chainId", value)}
+          error={errors.chainId}
+          options={chains.map((chain) => ({ value: String(chain.id), label: chain.name }))}
+        />
+        <SelectField
+          id="standard"
+          label="Token standard"
+          value={values.standard}
+          onChange={(value) => set("standard", value)}
+          error={errors.standard}
+          options={standards}
+        />
+        <TextField
+          id="contractAddress"
+          label="Contract address"
+          {...bind("contractAddress")}
+          placeholder="0x…"
+          autoCapitalize="none"
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+        />
         <div className="hidden group-has-[#standard-erc1155:checked]:block">
-          <TextField id="tokenId" label="Token id" {...bind("tokenId")} inputMode="numeric" autoComplete="off" hint="The id of the ERC-1155 token holders need, e.g. 1." />
+          <TextField
+            id="tokenId"
+            label="Token id"
+            {...bind("tokenId")}
+            inputMode="numeric"
+            autoComplete="off"
+            hint="The id of the ERC-1155 token holders need, e.g. 1."
+          />
         </div>
         <TextField
           id="minBalance"
@@ -161,14 +221,19 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
           {...bind("minBalance")}
           inputMode="numeric"
           autoComplete="off"
-          hint={values.standard === "erc20" ? "In whole tokens: 100 means 100 tokens." : "How many of the tokens a member holds, at least 1."}
+          hint={
+            values.standard === "erc20" ? "In whole tokens: 100 means 100 tokens." : "How many of the tokens a member holds, at least 1."
+          }
         />
         <div className="flex flex-col items-start gap-3">
           <Button type="submit" name="intent" value="check" variant="secondary" disabled={pending}>
             {pending ? "Checking…" : "Check token"}
           </Button>
           {token ? (
-            <p role="status" className="rounded-lg border border-success/40 bg-success/10 px-3 py-2 text-sm text-success [overflow-wrap:anywhere]">
+            <p
+              role="status"
+              className="rounded-lg border border-success/40 bg-success/10 px-3 py-2 text-sm text-success [overflow-wrap:anywhere]"
+            >
               {token.label}
             </p>
           ) : null}
@@ -185,13 +250,35 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
   );
 }
 
-function SelectField({ id, label, value, onChange, error, options }: { id: string; label: string; value: string; onChange: (value: string) => void; error?: string; options: { value: string; label: string }[] }) {
+function SelectField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  options: { value: string; label: string }[];
+}) {
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <select id={id} name={id} value={value} onChange={(event) => onChange(event.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={control}>
+      <select
+        id={id}
+        name={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={control}
+      >
         {options.map((option) => (
           <option key={option.value} id={`${id}-${option.value}`} value={option.value}>
             {option.label}

@@ -3,7 +3,11 @@ import { chainName } from "@/lib/rooms/chain-name";
 /** "Open to all" or "Token-gated · Base": who may join, at a glance. */
 export function GateBadge({ gate }: { gate: { chain_id: number } | null }) {
   if (!gate) {
-    return <span className="inline-flex items-center rounded-full border border-line px-2 py-0.5 text-xs font-medium text-muted">Open to all</span>;
+    return (
+      <span className="inline-flex items-center rounded-full border border-line px-2 py-0.5 text-xs font-medium text-muted">
+        Open to all
+      </span>
+    );
   }
   return (
     <span className="inline-flex items-center gap-1 rounded-full border border-accent/40 bg-accent/10 px-2 py-0.5 text-xs font-medium text-accent">

@@ -12,4 +12,6 @@ export const LazyMembershipForm = lazyComponent(() => import("./membership-form"
 /** "Listening together now — Join" (members, while a session is on). */
 export const LazySessionBanner = lazyComponent(() => import("@/components/sessions/session-banner").then((module) => module.SessionBanner));
 /** "Start listening together" (members who may start one). */
-export const LazyStartSessionForm = lazyComponent(() => import("@/components/sessions/start-session-form").then((module) => module.StartSessionForm));
+export const LazyStartSessionForm = lazyComponent(() =>
+  import("@/components/sessions/start-session-form").then((module) => module.StartSessionForm),
+);

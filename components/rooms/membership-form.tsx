@@ -16,7 +16,8 @@ const idle: MembershipFormState = { status: "idle" };
  */
 export function MembershipForm({ roomId, mode, gated }: { roomId: string; mode: "join" | "leave"; gated: boolean }) {
   const [state, action, pending] = useActionState(mode === "join" ? joinRoomAction : leaveRoomAction, idle);
-  const label = mode === "join" ? (pending ? (gated ? "Checking your wallets…" : "Joining…") : "Join this room") : pending ? "Leaving…" : "Leave room";
+  const label =
+    mode === "join" ? (pending ? (gated ? "Checking your wallets…" : "Joining…") : "Join this room") : pending ? "Leaving…" : "Leave room";
   return (
     <form action={action} onSubmit={mode === "leave" ? () => noteOwnLeave(roomId) : undefined} className="flex flex-col items-start gap-2">
       <input type="hidden" name="roomId" value={roomId} />

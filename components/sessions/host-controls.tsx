@@ -19,7 +19,15 @@ export function PlaybackTime({ duration, bar = false }: { duration: number | nul
   return (
     <div className={`flex min-w-0 items-center gap-3 ${bar ? "w-full" : ""}`}>
       {bar && duration ? (
-        <div role="progressbar" aria-label="Playback position" aria-valuemin={0} aria-valuemax={Math.round(duration)} aria-valuenow={Math.min(time, Math.round(duration))} aria-valuetext={text} className="h-1.5 min-w-0 flex-1 overflow-hidden rounded-full bg-line">
+        <div
+          role="progressbar"
+          aria-label="Playback position"
+          aria-valuemin={0}
+          aria-valuemax={Math.round(duration)}
+          aria-valuenow={Math.min(time, Math.round(duration))}
+          aria-valuetext={text}
+          className="h-1.5 min-w-0 flex-1 overflow-hidden rounded-full bg-line"
+        >
           <div className="h-full rounded-full bg-accent" style={{ width: `${Math.min(100, (time / duration) * 100)}%` }} />
         </div>
       ) : null}
@@ -53,7 +61,7 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
   });
   // A seek happens when the slider's value is committed (released, or a key press), not on each
   // step of a drag: the DOM's own `change` event (React's onChange fires on every input).
-    useEffect(() => {
+  useEffect(() => {
     const input = slider.current;
     if (!input) return;
     const committed = () => commit.current(Number(input.value));

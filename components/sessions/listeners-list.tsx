@@ -7,7 +7,11 @@ export const listenerName = (listener: Pick<Listener, "ens_name" | "display_name
 /** The host first, then the page's own person, then everyone else by name. */
 export function orderListeners(listeners: readonly Listener[]): Listener[] {
   return [...listeners].sort(
-    (a, b) => Number(b.isHost) - Number(a.isHost) || Number(b.isSelf) - Number(a.isSelf) || listenerName(a).localeCompare(listenerName(b)) || a.user_id.localeCompare(b.user_id),
+    (a, b) =>
+      Number(b.isHost) - Number(a.isHost) ||
+      Number(b.isSelf) - Number(a.isSelf) ||
+      listenerName(a).localeCompare(listenerName(b)) ||
+      a.user_id.localeCompare(b.user_id),
   );
 }
 
@@ -28,16 +32,30 @@ export function ListenersList({ listeners, onMakeHost }: { listeners: readonly L
       ) : (
         <ul aria-label="People listening" className="flex flex-wrap gap-2 sm:flex-col">
           {people.map((listener) => (
-            <li key={listener.user_id} className="flex min-w-0 max-w-full items-center gap-2 rounded-full border border-line py-1 pl-1 pr-3 text-sm sm:rounded-none sm:border-0 sm:p-0" data-listener={listener.username}>
+            <li
+              key={listener.user_id}
+              className="flex min-w-0 max-w-full items-center gap-2 rounded-full border border-line py-1 pl-1 pr-3 text-sm sm:rounded-none sm:border-0 sm:p-0"
+              data-listener={listener.username}
+            >
               <ListenerAvatar listener={listener} />
-              <span className="truncate font-medium" title={listener.ens_name ? `${listener.display_name} (@${listener.username})` : `@${listener.username}`}>
+              <span
+                className="truncate font-medium"
+                title={listener.ens_name ? `${listener.display_name} (@${listener.username})` : `@${listener.username}`}
+              >
                 {listenerName(listener)}
                 {listener.isSelf ? <span className="font-normal text-muted"> (you)</span> : null}
               </span>
-              {listener.isHost ? <span className="shrink-0 rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-accent-ink">Host</span> : null}
+              {listener.isHost ? (
+                <span className="shrink-0 rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-accent-ink">Host</span>
+              ) : null}
               {!listener.isHost && !listener.following ? <span className="shrink-0 text-xs text-muted">on their own</span> : null}
               {onMakeHost && !listener.isHost ? (
-                <button type="button" onClick={() => onMakeHost(listener.user_id)} className="ml-auto shrink-0 rounded-md px-2 py-1 text-xs font-medium text-accent underline-offset-2 hover:underline" aria-label={`Make ${listenerName(listener)} the host`}>
+                <button
+                  type="button"
+                  onClick={() => onMakeHost(listener.user_id)}
+                  className="ml-auto shrink-0 rounded-md px-2 py-1 text-xs font-medium text-accent underline-offset-2 hover:underline"
+                  aria-label={`Make ${listenerName(listener)} the host`}
+                >
                   Make host
                 </button>
               ) : null}
@@ -52,8 +70,16 @@ export function ListenersList({ listeners, onMakeHost }: { listeners: readonly L
 /** Their uploaded avatar; else their ENS avatar; else initials. */
 function ListenerAvatar({ listener }: { listener: Listener }) {
   if (!listener.avatar_path && listener.ens_avatar) {
-    // eslint-disable-next-line @next/next/no-img-element -- ENS avatars come from any host; no optimiser
-    return <img src={listener.ens_avatar} alt="" width={24} height={24} className="h-6 w-6 shrink-0 rounded-full border border-line object-cover" />;
+    return (
+      // eslint-disable-next-line @next/next/no-img-element -- ENS avatars come from any host; no optimiser
+      <img
+        src={listener.ens_avatar}
+        alt=""
+        width={24}
+        height={24}
+        className="h-6 w-6 shrink-0 rounded-full border border-line object-cover"
+      />
+    );
   }
   return <Avatar path={listener.avatar_path} name={listenerName(listener)} size={24} />;
 }

@@ -79,13 +79,23 @@ export function PostPicker({ roomId, exclude, action, onPick, busy, error }: Pos
           ) : found === null ? (
             <p className="text-sm text-muted">Loading the room&apos;s posts…</p>
           ) : offered.length === 0 ? (
-            <p className="text-sm text-muted">{found.for.trim() ? `No post titled like “${found.for.trim()}” to ${verb.toLowerCase()}.` : `No more posts to ${verb.toLowerCase()}.`}</p>
+            <p className="text-sm text-muted">
+              {found.for.trim()
+                ? `No post titled like “${found.for.trim()}” to ${verb.toLowerCase()}.`
+                : `No more posts to ${verb.toLowerCase()}.`}
+            </p>
           ) : (
             <ul aria-label={`Posts to ${verb.toLowerCase()}`} className="flex max-h-64 flex-col gap-1 overflow-y-auto">
               {offered.map((post) => (
                 <li key={post.id} className="flex min-w-0 items-center gap-2">
                   <span className="min-w-0 flex-1 truncate text-sm">{post.title}</span>
-                  <Button variant="secondary" className="min-h-9 px-2.5 py-1" disabled={busy} onClick={() => void onPick(post.id)} aria-label={`${verb} ${post.title}`}>
+                  <Button
+                    variant="secondary"
+                    className="min-h-9 px-2.5 py-1"
+                    disabled={busy}
+                    onClick={() => void onPick(post.id)}
+                    aria-label={`${verb} ${post.title}`}
+                  >
                     {verb}
                   </Button>
                 </li>

@@ -95,7 +95,11 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
   const move = (entry: QueueEntry, direction: -1 | 1) => {
     const key = movedSortKey(view.queued, entry.id, direction);
     if (key === null) return setErrors((state) => ({ ...state, [entry.id]: queueMessages.cannotMove }));
-    void run(entry.id, async () => updateQueueEntry(await loadSupabaseData(), entry.id, { sort_key: key }), { id: entry.id, entry: { ...entry, sort_key: key }, expiresAt: expiry() });
+    void run(entry.id, async () => updateQueueEntry(await loadSupabaseData(), entry.id, { sort_key: key }), {
+      id: entry.id,
+      entry: { ...entry, sort_key: key },
+      expiresAt: expiry(),
+    });
   };
 
   const accept = (entry: QueueEntry) => {
@@ -111,7 +115,10 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
     void run(entry.id, async () => removeFromQueue(await loadSupabaseData(), entry.id), { id: entry.id, entry: null, expiresAt: expiry() });
   };
 
-  const taken = useMemo(() => new Set([...entries.map((entry) => entry.post_id), ...(playingPostId ? [playingPostId] : [])]), [entries, playingPostId]);
+  const taken = useMemo(
+    () => new Set([...entries.map((entry) => entry.post_id), ...(playingPostId ? [playingPostId] : [])]),
+    [entries, playingPostId],
+  );
   const title = (entry: QueueEntry) => names.posts[entry.post_id] ?? "A post";
 
   return (
@@ -137,7 +144,11 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
                     <IconButton label={`Move ${title(entry)} up`} disabled={index === 0 || busy[entry.id]} onClick={() => move(entry, -1)}>
                       ↑
                     </IconButton>
-                    <IconButton label={`Move ${title(entry)} down`} disabled={index === view.queued.length - 1 || busy[entry.id]} onClick={() => move(entry, 1)}>
+                    <IconButton
+                      label={`Move ${title(entry)} down`}
+                      disabled={index === view.queued.length - 1 || busy[entry.id]}
+                      onClick={() => move(entry, 1)}
+                    >
                       ↓
                     </IconButton>
                   </>
@@ -171,16 +182,32 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
                       <span className="text-xs text-muted [overflow-wrap:anywhere]">Suggested by {by}</span>
                     </span>
                     {viewer.isHost ? (
-                      <Button variant="secondary" className="min-h-9 px-2.5 py-1" disabled={busy[entry.id]} onClick={() => accept(entry)} aria-label={`Accept ${title(entry)}`}>
+                      <Button
+                        variant="secondary"
+                        className="min-h-9 px-2.5 py-1"
+                        disabled={busy[entry.id]}
+                        onClick={() => accept(entry)}
+                        aria-label={`Accept ${title(entry)}`}
+                      >
                         Accept
                       </Button>
                     ) : null}
                     {own && !viewer.isHost ? (
-                      <Button variant="ghost" className="min-h-9 px-2.5 py-1" disabled={busy[entry.id]} onClick={() => remove(entry)} aria-label={`Withdraw your suggestion of ${title(entry)}`}>
+                      <Button
+                        variant="ghost"
+                        className="min-h-9 px-2.5 py-1"
+                        disabled={busy[entry.id]}
+                        onClick={() => remove(entry)}
+                        aria-label={`Withdraw your suggestion of ${title(entry)}`}
+                      >
                         Withdraw
                       </Button>
                     ) : viewer.isHost || canModerate ? (
-                      <IconButton label={`Remove the suggestion of ${title(entry)}`} disabled={busy[entry.id]} onClick={() => remove(entry)}>
+                      <IconButton
+                        label={`Remove the suggestion of ${title(entry)}`}
+                        disabled={busy[entry.id]}
+                        onClick={() => remove(entry)}
+                      >
                         ✕
                       </IconButton>
                     ) : null}
@@ -193,7 +220,14 @@ export function QueuePanel({ session, playingPostId, queue, viewer, known }: Que
         )}
       </div>
 
-      <PostPicker roomId={session.roomId} exclude={taken} action={viewer.isHost ? "add" : "suggest"} onPick={add} busy={Boolean(busy.picker)} error={errors.picker} />
+      <PostPicker
+        roomId={session.roomId}
+        exclude={taken}
+        action={viewer.isHost ? "add" : "suggest"}
+        onPick={add}
+        busy={Boolean(busy.picker)}
+        error={errors.picker}
+      />
     </section>
   );
 }

@@ -13,7 +13,10 @@ export function listenerCount(state: Record<string, unknown[]>): number {
   const people = new Set<string>();
   for (const [key, metas] of Object.entries(state)) {
     for (const meta of metas) {
-      const id = meta && typeof meta === "object" && typeof (meta as { user_id?: unknown }).user_id === "string" ? (meta as { user_id: string }).user_id : key;
+      const id =
+        meta && typeof meta === "object" && typeof (meta as { user_id?: unknown }).user_id === "string"
+          ? (meta as { user_id: string }).user_id
+          : key;
       people.add(id);
     }
   }
@@ -39,7 +42,9 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
       if (!live) return;
       const channel = client.channel(sessionTopic(roomId, epoch), { config: { private: true, presence: { key: "", enabled: true } } });
       channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));
-      channel.on("broadcast", { event: "access" }, ({ payload }) => moveOn(heardEpoch(roomId, (payload as { epoch?: unknown }).epoch, epoch)));
+      channel.on("broadcast", { event: "access" }, ({ payload }) =>
+        moveOn(heardEpoch(roomId, (payload as { epoch?: unknown }).epoch, epoch)),
+      );
       channel.subscribe((status) => {
         if (status === "CHANNEL_ERROR") void epochMovedPast(roomId, epoch, readRoomEpoch).then(moveOn);
       });

@@ -4,7 +4,13 @@ import { Button } from "@/components/ui/button";
 import type { SessionPost } from "@/lib/sessions/types";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
 
-const statusText = { joining: "Connecting…", live: "Live", reconnecting: "Reconnecting…", refused: "Not live", closed: "Not live" } as const;
+const statusText = {
+  joining: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  refused: "Not live",
+  closed: "Not live",
+} as const;
 
 /**
  * The session at a glance: what plays, who hosts, how many listen, the live connection; following
@@ -13,7 +19,13 @@ const statusText = { joining: "Connecting…", live: "Live", reconnecting: "Reco
 export function SessionBar({ post }: { post: SessionPost | null }) {
   const { listeners, hostId, isHost, following, actions, canEnd, status, playback } = useListeningSession();
   const host = listeners.find((listener) => listener.user_id === hostId);
-  const hostText = isHost ? "You're the host" : host ? `Hosted by ${host.display_name}` : hostId ? "The host has stepped away — someone here takes over in a moment" : "Nobody is hosting";
+  const hostText = isHost
+    ? "You're the host"
+    : host
+      ? `Hosted by ${host.display_name}`
+      : hostId
+        ? "The host has stepped away — someone here takes over in a moment"
+        : "Nobody is hosting";
   return (
     <section aria-labelledby="now-playing" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
       <div className="flex flex-wrap items-start justify-between gap-2">

@@ -33,7 +33,10 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
     getPosition,
     sessionId,
     // Stamped where the person started typing (on that post), else where playback is now.
-    place: (stamp) => (stamp ? { ok: true, postId: stamp.postId, atSeconds: stamp.seconds } : { ok: false, error: "Nothing is playing — comment once the session plays a post." }),
+    place: (stamp) =>
+      stamp
+        ? { ok: true, postId: stamp.postId, atSeconds: stamp.seconds }
+        : { ok: false, error: "Nothing is playing — comment once the session plays a post." },
     fields,
     notice: (atSeconds) => `Posted at ${formatMomentTime(atSeconds ?? 0)}.`,
     onPosted: (moment) => onPosted?.(moment),
@@ -49,7 +52,13 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
   const shownSeconds = current?.seconds ?? now;
 
   return (
-    <form onSubmit={composer.submit} onFocus={composer.loadSchemas} noValidate aria-label="Comment during the session" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4">
+    <form
+      onSubmit={composer.submit}
+      onFocus={composer.loadSchemas}
+      noValidate
+      aria-label="Comment during the session"
+      className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4"
+    >
       <TextAreaField
         id="session-moment-body"
         label="Comment on this moment"

@@ -104,7 +104,11 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
           {post && !armed ? (
             <div className="flex flex-col items-start gap-2">
               <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
-              <p className="text-sm text-muted">{blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}</p>
+              <p className="text-sm text-muted">
+                {blocked
+                  ? "Your browser held the sound back — click to start listening."
+                  : "Click to hear the session from where it is now."}
+              </p>
             </div>
           ) : null}
           {!following ? <OwnControls /> : null}
@@ -115,7 +119,10 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
         <SessionMoments post={post} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
-        <ListenersList listeners={session.listeners} onMakeHost={session.canEnd ? (userId) => void session.actions.handOver(userId) : undefined} />
+        <ListenersList
+          listeners={session.listeners}
+          onMakeHost={session.canEnd ? (userId) => void session.actions.handOver(userId) : undefined}
+        />
         <SessionQueue posts={posts} />
       </div>
     </div>
@@ -133,7 +140,15 @@ function SessionQueue({ posts }: { posts: SessionPost[] }) {
     [posts, listeners],
   );
   if (!session) return null;
-  return <QueuePanel session={{ id: session.id, roomId: session.room_id }} playingPostId={playback?.postId ?? null} queue={queue} viewer={{ userId: self.user_id, role: self.role, isHost }} known={known} />;
+  return (
+    <QueuePanel
+      session={{ id: session.id, roomId: session.room_id }}
+      playingPostId={playback?.postId ?? null}
+      queue={queue}
+      viewer={{ userId: self.user_id, role: self.role, isHost }}
+      known={known}
+    />
+  );
 }
 
 /**
@@ -172,7 +187,12 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
       </h2>
       {/* Until the post's comments are read, only what arrived live is news: the rest would all look just made. */}
       <SessionTicker postId={ready ? postId : null} moments={moments} arrived={arrived} getPosition={getTickerPosition} />
-      <SessionMomentComposer sessionId={inSession} post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null} getPosition={getPosition} onPosted={add} />
+      <SessionMomentComposer
+        sessionId={inSession}
+        post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null}
+        getPosition={getPosition}
+        onPosted={add}
+      />
     </section>
   );
 }
@@ -183,7 +203,14 @@ function OwnControls() {
   const media = () => store?.media();
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button variant="secondary" onClick={() => void media()?.play()?.catch(() => undefined)}>
+      <Button
+        variant="secondary"
+        onClick={() =>
+          void media()
+            ?.play()
+            ?.catch(() => undefined)
+        }
+      >
         Play
       </Button>
       <Button variant="secondary" onClick={() => media()?.pause()}>

@@ -28,7 +28,17 @@ function sourceMatches(media: HTMLMediaElement, src: string): boolean {
  * (DriftController). Until the person has started listening (`armed`: browsers let media play
  * only after a click), the player stays silent; listening on their own, it is theirs to drive.
  */
-export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: SessionPost | null; armed: boolean; onBlocked: () => void; ownPost: boolean }) {
+export function SessionPlayer({
+  post,
+  armed,
+  onBlocked,
+  ownPost,
+}: {
+  post: SessionPost | null;
+  armed: boolean;
+  onBlocked: () => void;
+  ownPost: boolean;
+}) {
   const session = useListeningSession();
   const store = usePlaybackStore();
   const latest = useRef({ session, post, armed, ownPost, onBlocked });
@@ -86,7 +96,14 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
       if (!state.playing || atEnd || !mayPlay) {
         if (!media.paused) media.pause();
         if (media.playbackRate !== state.rate && canNudge) media.playbackRate = state.rate;
-        const decision = controller.decide({ actual: media.currentTime, target, rate: state.rate, playing: false, now: localNow(), canNudge });
+        const decision = controller.decide({
+          actual: media.currentTime,
+          target,
+          rate: state.rate,
+          playing: false,
+          now: localNow(),
+          canNudge,
+        });
         if (decision.kind === "seek" && !media.seeking) media.currentTime = decision.to;
         return;
       }
@@ -125,7 +142,8 @@ export function SessionPlayer({ post, armed, onBlocked, ownPost }: { post: Sessi
   // Own listening: the player is left as it is, at the nominal rate.
   useEffect(() => {
     const media = store?.media();
-    if (media && (ownPost || !session.following) && media.playbackRate !== 1 && nudgeable(media)) media.playbackRate = session.playback?.rate ?? 1;
+    if (media && (ownPost || !session.following) && media.playbackRate !== 1 && nudgeable(media))
+      media.playbackRate = session.playback?.rate ?? 1;
   }, [ownPost, session.following, store, session.playback?.rate]);
 
   if (!post) return null;
@@ -154,12 +172,25 @@ export function VolumeControl() {
   }, [store, volume, muted]);
   return (
     <div className="flex min-w-0 items-center gap-2">
-      <button type="button" onClick={() => setMuted((m) => !m)} aria-pressed={muted} className="min-h-10 rounded-lg border border-line bg-raised px-3 text-sm font-medium hover:bg-surface">
+      <button
+        type="button"
+        onClick={() => setMuted((m) => !m)}
+        aria-pressed={muted}
+        className="min-h-10 rounded-lg border border-line bg-raised px-3 text-sm font-medium hover:bg-surface"
+      >
         {muted ? "Unmute" : "Mute"}
       </button>
       <label className="flex min-w-0 items-center gap-2 text-sm">
         <span>Volume</span>
-        <input type="range" min={0} max={1} step={0.05} value={volume} onChange={(event) => setVolume(Number(event.target.value))} className="w-24 accent-[var(--color-accent)] sm:w-32" />
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.05}
+          value={volume}
+          onChange={(event) => setVolume(Number(event.target.value))}
+          className="w-24 accent-[var(--color-accent)] sm:w-32"
+        />
       </label>
     </div>
   );

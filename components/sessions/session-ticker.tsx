@@ -43,10 +43,18 @@ export function SessionTicker({ postId, moments, arrived, getPosition }: Session
       <h3 id="ticker-heading" className="sr-only">
         Comments as they happen
       </h3>
-      {shown.length === 0 ? <p className="text-sm text-muted">{postId ? "Comments pop up here as playback reaches them." : "Comments pop up here once something plays."}</p> : null}
+      {shown.length === 0 ? (
+        <p className="text-sm text-muted">
+          {postId ? "Comments pop up here as playback reaches them." : "Comments pop up here once something plays."}
+        </p>
+      ) : null}
       <ol aria-live="polite" aria-label="Comments at this moment" className="flex flex-col gap-2">
         {shown.map(({ moment }) => (
-          <li key={moment.id} className="flex min-w-0 items-start gap-2 rounded-xl border border-line bg-raised px-3 py-2 text-sm shadow-sm" data-ticker-moment={moment.id}>
+          <li
+            key={moment.id}
+            className="flex min-w-0 items-start gap-2 rounded-xl border border-line bg-raised px-3 py-2 text-sm shadow-sm"
+            data-ticker-moment={moment.id}
+          >
             <Avatar path={moment.author?.avatar_path} name={moment.author?.display_name ?? "?"} size={24} />
             <p className="min-w-0 [overflow-wrap:anywhere]">
               <span className="font-medium">{moment.author?.display_name ?? "Someone"}</span>{" "}

@@ -27,7 +27,10 @@ export interface Uploader {
    * `path` on the person's session, then `save` points the profile or the room at it. The file picker
    * is emptied afterwards, so the same file can be chosen again.
    */
-  storeAndSave: (file: File, target: { bucket: UploadBucket; path: string; save: (path: string) => Promise<{ ok: true } | { ok: false; error: string }> }) => Promise<Stored>;
+  storeAndSave: (
+    file: File,
+    target: { bucket: UploadBucket; path: string; save: (path: string) => Promise<{ ok: true } | { ok: false; error: string }> },
+  ) => Promise<Stored>;
 }
 
 /** Saved; cancelled (nothing to say); or what went wrong, in words. */

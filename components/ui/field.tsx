@@ -40,23 +40,59 @@ function FieldFrame({ id, label, error, hint, children }: FieldProps & { childre
 export function TextField({ id, label, error, hint, className = "", ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input id={id} name={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${className}`} {...props} />
+      <input
+        id={id}
+        name={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control} ${className}`}
+        {...props}
+      />
     </FieldFrame>
   );
 }
 
-export function TextAreaField({ id, label, error, hint, className = "", ...props }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  id,
+  label,
+  error,
+  hint,
+  className = "",
+  ...props
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} name={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} min-h-24 ${className}`} {...props} />
+      <textarea
+        id={id}
+        name={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control} min-h-24 ${className}`}
+        {...props}
+      />
     </FieldFrame>
   );
 }
 
-export function SelectField({ id, label, error, hint, className = "", children, ...props }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  id,
+  label,
+  error,
+  hint,
+  className = "",
+  children,
+  ...props
+}: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <select id={id} name={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${className}`} {...props}>
+      <select
+        id={id}
+        name={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control} ${className}`}
+        {...props}
+      >
         {children}
       </select>
     </FieldFrame>

@@ -19,7 +19,11 @@ export async function linkInjectedWallet(clientId: string, choice: InjectedWalle
   const account = await choice.wallet.connect({ client: thirdweb.client });
   const chains = browserChainConfig();
   const chainId = choice.wallet.getChain()?.id ?? chains.ens.chain.id;
-  if (!findChain(chains, chainId)) return { ok: false, error: `Your wallet is on chain ${chainId}, which isn't supported. Switch it to ${chainNames(chains)} and try again.` };
+  if (!findChain(chains, chainId))
+    return {
+      ok: false,
+      error: `Your wallet is on chain ${chainId}, which isn't supported. Switch it to ${chainNames(chains)} and try again.`,
+    };
 
   const issued = await callLinkWallet({ action: "nonce" });
   if ("error" in issued) return { ok: false, error: issued.error };

@@ -11,7 +11,8 @@ export async function callLinkWallet(body: Record<string, unknown>): Promise<Lin
     const answer = (await (error.context as Response).json().catch(() => null)) as LinkWalletResponse | null;
     if (answer && "error" in answer) return answer;
   }
-  if (error || !data) return { code: "network", error: "We couldn't reach Cuepoint to link the wallet — check your connection and try again." };
+  if (error || !data)
+    return { code: "network", error: "We couldn't reach Cuepoint to link the wallet — check your connection and try again." };
   return data;
 }
 

@@ -26,11 +26,15 @@ export function LinkWalletButton({ clientId }: { clientId: string }) {
       const outcome = await linkInjectedWallet(clientId, choice);
       if (!outcome.ok) return setError(outcome.error);
       setChoices(null);
-      setLinked(outcome.alreadyLinked ? "That wallet was already linked to your account." : `Linked ${outcome.wallet.ens_name ?? "your wallet"}.`);
+      setLinked(
+        outcome.alreadyLinked ? "That wallet was already linked to your account." : `Linked ${outcome.wallet.ens_name ?? "your wallet"}.`,
+      );
       router.refresh();
     } catch (failure) {
       const message = (failure as Error).message ?? "";
-      setError(cancelled.test(message) ? "You cancelled in your wallet. Try again when you're ready." : `Your wallet couldn't sign: ${message}`);
+      setError(
+        cancelled.test(message) ? "You cancelled in your wallet. Try again when you're ready." : `Your wallet couldn't sign: ${message}`,
+      );
     } finally {
       setStatus("idle");
     }

@@ -17,14 +17,25 @@ export interface AccountWallet {
  * database's cache), linking a new one and unlinking. Without thirdweb credentials linking is off
  * and the seed's message says why; the list and unlinking still work.
  */
-export function WalletsSection({ wallets, clientId, unavailable, namesStale }: { wallets: AccountWallet[]; clientId: string | null; unavailable: string | null; namesStale: boolean }) {
+export function WalletsSection({
+  wallets,
+  clientId,
+  unavailable,
+  namesStale,
+}: {
+  wallets: AccountWallet[];
+  clientId: string | null;
+  unavailable: string | null;
+  namesStale: boolean;
+}) {
   return (
     <Card>
       <h2 id="wallets" className="text-lg font-semibold">
         Wallets
       </h2>
       <p className="mt-1 text-sm text-muted">
-        Link a wallet by signing a message (no transaction, no fee). Rooms gated to token holders check your linked wallets. Up to {maxWalletsPerAccount}.
+        Link a wallet by signing a message (no transaction, no fee). Rooms gated to token holders check your linked wallets. Up to{" "}
+        {maxWalletsPerAccount}.
       </p>
       {wallets.length ? (
         <ul aria-labelledby="wallets" className="mt-4 flex flex-col divide-y divide-line">
@@ -43,12 +54,17 @@ export function WalletsSection({ wallets, clientId, unavailable, namesStale }: {
           wallets.length < maxWalletsPerAccount ? (
             <LinkWalletButton clientId={clientId} />
           ) : (
-            <p className="text-sm text-muted">You have linked {maxWalletsPerAccount} wallets, the most an account can have. Unlink one to add another.</p>
+            <p className="text-sm text-muted">
+              You have linked {maxWalletsPerAccount} wallets, the most an account can have. Unlink one to add another.
+            </p>
           )
         ) : (
           <Alert tone="info">
             <p className="font-medium">{unavailable}</p>
-            <p className="mt-1 text-muted">Linking wallets is turned off on this server until a thirdweb client ID is configured. The rest of your account works as usual.</p>
+            <p className="mt-1 text-muted">
+              Linking wallets is turned off on this server until a thirdweb client ID is configured. The rest of your account works as
+              usual.
+            </p>
           </Alert>
         )}
       </div>

@@ -26,7 +26,8 @@ export async function watchConsole(page: Page, { expectedFailures = [] as RegExp
     if (!request.isNavigationRequest() || request.frame() !== page.mainFrame() || response.status() >= 300) return;
     if (!(response.headers()["content-type"] ?? "").includes("text/html")) return;
     const policy = response.headers()["content-security-policy"] ?? "";
-    if (!/script-src [^;]*'nonce-[^']+'/.test(policy) || !policy.includes("frame-ancestors 'none'")) errors.push(`no Content-Security-Policy with a script nonce on ${response.url()}`);
+    if (!/script-src [^;]*'nonce-[^']+'/.test(policy) || !policy.includes("frame-ancestors 'none'"))
+      errors.push(`no Content-Security-Policy with a script nonce on ${response.url()}`);
   });
   await page.exposeBinding("__reportCspViolation", (_source, report: string) => errors.push(`CSP violation: ${report}`));
   await page.addInitScript(() => {

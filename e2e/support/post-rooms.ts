@@ -16,9 +16,19 @@ export async function signedInClient(email: string, password: string): Promise<S
   return client;
 }
 
-const gate = { chain_id: 31337, contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707", standard: "erc721", token_id: null, min_balance: "1" };
+const gate = {
+  chain_id: 31337,
+  contract_address: "0x5fc8d32690cc91d4c39d9d3abcbd16989f875707",
+  standard: "erc721",
+  token_id: null,
+  min_balance: "1",
+};
 
-export async function createRoomAs(owner: SupabaseClient, label: string, gated = false): Promise<{ id: string; slug: string; name: string }> {
+export async function createRoomAs(
+  owner: SupabaseClient,
+  label: string,
+  gated = false,
+): Promise<{ id: string; slug: string; name: string }> {
   const slug = `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
   const name = `${label[0].toUpperCase()}${label.slice(1).replace(/-/g, " ")} ${slug.slice(-5)}`;
   const { data, error } = await owner.rpc("create_room", { slug, name, description: "", gate: gated ? gate : null });
@@ -28,7 +38,11 @@ export async function createRoomAs(owner: SupabaseClient, label: string, gated =
 }
 
 export async function postsIn(roomId: string) {
-  const { data } = await service.from("posts").select("id, title, media_kind, storage_path, duration_seconds, embed").eq("room_id", roomId).order("created_at");
+  const { data } = await service
+    .from("posts")
+    .select("id, title, media_kind, storage_path, duration_seconds, embed")
+    .eq("room_id", roomId)
+    .order("created_at");
   return data ?? [];
 }
 
@@ -48,8 +62,13 @@ export async function insertLegacyLinkPost(row: { room_id: string; author_id: st
   try {
     await client.query("begin");
     await client.query("alter table public.posts drop constraint posts_media_url_rule");
-    const inserted = await client.query<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', $4) returning id", [row.room_id, row.author_id, row.title, row.media_url]);
-    await client.query("alter table public.posts add constraint posts_media_url_rule check (media_url is null or private.is_media_url(media_url)) not valid");
+    const inserted = await client.query<{ id: string }>(
+      "insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', $4) returning id",
+      [row.room_id, row.author_id, row.title, row.media_url],
+    );
+    await client.query(
+      "alter table public.posts add constraint posts_media_url_rule check (media_url is null or private.is_media_url(media_url)) not valid",
+    );
     await client.query("commit");
     return inserted.rows[0].id;
   } catch (error) {

@@ -14,14 +14,20 @@ function uniqueSlug(label: string): string {
 /** A public room owned by `ownerId` (the owner's membership comes from the rooms trigger). */
 export async function createPublicRoom(ownerId: string, label: string, name = "Late Night Listening") {
   const slug = uniqueSlug(label);
-  const { data, error } = await admin.from("rooms").insert({ slug, name, description: "Deep cuts after midnight.", owner_id: ownerId }).select("id, slug").single();
+  const { data, error } = await admin
+    .from("rooms")
+    .insert({ slug, name, description: "Deep cuts after midnight.", owner_id: ownerId })
+    .select("id, slug")
+    .single();
   if (error || !data) throw new Error(`could not create room ${slug}: ${error?.message}`);
   return data as { id: string; slug: string };
 }
 
 /** A member as the join-room function leaves one (the balance just checked: a gated room asks). */
 export async function addMember(roomId: string, userId: string, role: "member" | "moderator" = "member") {
-  const { error } = await admin.from("memberships").insert({ room_id: roomId, user_id: userId, role, verified_at: new Date().toISOString() });
+  const { error } = await admin
+    .from("memberships")
+    .insert({ room_id: roomId, user_id: userId, role, verified_at: new Date().toISOString() });
   if (error) throw new Error(`could not add member: ${error.message}`);
 }
 

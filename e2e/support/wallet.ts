@@ -34,8 +34,14 @@ export async function injectTestWallet(page: Page, privateKey: Hex = generatePri
         on() {},
         removeListener() {},
       };
-      const info = { uuid: "00000000-0000-4000-8000-00000000e2e0", name: "E2E Wallet", icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "test.cuepoint.e2e" };
-      const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
+      const info = {
+        uuid: "00000000-0000-4000-8000-00000000e2e0",
+        name: "E2E Wallet",
+        icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
+        rdns: "test.cuepoint.e2e",
+      };
+      const announce = () =>
+        window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
       window.addEventListener("eip6963:requestProvider", announce);
       announce();
     },

@@ -11,7 +11,9 @@ export function web3AddressFromClaims(claims: Pick<JwtPayload, "app_metadata" | 
   const viaWeb3 = app?.provider === "web3" || (Array.isArray(app?.providers) && app.providers.includes("web3"));
   if (!viaWeb3) return null;
   const data = claims.user_metadata as { sub?: unknown; custom_claims?: { address?: unknown } } | undefined;
-  const address = data?.custom_claims?.address ?? (typeof data?.sub === "string" && data.sub.startsWith("web3:") ? data.sub.split(":").at(-1) : undefined);
+  const address =
+    data?.custom_claims?.address ??
+    (typeof data?.sub === "string" && data.sub.startsWith("web3:") ? data.sub.split(":").at(-1) : undefined);
   return typeof address === "string" && /^0x[0-9a-fA-F]{40}$/.test(address) ? address : null;
 }
 

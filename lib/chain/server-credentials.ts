@@ -15,8 +15,14 @@ export interface ChainEnv {
 
 // Literal reads: Next.js inlines NEXT_PUBLIC_THIRDWEB_CLIENT_ID at build time, as in browser code,
 // so server and browser agree; the secret key is read when the server runs.
-export const processChainEnv = (): ChainEnv => ({ NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, THIRDWEB_SECRET_KEY: process.env.THIRDWEB_SECRET_KEY });
+export const processChainEnv = (): ChainEnv => ({
+  NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID,
+  THIRDWEB_SECRET_KEY: process.env.THIRDWEB_SECRET_KEY,
+});
 
 export function serverChainCredentials(env: ChainEnv = processChainEnv()): ChainCredentials {
-  return resolveChainCredentials({ clientId: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, secretKey: env.THIRDWEB_SECRET_KEY }, clientIdFromSecretKey);
+  return resolveChainCredentials(
+    { clientId: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, secretKey: env.THIRDWEB_SECRET_KEY },
+    clientIdFromSecretKey,
+  );
 }

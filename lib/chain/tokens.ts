@@ -18,7 +18,12 @@ import { serverChainConfig } from "./config.ts";
  * of with each of those routes.
  */
 async function loadSdk() {
-  const [core, chains, rpc, server] = await Promise.all([import("thirdweb"), import("thirdweb/chains"), import("thirdweb/rpc"), import("./server.ts")]);
+  const [core, chains, rpc, server] = await Promise.all([
+    import("thirdweb"),
+    import("thirdweb/chains"),
+    import("thirdweb/rpc"),
+    import("./server.ts"),
+  ]);
   return {
     getContract: core.getContract,
     readContract: core.readContract,
@@ -33,7 +38,8 @@ type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 export type GateField = "chainId" | "contractAddress" | "standard" | "tokenId" | "minBalance";
 
-export type GateTokenErrorCode = "unsupported_chain" | "chain_unavailable" | "chain_unreachable" | "no_contract" | "wrong_standard" | "amount_too_large";
+export type GateTokenErrorCode =
+  "unsupported_chain" | "chain_unavailable" | "chain_unreachable" | "no_contract" | "wrong_standard" | "amount_too_large";
 
 export interface GateTokenError {
   /** The form field to show the message next to. */
@@ -86,7 +92,10 @@ function thirdwebChain({ defineChain }: Sdk, chain: SupportedChain): Chain {
 function label(value: unknown): string | null {
   if (typeof value !== "string") return null;
   // a contract may return any bytes: keep printable text only
-  const text = Array.from(value).filter((char) => char >= " " && char !== "\u007f").join("").trim();
+  const text = Array.from(value)
+    .filter((char) => char >= " " && char !== "\u007f")
+    .join("")
+    .trim();
   return text ? text.slice(0, 64) : null;
 }
 
@@ -102,7 +111,12 @@ async function reader(chainId: number, options: TokenReadOptions): Promise<Token
   const chain = findChain(env ? serverChainConfig(env) : serverChainConfig(), chainId);
   if (!chain) return { ok: false, error: { field: "chainId", code: "unsupported_chain", message: roomMessages.chainUnsupported } };
   const sdk = await loadSdk();
-  const thirdweb = env ? sdk.serverThirdwebClient({ NEXT_PUBLIC_THIRDWEB_CLIENT_ID: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, THIRDWEB_SECRET_KEY: env.THIRDWEB_SECRET_KEY }) : sdk.serverThirdwebClient();
+  const thirdweb = env
+    ? sdk.serverThirdwebClient({
+        NEXT_PUBLIC_THIRDWEB_CLIENT_ID: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID,
+        THIRDWEB_SECRET_KEY: env.THIRDWEB_SECRET_KEY,
+      })
+    : sdk.serverThirdwebClient();
   if (!thirdweb.ok) return { ok: false, error: { field: "chainId", code: "chain_unavailable", message: thirdweb.error } };
   return { ok: true, data: { sdk, chain, client: thirdweb.client, timeoutMs: options.timeoutMs ?? defaultTimeoutMs } };
 }
@@ -114,7 +128,11 @@ const unreachable = (chain: SupportedChain): GateTokenError => ({
 });
 
 /** Reads the contract's facts as the chosen standard; null when it does not answer as one. */
-async function readAsStandard(reader: ChainReader, address: `0x${string}`, standard: GateInput["standard"]): Promise<Omit<GateToken, "chainName" | "label"> | null> {
+async function readAsStandard(
+  reader: ChainReader,
+  address: `0x${string}`,
+  standard: GateInput["standard"],
+): Promise<Omit<GateToken, "chainName" | "label"> | null> {
   const { getContract, readContract } = reader.sdk;
   const contract = getContract({ client: reader.client, chain: thirdwebChain(reader.sdk, reader.chain), address });
   const read = <T>(call: () => Promise<T>) => withTimeout(call(), reader.timeoutMs);
@@ -130,14 +148,24 @@ async function readAsStandard(reader: ChainReader, address: `0x${string}`, stand
     if (decimals === null || erc20Symbol === null || decimals > 77) return null;
     return { name: label(await name()), symbol: label(erc20Symbol), decimals: Number(decimals) };
   }
-  const supported = await read(() => readContract({ contract, method: "function supportsInterface(bytes4 interfaceId) view returns (bool)", params: [interfaceIds[standard]] })).catch(() => false);
+  const supported = await read(() =>
+    readContract({
+      contract,
+      method: "function supportsInterface(bytes4 interfaceId) view returns (bool)",
+      params: [interfaceIds[standard]],
+    }),
+  ).catch(() => false);
   if (supported !== true) return null;
   const [tokenName, tokenSymbol] = await Promise.all([name(), symbol()]);
   return { name: label(tokenName), symbol: label(tokenSymbol), decimals: 0 };
 }
 
 /** Which other standard the contract answers as, if any, so a wrong choice can be named. */
-async function otherStandard(reader: ChainReader, address: `0x${string}`, chosen: GateInput["standard"]): Promise<GateInput["standard"] | null> {
+async function otherStandard(
+  reader: ChainReader,
+  address: `0x${string}`,
+  chosen: GateInput["standard"],
+): Promise<GateInput["standard"] | null> {
   for (const standard of (["erc721", "erc1155", "erc20"] as const).filter((other) => other !== chosen)) {
     if (await readAsStandard(reader, address, standard)) return standard;
   }
@@ -150,7 +178,10 @@ async function otherStandard(reader: ChainReader, address: `0x${string}`, chosen
  * and ERC-1155; decimals() and symbol() for ERC-20). Returns the token's name, symbol, decimals and
  * the label to confirm, or an error for the field at fault.
  */
-export async function describeGateToken(gate: Pick<GateInput, "chainId" | "contractAddress" | "standard">, options: TokenReadOptions = {}): Promise<TokenResult<GateToken>> {
+export async function describeGateToken(
+  gate: Pick<GateInput, "chainId" | "contractAddress" | "standard">,
+  options: TokenReadOptions = {},
+): Promise<TokenResult<GateToken>> {
   const ready = await reader(gate.chainId, options);
   if (!ready.ok) return ready;
   const { sdk, chain, client, timeoutMs } = ready.data;
@@ -158,14 +189,21 @@ export async function describeGateToken(gate: Pick<GateInput, "chainId" | "contr
   const address = gate.contractAddress.toLowerCase() as `0x${string}`;
   const shown = shortChecksummedAddress(address);
   const rpc = getRpcClient({ client, chain: thirdwebChain(sdk, chain) });
-  const chainAnswers = () => withTimeout(eth_blockNumber(rpc), timeoutMs).then(() => true, () => false);
+  const chainAnswers = () =>
+    withTimeout(eth_blockNumber(rpc), timeoutMs).then(
+      () => true,
+      () => false,
+    );
 
   try {
     const code = await withTimeout(eth_getCode(rpc, { address }), timeoutMs).catch((error) => {
       throw new Unreachable(String(error));
     });
     if (!code || code === "0x") {
-      return { ok: false, error: { field: "contractAddress", code: "no_contract", message: `There is no contract at ${shown} on ${chain.name}` } };
+      return {
+        ok: false,
+        error: { field: "contractAddress", code: "no_contract", message: `There is no contract at ${shown} on ${chain.name}` },
+      };
     }
     const facts = await readAsStandard(ready.data, address, gate.standard);
     if (!facts) {
@@ -179,7 +217,10 @@ export async function describeGateToken(gate: Pick<GateInput, "chainId" | "contr
       return { ok: false, error: { field: "standard", code: "wrong_standard", message } };
     }
     const title = facts.name ?? shown;
-    return { ok: true, data: { ...facts, chainName: chain.name, label: `Token: ${title}${facts.symbol ? ` (${facts.symbol})` : ""} on ${chain.name}` } };
+    return {
+      ok: true,
+      data: { ...facts, chainName: chain.name, label: `Token: ${title}${facts.symbol ? ` (${facts.symbol})` : ""} on ${chain.name}` },
+    };
   } catch (error) {
     if (error instanceof Unreachable) return { ok: false, error: unreachable(chain) };
     throw error;
@@ -191,7 +232,10 @@ export async function describeGateToken(gate: Pick<GateInput, "chainId" | "contr
  * set_room_gate (ERC-20 minimum converted from whole tokens to smallest units with the decimals
  * read on chain) and the token to show.
  */
-export async function prepareGate(gate: GateInput, options: TokenReadOptions = {}): Promise<TokenResult<{ record: RoomGateRecord; token: GateToken }>> {
+export async function prepareGate(
+  gate: GateInput,
+  options: TokenReadOptions = {},
+): Promise<TokenResult<{ record: RoomGateRecord; token: GateToken }>> {
   const token = await describeGateToken(gate, options);
   if (!token.ok) return token;
   const record = gateRecord(gate, token.data.decimals);
@@ -204,7 +248,10 @@ export async function gateRequirementText(
   gate: Pick<RoomGateRecord, "chain_id" | "contract_address" | "standard" | "token_id" | "min_balance">,
   options: TokenReadOptions = {},
 ): Promise<TokenResult<{ text: string; token: GateToken }>> {
-  const token = await describeGateToken({ chainId: gate.chain_id, contractAddress: gate.contract_address as `0x${string}`, standard: gate.standard }, options);
+  const token = await describeGateToken(
+    { chainId: gate.chain_id, contractAddress: gate.contract_address as `0x${string}`, standard: gate.standard },
+    options,
+  );
   if (!token.ok) return token;
   const text = requirementText({
     standard: gate.standard,

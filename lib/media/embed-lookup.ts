@@ -24,7 +24,8 @@ export async function lookUpEmbed(client: FunctionsCaller, url: string): Promise
   const context = (error as { context?: unknown }).context;
   if (context instanceof Response) {
     const body = (await context.json().catch(() => null)) as { code?: EmbedFailureCode; error?: string; provider?: string } | null;
-    if (body?.code && body.error) return { ok: false, code: body.code, error: body.error, ...(body.provider ? { provider: body.provider } : {}) };
+    if (body?.code && body.error)
+      return { ok: false, code: body.code, error: body.error, ...(body.provider ? { provider: body.provider } : {}) };
   }
   return { ok: false, code: "network", error: networkMessage };
 }

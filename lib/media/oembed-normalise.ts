@@ -47,7 +47,12 @@ export function plainText(value: unknown, limit: number): string | null {
     if (next === text) break;
     text = next;
   }
-  text = text.replace(tag, " ").replace(/[<>]/g, "").replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, " ").replace(/\s+/g, " ").trim();
+  text = text
+    .replace(tag, " ")
+    .replace(/[<>]/g, "")
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (text.length > limit) text = `${text.slice(0, limit - 1).trimEnd()}…`;
   return text.length > 0 ? text : null;
 }

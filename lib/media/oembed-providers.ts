@@ -29,7 +29,9 @@ export const oembedProviders: readonly OembedProvider[] = [
     name: "YouTube",
     endpoint: "https://www.youtube.com/oembed",
     hosts: ["www.youtube.com", "youtube.com", "m.youtube.com", "music.youtube.com", "youtu.be", "www.youtube-nocookie.com"],
-    path: new RegExp(`^/(?:watch\\?(?:.*&)?v=${id}{11}|(?:shorts|live|embed|v)/${id}{11}|playlist\\?(?:.*&)?list=${id}+|${id}{11}(?:[?#]|$))`),
+    path: new RegExp(
+      `^/(?:watch\\?(?:.*&)?v=${id}{11}|(?:shorts|live|embed|v)/${id}{11}|playlist\\?(?:.*&)?list=${id}+|${id}{11}(?:[?#]|$))`,
+    ),
   },
   {
     key: "vimeo",

@@ -25,8 +25,7 @@ export const notPlayableMessage =
   "We can't play links from there. Paste a YouTube, Vimeo, Wistia, Mux, Twitch, Spotify or TikTok link, an HLS/DASH stream, or a link to an audio or video file.";
 
 export type PlayableUrlCheck =
-  | { ok: true; url: string; player: MediaPlayerKey }
-  | { ok: false; problem: MediaUrlProblem | "not_playable"; error: string };
+  { ok: true; url: string; player: MediaPlayerKey } | { ok: false; problem: MediaUrlProblem | "not_playable"; error: string };
 
 /** The react-player player that would play this (already parsed) link, or null. */
 export function playerFor(url: string): MediaPlayerKey | null {

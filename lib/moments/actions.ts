@@ -27,7 +27,12 @@ function notStarted(refusal: Refusal<PropertyKey>): MomentActionResult<never> {
  * A comment at a second of the post's media (or general, at null), as the signed-in member; with
  * `sessionId`, made during that listening session (it must be live and playing this post).
  */
-export async function createMoment(input: { postId: string; atSeconds: number | null; body: string; sessionId?: string }): Promise<MomentActionResult<Moment>> {
+export async function createMoment(input: {
+  postId: string;
+  atSeconds: number | null;
+  body: string;
+  sessionId?: string;
+}): Promise<MomentActionResult<Moment>> {
   const started = await prelude(newMomentSchema, input);
   if (!started.ok) return notStarted(started.error);
   const { supabase, userId } = started.data;
@@ -41,14 +46,21 @@ export async function createMoment(input: { postId: string; atSeconds: number | 
 
   // room_id is copied from the post by the database (the client may not send it), hence the cast.
   const row = { post_id: postId, author_id: userId, at_seconds: atSeconds, body, ...(sessionId ? { session_id: sessionId } : {}) };
-  const { data, error } = await supabase.from("moments").insert(row as never).select("id").single<{ id: string }>();
+  const { data, error } = await supabase
+    .from("moments")
+    .insert(row as never)
+    .select("id")
+    .single<{ id: string }>();
   if (error || !data) return refused(error ? writeProblem(error, "moment") : { message: momentActionMessages.saveFailed });
   const moment = await getMoment(supabase, data.id);
   return moment ? ok(moment) : fail(momentActionMessages.saveFailed);
 }
 
 /** The author changes their comment's text (RLS: authors only, while members). */
-export async function updateMoment(input: { momentId: string; body: string }): Promise<MomentActionResult<Pick<Moment, "id" | "body" | "updated_at">>> {
+export async function updateMoment(input: {
+  momentId: string;
+  body: string;
+}): Promise<MomentActionResult<Pick<Moment, "id" | "body" | "updated_at">>> {
   const started = await prelude(editMomentSchema, input);
   if (!started.ok) return notStarted(started.error);
   const { supabase, input: edit } = started.data;
@@ -88,7 +100,12 @@ export async function removeReaction(input: { momentId: string; emoji: string })
   const started = await prelude(reactionSchema, input);
   if (!started.ok) return notStarted(started.error);
   const { supabase, userId, input: reaction } = started.data;
-  const { error } = await supabase.from("reactions").delete().eq("moment_id", reaction.momentId).eq("user_id", userId).eq("emoji", reaction.emoji);
+  const { error } = await supabase
+    .from("reactions")
+    .delete()
+    .eq("moment_id", reaction.momentId)
+    .eq("user_id", userId)
+    .eq("emoji", reaction.emoji);
   if (error) return fail(momentActionMessages.reactFailed);
   return ok();
 }

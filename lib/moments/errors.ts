@@ -40,12 +40,15 @@ export function writeProblem(error: DbError, writing: "moment" | "reaction"): Wr
   if (/This session has ended/.test(text)) return { message: momentActionMessages.sessionOver };
   if (/isn't playing in the session/.test(text)) return { message: momentActionMessages.sessionMovedOn };
   if (/moments_session_id_fkey|session isn't in this room/.test(text)) return { message: momentActionMessages.sessionElsewhere };
-  if (error.code === "42501") return { message: writing === "moment" ? momentActionMessages.joinToComment : momentActionMessages.joinToReact };
-  if (/moments_at_seconds_within_duration|past the end of the media/.test(text)) return { message: momentMessages.atPastEnd, field: "atSeconds" };
+  if (error.code === "42501")
+    return { message: writing === "moment" ? momentActionMessages.joinToComment : momentActionMessages.joinToReact };
+  if (/moments_at_seconds_within_duration|past the end of the media/.test(text))
+    return { message: momentMessages.atPastEnd, field: "atSeconds" };
   if (text.includes("moments_at_seconds_range")) return { message: momentMessages.atInvalid, field: "atSeconds" };
   if (text.includes("moments_body_length")) return { message: `${momentMessages.bodyRequired} (1–1000 characters)`, field: "body" };
   if (text.includes("moments_body_characters")) return { message: textMessages.bodyCharacters, field: "body" };
-  if (text.includes("reactions_one_per_emoji") || (error.code === "23505" && writing === "reaction")) return { message: momentActionMessages.alreadyReacted, field: "emoji" };
+  if (text.includes("reactions_one_per_emoji") || (error.code === "23505" && writing === "reaction"))
+    return { message: momentActionMessages.alreadyReacted, field: "emoji" };
   if (text.includes("reactions_emoji_in_set")) return { message: momentMessages.emojiNotInSet, field: "emoji" };
   if (/moments_post_id_fkey|post no longer exists/.test(text)) return { message: momentActionMessages.postGone };
   if (/reactions_moment_id_fkey|comment no longer exists/.test(text)) return { message: momentActionMessages.momentGone };

@@ -5,7 +5,8 @@ import { compareKeys, keyOf, type Moment, type MomentKey } from "./types";
 
 const momentsPageSize = 50;
 
-const momentColumns = "id, post_id, author_id, at_seconds, body, created_at, updated_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path), reactions(id, emoji, user_id)";
+const momentColumns =
+  "id, post_id, author_id, at_seconds, body, created_at, updated_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path), reactions(id, emoji, user_id)";
 
 type Data = Pick<SupabaseClient<Database>, "from" | "rpc">;
 type Page = { moments: Moment[]; next: MomentKey | null };
@@ -13,7 +14,11 @@ type Page = { moments: Moment[]; next: MomentKey | null };
 const loadFailed = "We couldn't load the comments — try again in a moment.";
 
 const shape = (rows: unknown[]): Moment[] =>
-  (rows as Moment[]).map((row) => ({ ...row, at_seconds: row.at_seconds === null ? null : Number(row.at_seconds), reactions: row.reactions ?? [] }));
+  (rows as Moment[]).map((row) => ({
+    ...row,
+    at_seconds: row.at_seconds === null ? null : Number(row.at_seconds),
+    reactions: row.reactions ?? [],
+  }));
 
 /**
  * One page of a post's moments in list order (`at_seconds asc nulls last, id asc`), after `after`
@@ -21,12 +26,20 @@ const shape = (rows: unknown[]): Moment[] =>
  * are read as two index range scans on (post_id, at_seconds, id), so a page costs the same at the
  * 10,000th moment as at the first.
  */
-export async function getMomentsPage(supabase: Data, postId: string, after: MomentKey | null, limit = momentsPageSize): Promise<Result<Page>> {
+export async function getMomentsPage(
+  supabase: Data,
+  postId: string,
+  after: MomentKey | null,
+  limit = momentsPageSize,
+): Promise<Result<Page>> {
   let timed: Moment[] = [];
   if (after === null || after.at !== null) {
     let query = supabase.from("moments").select(momentColumns).eq("post_id", postId).not("at_seconds", "is", null);
     if (after) query = query.gte("at_seconds", after.at!).or(`at_seconds.gt.${after.at},id.gt.${after.id}`);
-    const { data, error } = await query.order("at_seconds", { ascending: true, nullsFirst: false }).order("id", { ascending: true }).limit(limit + 1);
+    const { data, error } = await query
+      .order("at_seconds", { ascending: true, nullsFirst: false })
+      .order("id", { ascending: true })
+      .limit(limit + 1);
     if (error) return { ok: false, error: loadFailed };
     timed = shape(data);
     if (timed.length > limit) {

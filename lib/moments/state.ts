@@ -21,7 +21,10 @@ export type MomentsAction =
   | { type: "reactionRemove"; momentId: string; reaction: { id: string } | { user_id: string; emoji: string } }
   | { type: "merge"; moments: Moment[]; through: MomentKey | null };
 
-export const initialMomentsState = (moments: Moment[], next: MomentKey | null): MomentsState => ({ items: sortMoments(dedupe(moments)), next });
+export const initialMomentsState = (moments: Moment[], next: MomentKey | null): MomentsState => ({
+  items: sortMoments(dedupe(moments)),
+  next,
+});
 
 const byKey = (a: Moment, b: Moment) => compareKeys(keyOf(a), keyOf(b));
 const sortMoments = (moments: Moment[]) => [...moments].sort(byKey);
@@ -79,7 +82,9 @@ export function momentsReducer(state: MomentsState, action: MomentsAction): Mome
     case "reactionRemove":
       return withReactions(state, action.momentId, (reactions) => {
         const { reaction } = action;
-        const kept = reactions.filter((r) => ("id" in reaction ? r.id !== reaction.id : r.user_id !== reaction.user_id || r.emoji !== reaction.emoji));
+        const kept = reactions.filter((r) =>
+          "id" in reaction ? r.id !== reaction.id : r.user_id !== reaction.user_id || r.emoji !== reaction.emoji,
+        );
         return kept.length === reactions.length ? reactions : kept;
       });
     case "merge": {

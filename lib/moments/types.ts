@@ -24,7 +24,10 @@ export interface MomentKey {
   id: string;
 }
 
-export const keyOf = (moment: Pick<Moment, "at_seconds" | "id">): MomentKey => ({ at: moment.at_seconds === null ? null : Number(moment.at_seconds), id: moment.id });
+export const keyOf = (moment: Pick<Moment, "at_seconds" | "id">): MomentKey => ({
+  at: moment.at_seconds === null ? null : Number(moment.at_seconds),
+  id: moment.id,
+});
 
 /** Order of the list and its pages: `at_seconds asc nulls last, id asc`. */
 export function compareKeys(a: MomentKey, b: MomentKey): number {

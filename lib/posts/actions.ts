@@ -24,7 +24,8 @@ function insertProblem(error: { code?: string; message: string }): string {
   const limited = rateLimitRefusal(error);
   if (limited) return limited;
   if (error.code === "42501") return postMessages.notMember;
-  if (error.message.includes("posts_storage_path_uploaded") || error.message.includes("upload has not finished")) return postMessages.uploadMissing;
+  if (error.message.includes("posts_storage_path_uploaded") || error.message.includes("upload has not finished"))
+    return postMessages.uploadMissing;
   if (error.message.includes("posts_title_length")) return postMessages.titleTooLong;
   if (error.message.includes("posts_body_length")) return postMessages.bodyTooLong;
   if (error.message.includes("posts_title_characters")) return textMessages.lineCharacters;
@@ -42,7 +43,11 @@ const text = (formData: FormData, name: string) => {
  * metadata from the `embed` function is written by the server (authors cannot write `embed`), with
  * the media's length when the provider gave it.
  */
-export async function createLinkPost(room: { id: string; slug: string }, _previous: LinkPostState, formData: FormData): Promise<LinkPostState> {
+export async function createLinkPost(
+  room: { id: string; slug: string },
+  _previous: LinkPostState,
+  formData: FormData,
+): Promise<LinkPostState> {
   const values = { title: text(formData, "title"), body: text(formData, "body"), url: text(formData, "url") };
   const started = await prelude(linkPostSchema, values);
   if (!started.ok) return { ...refusedForm(started.error), values };
@@ -58,7 +63,10 @@ export async function createLinkPost(room: { id: string; slug: string }, _previo
   const embed = await lookupEmbed(supabase, input.url);
   let notice: string | undefined;
   if (embed.ok) {
-    const { error: embedError } = await createAdminClient().from("posts").update({ embed: embed.data, duration_seconds: embedDurationSeconds(embed.data) }).eq("id", post.id);
+    const { error: embedError } = await createAdminClient()
+      .from("posts")
+      .update({ embed: embed.data, duration_seconds: embedDurationSeconds(embed.data) })
+      .eq("id", post.id);
     if (embedError) notice = "Posted, without the link's details — they couldn't be saved.";
   } else notice = embed.error;
   revalidatePath(`/r/${room.slug}`);
@@ -70,14 +78,18 @@ export async function createLinkPost(room: { id: string; slug: string }, _previo
  * room (Storage checks the bucket's insert policy as the member when it signs). Also clears out
  * files that never became a post.
  */
-export async function startUpload(roomId: string, file: { type: string; size: number }): Promise<PostResult<{ path: string; signedUrl: string }>> {
+export async function startUpload(
+  roomId: string,
+  file: { type: string; size: number },
+): Promise<PostResult<{ path: string; signedUrl: string }>> {
   const invalid = checkUploadFile("media", file);
   if (invalid) return { ok: false, error: invalid, field: "file" };
   return action(uuidField(postMessages.notMember), roomId, async (roomId, { supabase, userId }) => {
     const path = mediaObjectPath(roomId, userId, file.type, randomUUID());
     const { data, error } = await supabase.storage.from("media").createSignedUploadUrl(path);
     after(() => removeOrphanUploads(createAdminClient()).catch(() => 0));
-    if (error || !data) return fail(/row-level security|403|Unauthorized/i.test(error?.message ?? "") ? postMessages.notMember : uploadMessages.failed);
+    if (error || !data)
+      return fail(/row-level security|403|Unauthorized/i.test(error?.message ?? "") ? postMessages.notMember : uploadMessages.failed);
     return ok({ path, signedUrl: data.signedUrl });
   });
 }
@@ -92,11 +104,16 @@ export async function discardUpload(path: string): Promise<PostResult> {
 }
 
 /** The last step of an upload: the post, once its file is stored (the database refuses it before). */
-export async function createUploadPost(room: { id: string; slug: string }, input: UploadPostInput): Promise<PostResult<{ postId: string }>> {
+export async function createUploadPost(
+  room: { id: string; slug: string },
+  input: UploadPostInput,
+): Promise<PostResult<{ postId: string }>> {
   const started = await prelude(uploadPostSchema, input);
   if (!started.ok) {
     const refusal = started.error;
-    return refusal.reason === "invalid" ? { ok: false, error: refusal.message, field: Object.keys(refusal.fields)[0] ?? "" } : fail(refusal.message);
+    return refusal.reason === "invalid"
+      ? { ok: false, error: refusal.message, field: Object.keys(refusal.fields)[0] ?? "" }
+      : fail(refusal.message);
   }
   const { supabase, userId, input: upload } = started.data;
   if (!upload.path.startsWith(`${room.id}/${userId}/`)) return fail(notYourUpload);
@@ -123,7 +140,11 @@ export async function createUploadPost(room: { id: string; slug: string }, input
 }
 
 /** The author edits the title and text (RLS: authors only). */
-export async function updatePost(target: { id: string; slug: string }, _previous: EditPostState, formData: FormData): Promise<EditPostState> {
+export async function updatePost(
+  target: { id: string; slug: string },
+  _previous: EditPostState,
+  formData: FormData,
+): Promise<EditPostState> {
   const values = { title: text(formData, "title"), body: text(formData, "body") };
   const started = await prelude(postEditSchema, values);
   if (!started.ok) return { ...refusedForm(started.error), values };

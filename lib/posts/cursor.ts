@@ -16,7 +16,14 @@ export function decodeCursor(value: string | string[] | undefined): FeedCursor |
   if (typeof value !== "string") return null;
   const [createdAt, id, ...rest] = value.split("~");
   // Kept as Postgres wrote it: its microseconds matter (a Date would round them to milliseconds).
-  if (rest.length || !id || !isUuid(id) || !/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)$/.test(createdAt ?? "") || Number.isNaN(Date.parse(createdAt))) return null;
+  if (
+    rest.length ||
+    !id ||
+    !isUuid(id) ||
+    !/^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)$/.test(createdAt ?? "") ||
+    Number.isNaN(Date.parse(createdAt))
+  )
+    return null;
   return { createdAt, id };
 }
 

@@ -115,7 +115,8 @@ export function postFromRow(row: Tables<"posts">): Post {
 /** Authors the page has no profile for yet (each asked for once: `asked` remembers). */
 export function unknownAuthors(state: FeedState, asked: ReadonlySet<string>): string[] {
   const missing = new Set<string>();
-  for (const post of state.posts) if (!post.author && !state.authors[post.author_id] && !asked.has(post.author_id)) missing.add(post.author_id);
+  for (const post of state.posts)
+    if (!post.author && !state.authors[post.author_id] && !asked.has(post.author_id)) missing.add(post.author_id);
   return [...missing];
 }
 

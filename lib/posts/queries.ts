@@ -8,7 +8,8 @@ import { type FeedCursor, olderThan } from "./cursor";
 const feedPageSize = 20;
 
 /** The columns a feed card and the post page show (the author's profile joined). */
-export const postColumns = "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";
+export const postColumns =
+  "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";
 
 type Row = Database["public"]["Tables"]["posts"]["Row"];
 export type Post = Omit<Row, "embed"> & {
@@ -22,11 +23,18 @@ export function shapePost(row: Record<string, unknown>): Post {
 }
 
 /** One page of a room's feed, newest first, and the cursor of the next page if there is one. */
-export async function getFeedPage(supabase: SupabaseClient<Database>, roomId: string, cursor: FeedCursor | null): Promise<Result<{ posts: Post[]; next: FeedCursor | null }>> {
+export async function getFeedPage(
+  supabase: SupabaseClient<Database>,
+  roomId: string,
+  cursor: FeedCursor | null,
+): Promise<Result<{ posts: Post[]; next: FeedCursor | null }>> {
   let query = supabase.from("posts").select(postColumns).eq("room_id", roomId);
   // created_at ≤ the cursor's bounds the index scan; the `or` then settles ties by id.
   if (cursor) query = query.lte("created_at", cursor.createdAt).or(olderThan(cursor));
-  const { data, error } = await query.order("created_at", { ascending: false }).order("id", { ascending: false }).limit(feedPageSize + 1);
+  const { data, error } = await query
+    .order("created_at", { ascending: false })
+    .order("id", { ascending: false })
+    .limit(feedPageSize + 1);
   if (error) return fail("We couldn't load the posts — reload the page in a moment.");
   const rows = (data as unknown as Record<string, unknown>[]).map(shapePost);
   const posts = rows.slice(0, feedPageSize);

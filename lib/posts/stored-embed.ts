@@ -17,7 +17,10 @@ export type StoredEmbed = {
 };
 
 type Check = (value: string | number | boolean | object) => boolean;
-const textUpTo = (limit: number): Check => (value) => typeof value === "string" && value.length <= limit;
+const textUpTo =
+  (limit: number): Check =>
+  (value) =>
+    typeof value === "string" && value.length <= limit;
 const finiteNumber: Check = (value) => typeof value === "number" && Number.isFinite(value);
 
 function isHttpsUrl(value: string | number | boolean | object): boolean {

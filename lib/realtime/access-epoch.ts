@@ -34,6 +34,10 @@ export function heardEpoch(roomId: string, epoch: unknown, joinedAt: number): bo
 }
 
 /** A join refused on a channel joined at `joinedAt`: whether a newer topic is known, or the room's epoch (read now) moved on. */
-export async function epochMovedPast(roomId: string, joinedAt: number, readEpoch?: (roomId: string) => Promise<number | null>): Promise<boolean> {
+export async function epochMovedPast(
+  roomId: string,
+  joinedAt: number,
+  readEpoch?: (roomId: string) => Promise<number | null>,
+): Promise<boolean> {
   return knownEpoch(roomId) > joinedAt || (readEpoch !== undefined && (await refreshEpoch(roomId, readEpoch)));
 }

@@ -22,8 +22,13 @@ export function rowChangeOf<T extends { table: string }>(tables: readonly T["tab
 }
 
 /** A change to someone's membership, as the database broadcasts it. */
-export const isMembershipChange: Guard<{ operation: string; room_id: string; user_id: string; role: unknown }> = (payload): payload is { operation: string; room_id: string; user_id: string; role: unknown } =>
-  isObject(payload) && operations.has(payload.operation as string) && typeof payload.room_id === "string" && typeof payload.user_id === "string";
+export const isMembershipChange: Guard<{ operation: string; room_id: string; user_id: string; role: unknown }> = (
+  payload,
+): payload is { operation: string; room_id: string; user_id: string; role: unknown } =>
+  isObject(payload) &&
+  operations.has(payload.operation as string) &&
+  typeof payload.room_id === "string" &&
+  typeof payload.user_id === "string";
 
 /** A listening session's row: an id and a room. */
 export const isSessionRow: Guard<{ id: string; room_id: string }> = (payload): payload is { id: string; room_id: string } =>

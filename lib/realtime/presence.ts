@@ -30,17 +30,17 @@ export interface HereNow {
 
 /** Everyone here now, once each, from the database's rows: the page's own person first, then the others by name. */
 export function hereNowOf(rows: HereRow[], selfId: string | null): HereNow[] {
-  const people = rows.map(
-    (row): HereNow => ({
-      userId: row.user_id,
-      username: row.username,
-      displayName: row.display_name,
-      avatarPath: row.avatar_path,
-      playing: row.playing_post_id ? { post_id: row.playing_post_id, title: row.playing_title ?? "" } : null,
-      isSelf: row.user_id === selfId,
-    }),
+  const people = rows.map((row): HereNow => ({
+    userId: row.user_id,
+    username: row.username,
+    displayName: row.display_name,
+    avatarPath: row.avatar_path,
+    playing: row.playing_post_id ? { post_id: row.playing_post_id, title: row.playing_title ?? "" } : null,
+    isSelf: row.user_id === selfId,
+  }));
+  return people.sort(
+    (a, b) => Number(b.isSelf) - Number(a.isSelf) || a.displayName.localeCompare(b.displayName) || a.userId.localeCompare(b.userId),
   );
-  return people.sort((a, b) => Number(b.isSelf) - Number(a.isSelf) || a.displayName.localeCompare(b.displayName) || a.userId.localeCompare(b.userId));
 }
 
 /** A member's presence identity: their id (everything shown about them comes from the database). */

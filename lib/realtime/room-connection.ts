@@ -4,7 +4,16 @@ import type { LiveClient } from "@/lib/supabase/live-client";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { epochMovedPast, heardEpoch, knownEpoch } from "./access-epoch";
 import { channelTurn, MissedChanges } from "./channel-status";
-import { type RoomChannelHandlers, type RoomChannelStatus, type RoomRowChange, type MembershipChange, endsMembershipOf, isRoomRowChange, roomTables, roomTopic } from "./room-channel";
+import {
+  type RoomChannelHandlers,
+  type RoomChannelStatus,
+  type RoomRowChange,
+  type MembershipChange,
+  endsMembershipOf,
+  isRoomRowChange,
+  roomTables,
+  roomTopic,
+} from "./room-channel";
 import { deliver, isMembershipChange } from "./live-updates";
 import type { PresenceMeta } from "./presence";
 import { membershipEndedMessage, takeOwnLeave } from "./room-messages";
@@ -172,11 +181,17 @@ export class RoomConnection {
       config: { private: true, presence: { key: presenceKey, enabled: true } },
     });
     this.channel = channel;
-    channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch, presenceKey));
+    channel.on(
+      "broadcast",
+      { event: "access" },
+      ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch, presenceKey),
+    );
     for (const table of roomTables) {
       channel.on("broadcast", { event: table }, ({ payload }) => deliver(table, payload, isRoomRowChange, (change) => this.change(change)));
     }
-    channel.on("broadcast", { event: "memberships" }, ({ payload }) => deliver("membership", payload, isMembershipChange, (change) => this.membership(change as MembershipChange)));
+    channel.on("broadcast", { event: "memberships" }, ({ payload }) =>
+      deliver("membership", payload, isMembershipChange, (change) => this.membership(change as MembershipChange)),
+    );
     channel.on("presence", { event: "sync" }, () => {
       if (channel !== this.channel) return;
       const state = channel.presenceState<PresenceMeta>() as unknown as Record<string, PresenceMeta[]>;

@@ -14,7 +14,10 @@ export function takeOwnLeave(roomId: string): boolean {
 }
 
 export function membershipEndedMessage(gated: boolean, ownLeave: boolean): string {
-  if (ownLeave) return gated ? "You left this room — this page has stopped updating." : "You left this room — you can still read along; join again to post.";
+  if (ownLeave)
+    return gated
+      ? "You left this room — this page has stopped updating."
+      : "You left this room — you can still read along; join again to post.";
   return gated
     ? "You're no longer a member of this room — your membership was removed or has lapsed, so this page has stopped updating."
     : "You're no longer a member of this room — your membership was removed. You can still read along; join again to post and comment.";

@@ -23,7 +23,12 @@ async function freshnessKeeper(roomId: string): Promise<RoomConnectionOptions["k
  * Runs `use` with the page's connection to the room once it exists: the connection's code loads
  * with the live client, after first paint.
  */
-function useConnection(roomId: string | null, options: RoomConnectionOptions, subscriber: RoomSubscriber, use?: (connection: RoomConnection) => void): void {
+function useConnection(
+  roomId: string | null,
+  options: RoomConnectionOptions,
+  subscriber: RoomSubscriber,
+  use?: (connection: RoomConnection) => void,
+): void {
   const latest = useRef({ subscriber, use });
   useEffect(() => {
     latest.current = { subscriber, use };
@@ -66,7 +71,12 @@ function useConnection(roomId: string | null, options: RoomConnectionOptions, su
  * shares one channel. `onResync` runs whenever the channel is live again after a gap: fetch what
  * changed since the newest change seen, through REST, and merge by id.
  */
-export function useRoomChannel(roomId: string | null, handlers: RoomChannelHandlers & Pick<RoomSubscriber, "onMembershipEnded">, presenceKey?: string, options: Omit<RoomConnectionOptions, "presenceKey"> = {}): void {
+export function useRoomChannel(
+  roomId: string | null,
+  handlers: RoomChannelHandlers & Pick<RoomSubscriber, "onMembershipEnded">,
+  presenceKey?: string,
+  options: Omit<RoomConnectionOptions, "presenceKey"> = {},
+): void {
   useConnection(roomId, { ...options, presenceKey }, handlers);
 }
 
@@ -79,7 +89,12 @@ export type PresenceSelf = { user_id: string };
  * channel's presence only says when to read them again and who is still connected. Visitors see
  * the list but are not in it.
  */
-export function useHereNow(roomId: string | null, self: PresenceSelf | null, playing: NowPlaying | null, options: Omit<RoomConnectionOptions, "presenceKey"> = {}) {
+export function useHereNow(
+  roomId: string | null,
+  self: PresenceSelf | null,
+  playing: NowPlaying | null,
+  options: Omit<RoomConnectionOptions, "presenceKey"> = {},
+) {
   const [people, setPeople] = useState<HereNow[]>([]);
   const [status, setStatus] = useState<{ status: RoomChannelStatus; detail?: string }>({ status: "joining" });
   const [ended, setEnded] = useState<string | null>(null);

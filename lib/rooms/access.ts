@@ -34,7 +34,14 @@ export function roomAccess(room: { visibility: string }, fresh: FreshMembership)
 }
 
 /** The access of a visitor to a room that did not load: nothing to read or manage. */
-export const noAccess: RoomAccess = Object.freeze({ membership: null, notice: null, lapsed: false, role: null, canRead: false, canManage: false });
+export const noAccess: RoomAccess = Object.freeze({
+  membership: null,
+  notice: null,
+  lapsed: false,
+  role: null,
+  canRead: false,
+  canManage: false,
+});
 
 /** Who may delete a post: its author, and the room's moderators and owner. */
 export function mayDeletePost(viewer: { userId: string | null; role: RoomRole | null }, authorId: string): boolean {

@@ -7,7 +7,9 @@ export const coverBucket = "room-covers";
 
 /** Whether a path names a cover file in this room's folder (the only paths rooms.cover_path takes). */
 export function isCoverPathOf(roomId: string, path: string): boolean {
-  return path.startsWith(`${roomId}/`) && path.length > roomId.length + 1 && !path.includes("..") && !path.slice(roomId.length + 1).includes("/");
+  return (
+    path.startsWith(`${roomId}/`) && path.length > roomId.length + 1 && !path.includes("..") && !path.slice(roomId.length + 1).includes("/")
+  );
 }
 
 /** Public URL of a room's cover (public bucket: no signing needed). */

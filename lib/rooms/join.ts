@@ -15,7 +15,12 @@ type FunctionsCaller = Pick<SupabaseClient, "functions">;
 const offline: JoinRoomError = { code: "offline", error: "We couldn't reach Cuepoint's server — check your connection and try again." };
 
 function isJoinRoomError(value: unknown): value is JoinRoomError {
-  return typeof value === "object" && value !== null && typeof (value as JoinRoomError).code === "string" && typeof (value as JoinRoomError).error === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as JoinRoomError).code === "string" &&
+    typeof (value as JoinRoomError).error === "string"
+  );
 }
 
 async function callJoinRoom<T>(supabase: FunctionsCaller, body: JoinRoomBody): Promise<JoinResult<T>> {

@@ -35,7 +35,13 @@ export async function loadRoomMembers(supabase: SupabaseClient<Database>, roomId
   const members = data.flatMap((row): RoomMember[] => {
     if (!row.profiles || !roles.has(row.role)) return [];
     const theirs = (wallets ?? []).filter((wallet) => wallet.user_id === row.user_id);
-    const qualified = row.verified_wallet ? (theirs.find((wallet) => wallet.address === row.verified_wallet) ?? { address: row.verified_wallet, ens_name: null, ens_avatar: null }) : theirs[0];
+    const qualified = row.verified_wallet
+      ? (theirs.find((wallet) => wallet.address === row.verified_wallet) ?? {
+          address: row.verified_wallet,
+          ens_name: null,
+          ens_avatar: null,
+        })
+      : theirs[0];
     return [
       {
         userId: row.user_id,

@@ -59,7 +59,8 @@ export async function freshMembership<M extends MembershipFacts>(
   membership: M | null,
   now = Date.now(),
 ): Promise<{ membership: M | null; notice: string | null; lapsed: boolean }> {
-  if (!needsChecks(room.visibility, membership) || checkAge(membership, now) < membershipRecheckAfterMs) return { membership, notice: null, lapsed: false };
+  if (!needsChecks(room.visibility, membership) || checkAge(membership, now) < membershipRecheckAfterMs)
+    return { membership, notice: null, lapsed: false };
   const freshness = await recheckFreshness(supabase, room.id);
   switch (freshness.kind) {
     case "member":
@@ -70,6 +71,8 @@ export async function freshMembership<M extends MembershipFacts>(
       return { membership: null, notice: null, lapsed: false };
     case "unchecked":
       // Within the grace the old check still counts; past it, the room reads as closed for now.
-      return checkAge(membership, now) < gatedMembershipLifetimeMs ? { membership, notice: null, lapsed: false } : { membership: null, notice: freshness.message, lapsed: false };
+      return checkAge(membership, now) < gatedMembershipLifetimeMs
+        ? { membership, notice: null, lapsed: false }
+        : { membership: null, notice: freshness.message, lapsed: false };
   }
 }

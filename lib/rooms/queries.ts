@@ -61,7 +61,12 @@ export async function getRoomBySlug(supabase: Client, slug: string, viewerId?: s
     room.visibility === "gated" ? supabase.from("room_gates").select("*").eq("room_id", room.id).maybeSingle() : null,
     supabase.from("profiles").select("id, username, display_name, avatar_path").eq("id", room.owner_id).maybeSingle(),
     userId
-      ? supabase.from("memberships").select("role, joined_at, verified_wallet, verified_at").eq("room_id", room.id).eq("user_id", userId).maybeSingle()
+      ? supabase
+          .from("memberships")
+          .select("role, joined_at, verified_wallet, verified_at")
+          .eq("room_id", room.id)
+          .eq("user_id", userId)
+          .maybeSingle()
       : null,
   ]);
   if (gate?.error || owner.error || membership?.error) return { ok: false, error: unavailable };
@@ -88,7 +93,10 @@ async function currentUserId(supabase: Client): Promise<string | null> {
 
 const directoryPageSize = 24;
 
-export type DirectoryRoom = Pick<Room, "id" | "slug" | "name" | "description" | "cover_path" | "visibility" | "member_count" | "created_at"> & {
+export type DirectoryRoom = Pick<
+  Room,
+  "id" | "slug" | "name" | "description" | "cover_path" | "visibility" | "member_count" | "created_at"
+> & {
   gate: Pick<RoomGate, "chain_id" | "contract_address" | "standard" | "token_id" | "min_balance"> | null;
 };
 
@@ -110,7 +118,10 @@ export interface DirectoryQuery {
  * Rooms newest first, optionally those whose name contains `search`, one page at a time. Through the
  * `search_rooms` function, which plans each call for its term (see its migration).
  */
-export async function listRooms(supabase: Client, { search = "", cursor = null, pageSize = directoryPageSize }: DirectoryQuery = {}): Promise<QueryResult<DirectoryPage>> {
+export async function listRooms(
+  supabase: Client,
+  { search = "", cursor = null, pageSize = directoryPageSize }: DirectoryQuery = {},
+): Promise<QueryResult<DirectoryPage>> {
   const after = cursor ? decodeCursor(cursor) : null;
   const query = supabase
     .rpc(
@@ -118,7 +129,9 @@ export async function listRooms(supabase: Client, { search = "", cursor = null, 
       { search: likePattern(search.trim()), before_created_at: after?.createdAt, before_id: after?.id, page_size: pageSize + 1 },
       { get: true },
     )
-    .select("id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)");
+    .select(
+      "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)",
+    );
 
   const { data, error } = await query;
   if (error) return { ok: false, error: { kind: "unavailable", message: "We couldn't load the rooms — reload the page in a moment." } };

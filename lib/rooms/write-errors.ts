@@ -44,6 +44,7 @@ export function roomWriteError(error: PostgresError, fallback: string): WriteErr
   const constraint = Object.keys(constraintMessages).find((name) => text.includes(name));
   if (constraint) return constraintMessages[constraint];
   // The migration's guards raise insufficient_privilege with a sentence meant for people.
-  if (error.code === "42501" && error.message && !/row-level security|permission denied/i.test(error.message)) return { message: `${error.message.replace(/\.$/, "")}.` };
+  if (error.code === "42501" && error.message && !/row-level security|permission denied/i.test(error.message))
+    return { message: `${error.message.replace(/\.$/, "")}.` };
   return { message: fallback };
 }

@@ -21,7 +21,14 @@ const mediaProviders = {
     "https://cdnapisec.kaltura.com",
   ],
   media: ["https://stream.mux.com", "https://*.wistia.com", "https://*.wistia.net", "https://*.kaltura.com"],
-  images: ["https://i.ytimg.com", "https://i.vimeocdn.com", "https://image.mux.com", "https://*.wistia.com", "https://*.sndcdn.com", "https://i.scdn.co"],
+  images: [
+    "https://i.ytimg.com",
+    "https://i.vimeocdn.com",
+    "https://image.mux.com",
+    "https://*.wistia.com",
+    "https://*.sndcdn.com",
+    "https://i.scdn.co",
+  ],
   // Players that fetch their streams and report playback themselves (HLS manifests, Mux Data).
   connect: ["https://stream.mux.com", "https://*.litix.io", "https://*.wistia.com", "https://*.kaltura.com"],
 } as const;
@@ -69,7 +76,13 @@ export function contentSecurityPolicy({ nonce, supabaseUrl, chainRpcUrls = [], d
     // <audio>/<video> element), so media, like images, may come from any https host.
     "media-src": ["'self'", "blob:", "https:", ...supabase, ...mediaProviders.media],
     "frame-src": [...mediaProviders.frames],
-    "connect-src": ["'self'", ...withWebsocket(supabaseUrl), ...thirdwebHosts, ...chainRpcUrls.flatMap(withWebsocket), ...mediaProviders.connect],
+    "connect-src": [
+      "'self'",
+      ...withWebsocket(supabaseUrl),
+      ...thirdwebHosts,
+      ...chainRpcUrls.flatMap(withWebsocket),
+      ...mediaProviders.connect,
+    ],
     "worker-src": ["'self'", "blob:"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],

@@ -16,7 +16,14 @@ export type HereWatch = Pick<HereRows, "present" | "prompt" | "stop">;
 export interface SessionBackend {
   start(postId: string | null): Result<SessionRow>;
   end(sessionId: string): Result<SessionRow>;
-  setPlayback(input: { sessionId: string; postId: string | null; positionSeconds: number; playing: boolean; rate: number; atMs: number }): Result<SessionRow>;
+  setPlayback(input: {
+    sessionId: string;
+    postId: string | null;
+    positionSeconds: number;
+    playing: boolean;
+    rate: number;
+    atMs: number;
+  }): Result<SessionRow>;
   next(input: { sessionId: string; afterPostId: string | null; atMs: number }): Result<SessionRow>;
   heartbeat(sessionId: string): Result<string>;
   claimHost(sessionId: string, expectedHostId: string | null): Result<SessionRow>;

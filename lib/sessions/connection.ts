@@ -91,9 +91,22 @@ export class SessionConnection {
       config: { private: true, presence: { key: this.userId, enabled: true } },
     });
     this.channel = channel;
-    channel.on("broadcast", { event: "access" }, ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch));
-    channel.on("broadcast", { event: "session" }, ({ payload }) => channel === this.channel && deliver("session", payload, isSessionRow, (row) => this.handlers.onSession(row as SessionRow)));
-    channel.on("broadcast", { event: "queue" }, ({ payload }) => channel === this.channel && deliver("queue", payload, isQueueChange, (change) => this.handlers.onQueue(change)));
+    channel.on(
+      "broadcast",
+      { event: "access" },
+      ({ payload }) => channel === this.channel && this.accessMoved((payload as { epoch?: unknown }).epoch),
+    );
+    channel.on(
+      "broadcast",
+      { event: "session" },
+      ({ payload }) =>
+        channel === this.channel && deliver("session", payload, isSessionRow, (row) => this.handlers.onSession(row as SessionRow)),
+    );
+    channel.on(
+      "broadcast",
+      { event: "queue" },
+      ({ payload }) => channel === this.channel && deliver("queue", payload, isQueueChange, (change) => this.handlers.onQueue(change)),
+    );
     channel.on("broadcast", { event: "host" }, ({ payload }) => {
       const beat = hostBeatOf(payload);
       if (beat && channel === this.channel) this.handlers.onHostBeat?.(beat);

@@ -9,7 +9,8 @@ export interface Effect {
   run(): (() => void) | void;
 }
 
-const sameDeps = (a: readonly unknown[] | null, b: readonly unknown[]) => a !== null && a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
+const sameDeps = (a: readonly unknown[] | null, b: readonly unknown[]) =>
+  a !== null && a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
 
 /**
  * A list of effects, in the order React would run them: `sync()` cleans up every effect whose deps

@@ -12,7 +12,10 @@ export function browserEngineDeps(roomId: string, selfId: string): SessionEngine
   return {
     load: async () => {
       const [data, live] = await Promise.all([loadSupabaseData(), loadLiveClient()]);
-      return { backend: sessionBackend(data, roomId), connect: (handlers) => new SessionConnection(live, roomId, selfId, handlers, readRoomEpoch) };
+      return {
+        backend: sessionBackend(data, roomId),
+        connect: (handlers) => new SessionConnection(live, roomId, selfId, handlers, readRoomEpoch),
+      };
     },
     loadBackend: async () => sessionBackend(await loadSupabaseData(), roomId),
     accessToken: loadAccessToken,

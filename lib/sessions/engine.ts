@@ -10,7 +10,14 @@ import { sessionMessages } from "./rpc";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { HostSuccession } from "./succession";
 import { positionAt } from "./timeline";
-import { type ListenerMeta, type PlaybackState, type QueueEntry, type SessionActionResult, type SessionRow, playbackStateOf } from "./types";
+import {
+  type ListenerMeta,
+  type PlaybackState,
+  type QueueEntry,
+  type SessionActionResult,
+  type SessionRow,
+  playbackStateOf,
+} from "./types";
 
 interface EngineState {
   session: SessionRow | null;
@@ -81,8 +88,12 @@ export class SessionEngine {
   private dirty = false;
   private committing = false;
 
-  private readonly metasOf = memo((rows: HereRow[], liveId: string | null) => rows.filter((row) => row.session_id !== null && row.session_id === liveId).map(listenerMetaOf));
-  private readonly heardOf = memo((silent: boolean, metas: ListenerMeta[], hostId: string | null) => (silent ? metas.filter((meta) => meta.user_id !== hostId) : metas));
+  private readonly metasOf = memo((rows: HereRow[], liveId: string | null) =>
+    rows.filter((row) => row.session_id !== null && row.session_id === liveId).map(listenerMetaOf),
+  );
+  private readonly heardOf = memo((silent: boolean, metas: ListenerMeta[], hostId: string | null) =>
+    silent ? metas.filter((meta) => meta.user_id !== hostId) : metas,
+  );
   private readonly listenersOf = memo((metas: ListenerMeta[], hostId: string | null, selfId: string) => listenersOf(metas, hostId, selfId));
   private readonly baseOf = memo((live: SessionRow | null) => (live ? playbackStateOf(live) : null));
 
@@ -316,7 +327,13 @@ export class SessionEngine {
       end: () => (session() ? this.run((backend) => backend.end(session()!.id)) : Promise.resolve(false)),
       play: () => this.change({ postId, positionSeconds: duration !== null && now() >= duration - 0.05 ? 0 : now(), playing: true, rate }),
       pause: () => this.change({ postId, positionSeconds: now(), playing: false, rate }),
-      seek: (seconds) => this.change({ postId, positionSeconds: Math.max(0, duration !== null ? Math.min(seconds, duration) : seconds), playing: playback?.playing ?? false, rate }),
+      seek: (seconds) =>
+        this.change({
+          postId,
+          positionSeconds: Math.max(0, duration !== null ? Math.min(seconds, duration) : seconds),
+          playing: playback?.playing ?? false,
+          rate,
+        }),
       next: () => {
         const current = session();
         if (!current) return Promise.resolve(false);
@@ -414,7 +431,10 @@ export class SessionEngine {
   /** The host left (no presence of theirs): the successor claims the place; the others later, in turn (./succession.ts). */
   private takeOverWhenGone(): () => void {
     const succession = new HostSuccession({
-      claim: (sessionId, expectedHostId) => (this.backend ? this.backend.claimHost(sessionId, expectedHostId) : Promise.resolve({ ok: false, error: sessionMessages.unreachable })),
+      claim: (sessionId, expectedHostId) =>
+        this.backend
+          ? this.backend.claimHost(sessionId, expectedHostId)
+          : Promise.resolve({ ok: false, error: sessionMessages.unreachable }),
       claimed: (row) => this.receive(row),
       resync: () => void this.resync(),
     });
@@ -426,23 +446,37 @@ export class SessionEngine {
   private watchSilence(): (() => void) | void {
     const key = this.derived.silenceKey;
     if (!key) return;
-    return watchHostSilence(key, () => this.lastBeat, this.deps.now, (silent) => {
-      const found = this.state.silence;
-      if (found?.key !== key || found.silent !== silent) this.set({ silence: { key, silent } });
-    });
+    return watchHostSilence(
+      key,
+      () => this.lastBeat,
+      this.deps.now,
+      (silent) => {
+        const found = this.state.silence;
+        if (found?.key !== key || found.silent !== silent) this.set({ silence: { key, silent } });
+      },
+    );
   }
 
   /** What succession needs to know: the session, its host, who is here (without a silent host), the channel. */
   private feedSuccession(): void {
     const { liveId, hostId, heard, channelLive } = this.derived;
-    this.succession?.update({ sessionId: liveId, hostId, selfId: this.selfId, listeners: heard, presenceSynced: this.state.presenceSynced, live: channelLive });
+    this.succession?.update({
+      sessionId: liveId,
+      hostId,
+      selfId: this.selfId,
+      listeners: heard,
+      presenceSynced: this.state.presenceSynced,
+      live: channelLive,
+    });
   }
 
   /** A post's duration, once known to the page (the player reports it for posts without one). */
   private readDuration(): void {
     const id = this.derived.postId;
     if (!id || id in this.state.durations || !this.backend) return;
-    void this.backend.readDuration(id).then((found) => found && this.set({ durations: { ...this.state.durations, [found.id]: found.seconds } }));
+    void this.backend
+      .readDuration(id)
+      .then((found) => found && this.set({ durations: { ...this.state.durations, [found.id]: found.seconds } }));
   }
 }
 

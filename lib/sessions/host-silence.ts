@@ -15,7 +15,12 @@ export interface HostBeat {
  * Silent: nothing heard from `hostId` for `hostSilentAfterMs`, counted from the last beat heard or,
  * before any, from when this page began listening for that host (`listeningSince`).
  */
-export function hostSilent(hostId: string | null, lastBeat: { hostId: string; at: number } | null, listeningSince: number, now: number): boolean {
+export function hostSilent(
+  hostId: string | null,
+  lastBeat: { hostId: string; at: number } | null,
+  listeningSince: number,
+  now: number,
+): boolean {
   if (!hostId) return false;
   const heardAt = lastBeat && lastBeat.hostId === hostId ? Math.max(lastBeat.at, listeningSince) : listeningSince;
   return now - heardAt > hostSilentAfterMs;
@@ -25,14 +30,21 @@ export function hostSilent(hostId: string | null, lastBeat: { hostId: string; at
 export function hostBeatOf(payload: unknown): HostBeat | null {
   if (!payload || typeof payload !== "object") return null;
   const p = payload as Record<string, unknown>;
-  return typeof p.session_id === "string" && typeof p.host_id === "string" && typeof p.seen_at === "string" ? { session_id: p.session_id, host_id: p.host_id, seen_at: p.seen_at } : null;
+  return typeof p.session_id === "string" && typeof p.host_id === "string" && typeof p.seen_at === "string"
+    ? { session_id: p.session_id, host_id: p.host_id, seen_at: p.seen_at }
+    : null;
 }
 
 /**
  * Looks every second whether `hostId` has gone silent, counting from now (when this page begins
  * listening for them) or from the last beat heard (`lastBeat()`), and tells `onLook`. Returns the stop.
  */
-export function watchHostSilence(hostId: string, lastBeat: () => { hostId: string; at: number } | null, now: () => number, onLook: (silent: boolean) => void): () => void {
+export function watchHostSilence(
+  hostId: string,
+  lastBeat: () => { hostId: string; at: number } | null,
+  now: () => number,
+  onLook: (silent: boolean) => void,
+): () => void {
   const since = now();
   const timer = setInterval(() => onLook(hostSilent(hostId, lastBeat(), since, now())), 1_000);
   return () => clearInterval(timer);

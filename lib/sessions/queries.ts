@@ -13,7 +13,10 @@ const sessionPostLimit = 200;
 
 const audioFile = /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/i;
 
-type PostRow = Pick<Database["public"]["Tables"]["posts"]["Row"], "id" | "title" | "author_id" | "media_kind" | "media_url" | "storage_path" | "embed" | "duration_seconds">;
+type PostRow = Pick<
+  Database["public"]["Tables"]["posts"]["Row"],
+  "id" | "title" | "author_id" | "media_kind" | "media_url" | "storage_path" | "embed" | "duration_seconds"
+>;
 
 export const sessionPostColumns = "id, title, author_id, media_kind, media_url, storage_path, embed, duration_seconds";
 
@@ -37,7 +40,12 @@ export function sessionPostOf(row: PostRow, signedUrl: string | null): SessionPo
 
 /** The room's posts (newest first), uploads with signed URLs, for the session page. */
 export async function getSessionPosts(supabase: Client, roomId: string): Promise<SessionPost[]> {
-  const { data } = await supabase.from("posts").select(sessionPostColumns).eq("room_id", roomId).order("created_at", { ascending: false }).limit(sessionPostLimit);
+  const { data } = await supabase
+    .from("posts")
+    .select(sessionPostColumns)
+    .eq("room_id", roomId)
+    .order("created_at", { ascending: false })
+    .limit(sessionPostLimit);
   const rows = (data ?? []) as PostRow[];
   const paths = rows.map((row) => row.storage_path).filter((path): path is string => Boolean(path));
   const signed = new Map<string, string>();
@@ -45,13 +53,20 @@ export async function getSessionPosts(supabase: Client, roomId: string): Promise
     const { data: urls } = await supabase.storage.from("media").createSignedUrls(paths, sessionSignedUrlSeconds);
     for (const url of urls ?? []) if (url.path && url.signedUrl) signed.set(url.path, url.signedUrl);
   }
-  return rows.map((row) => sessionPostOf(row, row.storage_path ? (signed.get(row.storage_path) ?? null) : null)).filter((post): post is SessionPost => post !== null);
+  return rows
+    .map((row) => sessionPostOf(row, row.storage_path ? (signed.get(row.storage_path) ?? null) : null))
+    .filter((post): post is SessionPost => post !== null);
 }
 
 /** The room's live session and its queue (play order), as the caller may read them. */
 export async function getLiveSession(supabase: Client, roomId: string): Promise<{ session: SessionRow | null; queue: QueueEntry[] }> {
   const { data: session } = await supabase.from("listening_sessions").select("*").eq("room_id", roomId).is("ended_at", null).maybeSingle();
   if (!session) return { session: null, queue: [] };
-  const { data: queue } = await supabase.from("session_queue").select("*").eq("session_id", session.id).order("sort_key").order("created_at");
+  const { data: queue } = await supabase
+    .from("session_queue")
+    .select("*")
+    .eq("session_id", session.id)
+    .order("sort_key")
+    .order("created_at");
   return { session, queue: queue ?? [] };
 }

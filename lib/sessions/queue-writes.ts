@@ -24,7 +24,11 @@ export async function addToQueue(data: Data, input: { sessionId: string; postId:
 }
 
 /** The host moves an entry (a new sort key) or accepts a suggestion (queued, at a key). */
-export async function updateQueueEntry(data: Data, id: string, change: { sort_key: number; status?: "queued" }): Promise<Result<QueueEntry>> {
+export async function updateQueueEntry(
+  data: Data,
+  id: string,
+  change: { sort_key: number; status?: "queued" },
+): Promise<Result<QueueEntry>> {
   const { data: rows, error } = await data.from("session_queue").update(change).eq("id", id).select(queueColumns).returns<QueueEntry[]>();
   if (error) return { ok: false, error: queueWriteError(error, "order") };
   if (!rows.length) return { ok: false, error: refusedBy("order") };
@@ -51,11 +55,18 @@ export async function searchRoomPosts(data: Data, roomId: string, text: string, 
   if (text.trim()) query = query.ilike("title", likePattern(text));
   const { data: rows, error } = await query.order("created_at", { ascending: false }).limit(limit);
   if (error) return { ok: false, error: "We couldn't load the room's posts — try again in a moment." };
-  return { ok: true, data: rows.map((row) => ({ ...row, duration_seconds: row.duration_seconds === null ? null : Number(row.duration_seconds) })) };
+  return {
+    ok: true,
+    data: rows.map((row) => ({ ...row, duration_seconds: row.duration_seconds === null ? null : Number(row.duration_seconds) })),
+  };
 }
 
 /** Titles of posts and names of people the queue mentions, for those the page does not know yet. */
-export async function queueDetails(data: Data, postIds: string[], userIds: string[]): Promise<{ posts: Record<string, string>; people: Record<string, string> }> {
+export async function queueDetails(
+  data: Data,
+  postIds: string[],
+  userIds: string[],
+): Promise<{ posts: Record<string, string>; people: Record<string, string> }> {
   const [posts, people] = await Promise.all([
     postIds.length ? data.from("posts").select("id, title").in("id", postIds) : null,
     userIds.length ? data.from("profiles").select("id, display_name").in("id", userIds) : null,

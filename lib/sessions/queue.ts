@@ -8,7 +8,8 @@ export interface QueueView {
   suggested: QueueEntry[];
 }
 
-const byPlayOrder = (a: QueueEntry, b: QueueEntry) => a.sort_key - b.sort_key || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+const byPlayOrder = (a: QueueEntry, b: QueueEntry) =>
+  a.sort_key - b.sort_key || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 const byAge = (a: QueueEntry, b: QueueEntry) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 
 /** Splits entries into the queue (play order, as play_next_in_session picks) and suggestions; the playing post is not in either. */
@@ -32,10 +33,16 @@ export interface PendingWrite {
 }
 
 const agrees = (server: QueueEntry | undefined, pending: PendingWrite) =>
-  pending.entry === null ? server === undefined : server !== undefined && server.status === pending.entry.status && server.sort_key === pending.entry.sort_key;
+  pending.entry === null
+    ? server === undefined
+    : server !== undefined && server.status === pending.entry.status && server.sort_key === pending.entry.sort_key;
 
 /** The entries from the channel with the person's pending writes on top; writes the channel now shows (or expired) are dropped. */
-export function withPending(entries: readonly QueueEntry[], pending: readonly PendingWrite[], now: number): { entries: QueueEntry[]; pending: PendingWrite[] } {
+export function withPending(
+  entries: readonly QueueEntry[],
+  pending: readonly PendingWrite[],
+  now: number,
+): { entries: QueueEntry[]; pending: PendingWrite[] } {
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const open = pending.filter((write) => write.expiresAt > now && !agrees(byId.get(write.id), write));
   for (const write of open) {

@@ -35,9 +35,13 @@ async function call<T>(request: PromiseLike<{ data: unknown; error: RpcError }>)
 const iso = (atMs: number) => new Date(atMs).toISOString();
 
 export const sessionActions = {
-  start: (data: BrowserData, roomId: string, postId: string | null) => call<SessionRow>(data.rpc("start_listening_session", { room_id: roomId, ...(postId ? { post_id: postId } : {}) })),
+  start: (data: BrowserData, roomId: string, postId: string | null) =>
+    call<SessionRow>(data.rpc("start_listening_session", { room_id: roomId, ...(postId ? { post_id: postId } : {}) })),
   end: (data: BrowserData, sessionId: string) => call<SessionRow>(data.rpc("end_listening_session", { session_id: sessionId })),
-  setPlayback: (data: BrowserData, input: { sessionId: string; postId: string | null; positionSeconds: number; playing: boolean; rate: number; atMs: number }) =>
+  setPlayback: (
+    data: BrowserData,
+    input: { sessionId: string; postId: string | null; positionSeconds: number; playing: boolean; rate: number; atMs: number },
+  ) =>
     call<SessionRow>(
       data.rpc("set_session_playback", {
         session_id: input.sessionId,
@@ -49,11 +53,14 @@ export const sessionActions = {
       }),
     ),
   next: (data: BrowserData, input: { sessionId: string; afterPostId: string | null; atMs: number }) =>
-    call<SessionRow>(data.rpc("play_next_in_session", { session_id: input.sessionId, after_post_id: input.afterPostId as string, at: iso(input.atMs) })),
+    call<SessionRow>(
+      data.rpc("play_next_in_session", { session_id: input.sessionId, after_post_id: input.afterPostId as string, at: iso(input.atMs) }),
+    ),
   heartbeat: (data: BrowserData, sessionId: string) => call<string>(data.rpc("session_heartbeat", { session_id: sessionId })),
   claimHost: (data: BrowserData, sessionId: string, expectedHostId: string | null) =>
     call<SessionRow>(data.rpc("claim_session_host", { session_id: sessionId, expected_host_id: expectedHostId as string })),
-  handOver: (data: BrowserData, sessionId: string, newHostId: string) => call<SessionRow>(data.rpc("hand_over_session", { session_id: sessionId, new_host_id: newHostId })),
+  handOver: (data: BrowserData, sessionId: string, newHostId: string) =>
+    call<SessionRow>(data.rpc("hand_over_session", { session_id: sessionId, new_host_id: newHostId })),
   release: (data: BrowserData, sessionId: string) => call<null>(data.rpc("release_session_host", { session_id: sessionId })),
 };
 
@@ -61,9 +68,17 @@ export const sessionActions = {
 export const hostStillHere = (error: string) => /host is still here/i.test(error);
 
 /** The room's live session and its queue, read through REST (after a gap, or on start). */
-export async function fetchSession(data: BrowserData, roomId: string): Promise<SessionActionResult<{ session: SessionRow | null; queue: QueueEntry[] }>> {
+export async function fetchSession(
+  data: BrowserData,
+  roomId: string,
+): Promise<SessionActionResult<{ session: SessionRow | null; queue: QueueEntry[] }>> {
   try {
-    const { data: session, error } = await data.from("listening_sessions").select("*").eq("room_id", roomId).is("ended_at", null).maybeSingle();
+    const { data: session, error } = await data
+      .from("listening_sessions")
+      .select("*")
+      .eq("room_id", roomId)
+      .is("ended_at", null)
+      .maybeSingle();
     if (error) return { ok: false, error: sessionErrorText(error) };
     if (!session) return { ok: true, data: { session: null, queue: [] } };
     const queue = await data.from("session_queue").select("*").eq("session_id", session.id).order("sort_key").order("created_at");

@@ -11,7 +11,13 @@ export function supersedes(row: SessionRow, current: SessionRow | null): boolean
 
 /** Queued entries by sort key, then suggestions by age. */
 export function orderQueue(entries: QueueEntry[]): QueueEntry[] {
-  return [...entries].sort((a, b) => (a.status === b.status ? (a.status === "queued" ? a.sort_key - b.sort_key : 0) || a.created_at.localeCompare(b.created_at) : a.status === "queued" ? -1 : 1));
+  return [...entries].sort((a, b) =>
+    a.status === b.status
+      ? (a.status === "queued" ? a.sort_key - b.sort_key : 0) || a.created_at.localeCompare(b.created_at)
+      : a.status === "queued"
+        ? -1
+        : 1,
+  );
 }
 
 export function applyQueueChange(entries: QueueEntry[], change: QueueChange, sessionId: string | null): QueueEntry[] {
@@ -27,10 +33,10 @@ export function listenersOf(metas: ListenerMeta[], hostId: string | null, selfId
   const people = new Map<string, ListenerMeta>();
   for (const meta of metas) {
     const seen = people.get(meta.user_id);
-    if (!seen || meta.since < seen.since) people.set(meta.user_id, { ...meta, following: seen ? seen.following || meta.following : meta.following });
+    if (!seen || meta.since < seen.since)
+      people.set(meta.user_id, { ...meta, following: seen ? seen.following || meta.following : meta.following });
   }
   return [...people.values()]
     .map((meta) => ({ ...meta, isHost: meta.user_id === hostId, isSelf: meta.user_id === selfId }))
     .sort((a, b) => Number(b.isHost) - Number(a.isHost) || a.since - b.since || a.user_id.localeCompare(b.user_id));
 }
-

@@ -109,7 +109,8 @@ export class HostSuccession {
     const here = new Set(view.listeners.map((meta) => meta.user_id));
     // While this page's own channel is down, what it hears says nothing of who left.
     if (view.live && view.presenceSynced) {
-      for (const meta of this.present) if (!here.has(meta.user_id) && !this.departed.has(meta.user_id)) this.departed.set(meta.user_id, { meta, goneAt: now });
+      for (const meta of this.present)
+        if (!here.has(meta.user_id) && !this.departed.has(meta.user_id)) this.departed.set(meta.user_id, { meta, goneAt: now });
       this.present = view.listeners;
     }
     for (const [id, { goneAt }] of this.departed) if (here.has(id) || now - goneAt >= departedGraceMs) this.departed.delete(id);

@@ -16,7 +16,9 @@ export function successionOrder(listeners: readonly ListenerMeta[], hostId: stri
     const seen = earliest.get(meta.user_id);
     if (!seen || since(meta) < since(seen)) earliest.set(meta.user_id, meta);
   }
-  return [...earliest.values()].sort((a, b) => Number(leads(b)) - Number(leads(a)) || since(a) - since(b) || (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0));
+  return [...earliest.values()].sort(
+    (a, b) => Number(leads(b)) - Number(leads(a)) || since(a) - since(b) || (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0),
+  );
 }
 
 const since = (meta: ListenerMeta) => (Number.isFinite(meta.since) ? meta.since : Number.MAX_SAFE_INTEGER);

@@ -48,7 +48,8 @@ export function passedMoments(moments: readonly Moment[], from: number | null, t
   return moments.filter((moment) => moment.at_seconds !== null && moment.at_seconds > from && moment.at_seconds <= to);
 }
 
-const arrivedNow = (moment: Moment, position: number) => moment.at_seconds !== null && moment.at_seconds >= position - arrivalWindowSeconds && moment.at_seconds <= position + arrivalLeadSeconds;
+const arrivedNow = (moment: Moment, position: number) =>
+  moment.at_seconds !== null && moment.at_seconds >= position - arrivalWindowSeconds && moment.at_seconds <= position + arrivalLeadSeconds;
 
 /** One look at the player: what pops, what stays, what goes. */
 export function tickerStep(state: TickerState, input: TickerInput): TickerState {
@@ -57,7 +58,12 @@ export function tickerStep(state: TickerState, input: TickerInput): TickerState 
   // Another post (or the first look): what it already had is not news; what arrived live still is.
   if (input.postId !== state.postId || input.position === null) {
     const history = input.arrived ? new Set([...known].filter((id) => !input.arrived!.has(id))) : known;
-    return { postId: input.postId, position: input.position, known: history, shown: input.postId === state.postId ? expire(state.shown, input.now) : [] };
+    return {
+      postId: input.postId,
+      position: input.position,
+      known: history,
+      shown: input.postId === state.postId ? expire(state.shown, input.now) : [],
+    };
   }
   const position = input.position;
   const popped = [
@@ -80,4 +86,6 @@ export function tickerStep(state: TickerState, input: TickerInput): TickerState 
 const expire = (shown: TickerItem[], now: number) => shown.filter((item) => item.until > now);
 
 /** Whether two states show the same comments (the component re-renders only when they differ). */
-export const sameShown = (a: TickerState, b: TickerState): boolean => a.shown.length === b.shown.length && a.shown.every((item, index) => item.moment === b.shown[index].moment && item.until === b.shown[index].until);
+export const sameShown = (a: TickerState, b: TickerState): boolean =>
+  a.shown.length === b.shown.length &&
+  a.shown.every((item, index) => item.moment === b.shown[index].moment && item.until === b.shown[index].until);

@@ -14,7 +14,11 @@ import { useRoomChannel } from "@/lib/realtime/use-room-channel";
  * live from the room's channel (`moments` broadcasts) — the same reducer as the post page, so a
  * comment seen twice (the action's answer and its echo) is one.
  */
-export function useSessionMoments(roomId: string, postId: string | null, member: Pick<RoomConnectionOptions, "userId" | "gated"> = {}): { moments: Moment[]; ready: boolean; arrived: ReadonlySet<string>; add: (moment: Moment) => void } {
+export function useSessionMoments(
+  roomId: string,
+  postId: string | null,
+  member: Pick<RoomConnectionOptions, "userId" | "gated"> = {},
+): { moments: Moment[]; ready: boolean; arrived: ReadonlySet<string>; add: (moment: Moment) => void } {
   const [state, dispatch] = useReducer(momentsReducer, undefined, () => initialMomentsState([], null));
   /** Comments made here or inserted live since the page opened: news, even before the history is read. */
   const [arrived, setArrived] = useState<ReadonlySet<string>>(() => new Set());
@@ -42,19 +46,22 @@ export function useSessionMoments(roomId: string, postId: string | null, member:
     };
   }, [postId, load]);
 
-  const applyChange = useCallback(async (change: RoomRowChange) => {
-    if (change.table !== "moments") return;
-    const row = change.record ?? change.old_record;
-    if (!row || row.post_id !== latest.current.postId) return;
-    if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
-    if (change.operation === "INSERT") arrive(row.id);
-    const author = latest.current.state.items.find((moment) => moment.author_id === row.author_id)?.author;
-    if (author || latest.current.state.items.some((moment) => moment.id === row.id)) {
-      return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
-    }
-    const full = await getMoment(await loadSupabaseData(), row.id).catch(() => null);
-    if (full) dispatch({ type: "upsert", moment: full });
-  }, [arrive]);
+  const applyChange = useCallback(
+    async (change: RoomRowChange) => {
+      if (change.table !== "moments") return;
+      const row = change.record ?? change.old_record;
+      if (!row || row.post_id !== latest.current.postId) return;
+      if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
+      if (change.operation === "INSERT") arrive(row.id);
+      const author = latest.current.state.items.find((moment) => moment.author_id === row.author_id)?.author;
+      if (author || latest.current.state.items.some((moment) => moment.id === row.id)) {
+        return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
+      }
+      const full = await getMoment(await loadSupabaseData(), row.id).catch(() => null);
+      if (full) dispatch({ type: "upsert", moment: full });
+    },
+    [arrive],
+  );
 
   useRoomChannel(
     roomId,

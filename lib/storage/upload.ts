@@ -60,7 +60,9 @@ export const uploadMessages = {
 } as const;
 
 function accepts(bucket: UploadBucket, type: string): boolean {
-  return uploadBuckets[bucket].types.some((accepted) => (accepted.endsWith("/*") ? new RegExp(`^${accepted.slice(0, -2)}\\/[\\w.+-]+$`).test(type) : accepted === type));
+  return uploadBuckets[bucket].types.some((accepted) =>
+    accepted.endsWith("/*") ? new RegExp(`^${accepted.slice(0, -2)}\\/[\\w.+-]+$`).test(type) : accepted === type,
+  );
 }
 
 /** The file picker's `accept`: the bucket's types. */
@@ -209,7 +211,11 @@ export interface UploadOptions {
  * Sends the file to its destination, reporting progress, and reads Storage's answer. A cancel before
  * the answer arrives is `cancelled`; one after it changes nothing (the file is stored).
  */
-export async function uploadFile(file: File, destination: UploadDestination, { accessToken = async () => null, signal = new AbortController().signal, onProgress = () => {}, transport = xhrTransport }: UploadOptions): Promise<UploadResult> {
+export async function uploadFile(
+  file: File,
+  destination: UploadDestination,
+  { accessToken = async () => null, signal = new AbortController().signal, onProgress = () => {}, transport = xhrTransport }: UploadOptions,
+): Promise<UploadResult> {
   const headers: Record<string, string> = { apikey: publicConfig.supabaseKey, "Content-Type": file.type, "x-upsert": "false" };
   let request: Pick<UploadRequest, "method" | "url" | "headers">;
   if ("signedUrl" in destination) request = { method: "PUT", url: destination.signedUrl, headers };
@@ -221,7 +227,11 @@ export async function uploadFile(file: File, destination: UploadDestination, { a
       return { ok: false, reason: "unreachable", error: uploadMessages.unreachable };
     }
     if (!token) return { ok: false, reason: "signed-out", error: uploadMessages.sessionEnded };
-    request = { method: "POST", url: `${publicConfig.supabaseUrl}/storage/v1/object/${destination.bucket}/${destination.path}`, headers: { Authorization: `Bearer ${token}`, ...headers } };
+    request = {
+      method: "POST",
+      url: `${publicConfig.supabaseUrl}/storage/v1/object/${destination.bucket}/${destination.path}`,
+      headers: { Authorization: `Bearer ${token}`, ...headers },
+    };
   }
   if (signal.aborted) return { ok: false, reason: "cancelled" };
   onProgress(0);

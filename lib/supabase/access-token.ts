@@ -16,7 +16,10 @@ export { storedSession };
  *   which is loaded before the token is due (lib/supabase/deferred-session.ts);
  * - otherwise the session client's, which refreshes a token that is due first.
  */
-export async function currentAccessToken(storageKey: string, session: { loaded: () => boolean; load: () => Promise<BrowserAuth> }): Promise<string | null> {
+export async function currentAccessToken(
+  storageKey: string,
+  session: { loaded: () => boolean; load: () => Promise<BrowserAuth> },
+): Promise<string | null> {
   if (!session.loaded()) {
     const stored = await storedSession(storageKey);
     if (stored === null) return null;

@@ -71,7 +71,11 @@ export const sessionCookieStorage = {
   isServer: false,
   getItem: (key: string): Promise<string | null> => readItem(key, document.cookie),
   async setItem(key: string, value: string): Promise<void> {
-    const stale = new Set(documentCookies().map(({ name }) => name).filter((name) => isChunkLike(name, key)));
+    const stale = new Set(
+      documentCookies()
+        .map(({ name }) => name)
+        .filter((name) => isChunkLike(name, key)),
+    );
     const chunks = createChunks(key, base64Prefix + stringToBase64URL(value));
     for (const { name } of chunks) stale.delete(name);
     for (const name of stale) writeCookie(name, "", 0);

@@ -16,7 +16,8 @@ export type Validation<T> = { ok: true; data: T } | { ok: false; errors: Partial
 export type FormRules<T> = (values: Record<keyof T, string>) => Validation<T>;
 
 // The shape browsers accept for type=email (WHATWG), which is also what Supabase Auth accepts in practice.
-const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const emailPattern =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 /** Trimmed and lower-cased, or the message to show. */
 export function checkEmail(value: string): { email: string } | { error: string } {
@@ -45,7 +46,10 @@ export const signInRules: FormRules<{ email: string; password: string }> = ({ em
 
 export const signUpRules: FormRules<{ email: string; password: string }> = ({ email, password }) => {
   const checked = checkEmail(email);
-  return result({ email: "email" in checked ? checked.email : email, password }, { email: "error" in checked ? checked.error : null, password: checkNewPassword(password) });
+  return result(
+    { email: "email" in checked ? checked.email : email, password },
+    { email: "error" in checked ? checked.error : null, password: checkNewPassword(password) },
+  );
 };
 
 export const emailOnlyRules: FormRules<{ email: string }> = ({ email }) => {
@@ -55,5 +59,8 @@ export const emailOnlyRules: FormRules<{ email: string }> = ({ email }) => {
 
 export const setPasswordRules: FormRules<{ password: string; confirm: string }> = ({ password, confirm }) => {
   const tooWeak = checkNewPassword(password);
-  return result({ password, confirm }, { password: tooWeak, confirm: !tooWeak && password !== confirm ? authMessages.passwordsDiffer : null });
+  return result(
+    { password, confirm },
+    { password: tooWeak, confirm: !tooWeak && password !== confirm ? authMessages.passwordsDiffer : null },
+  );
 };

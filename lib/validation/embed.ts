@@ -23,8 +23,15 @@ export const embedMessages = {
   internal: "Something went wrong on our side reading this link's details — you can still post it.",
 } as const;
 
-export type EmbedFailureCode = "invalid_url" | "not_allow_listed" | "malformed" | "not_signed_in" | "provider_unreachable" | "provider_not_found" | "provider_bad_answer" | "internal";
+export type EmbedFailureCode =
+  | "invalid_url"
+  | "not_allow_listed"
+  | "malformed"
+  | "not_signed_in"
+  | "provider_unreachable"
+  | "provider_not_found"
+  | "provider_bad_answer"
+  | "internal";
 
 export type EmbedResponse =
-  | { url: string; embed: EmbedMetadata; cached: boolean }
-  | { code: EmbedFailureCode; error: string; provider?: string };
+  { url: string; embed: EmbedMetadata; cached: boolean } | { code: EmbedFailureCode; error: string; provider?: string };

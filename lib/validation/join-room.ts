@@ -9,8 +9,10 @@ export const joinRoomMessages = {
   roomNotFound: "This room doesn't exist any more — it may have been deleted.",
   internal: "Something went wrong on our side and you were not let in — try again.",
   unreachable: (chainName: string) => `We couldn't reach ${chainName} to check your tokens, so nothing changed. Try again in a minute.`,
-  chainUnsupported: (chainName: string) => `This room's token is on ${chainName}, which this site can't read right now, so nobody can be let in — ask the room's owner.`,
-  gateBroken: (chainName: string) => `This room's token contract on ${chainName} didn't answer a balance check, so nobody can be let in — ask the room's owner to check the gate.`,
+  chainUnsupported: (chainName: string) =>
+    `This room's token is on ${chainName}, which this site can't read right now, so nobody can be let in — ask the room's owner.`,
+  gateBroken: (chainName: string) =>
+    `This room's token contract on ${chainName} didn't answer a balance check, so nobody can be let in — ask the room's owner to check the gate.`,
 } as const;
 
 /** How long a gated membership's last balance check stays good before the next visit re-reads it. */

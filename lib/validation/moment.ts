@@ -13,7 +13,11 @@ export const momentAtSchema = z
   .max(172800, { error: momentMessages.atPastEnd })
   .nullable();
 
-export const momentBodySchema = bodyText(1000, { required: momentMessages.bodyRequired, tooLong: momentMessages.bodyTooLong }, { trim: false });
+export const momentBodySchema = bodyText(
+  1000,
+  { required: momentMessages.bodyRequired, tooLong: momentMessages.bodyTooLong },
+  { trim: false },
+);
 
 export const newMomentSchema = z.object({
   postId: z.uuid(),

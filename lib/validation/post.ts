@@ -40,4 +40,3 @@ export const uploadPostSchema = z.object({
   durationSeconds: z.number().positive().max(maxPostDurationSeconds).nullable(),
 });
 export type UploadPostInput = z.infer<typeof uploadPostSchema>;
-

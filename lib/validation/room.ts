@@ -99,13 +99,20 @@ export const gateInputSchema = z
         .default(null),
     ),
     minBalance: z.preprocess(
-      (value) => (typeof value === "number" && Number.isSafeInteger(value) ? String(value) : typeof value === "string" ? value.trim().replace(/^0+(?=\d)/, "") : value),
+      (value) =>
+        typeof value === "number" && Number.isSafeInteger(value)
+          ? String(value)
+          : typeof value === "string"
+            ? value.trim().replace(/^0+(?=\d)/, "")
+            : value,
       z.string(roomMessages.minBalanceFormat).regex(/^[1-9][0-9]{0,77}$/, roomMessages.minBalanceFormat),
     ),
   })
   .superRefine((gate, ctx) => {
-    if (gate.standard === "erc1155" && gate.tokenId === null) ctx.addIssue({ code: "custom", path: ["tokenId"], message: roomMessages.tokenIdRequired });
-    if (gate.standard !== "erc1155" && gate.tokenId !== null) ctx.addIssue({ code: "custom", path: ["tokenId"], message: roomMessages.tokenIdNotAllowed });
+    if (gate.standard === "erc1155" && gate.tokenId === null)
+      ctx.addIssue({ code: "custom", path: ["tokenId"], message: roomMessages.tokenIdRequired });
+    if (gate.standard !== "erc1155" && gate.tokenId !== null)
+      ctx.addIssue({ code: "custom", path: ["tokenId"], message: roomMessages.tokenIdNotAllowed });
   });
 
 export type GateInput = z.output<typeof gateInputSchema>;
@@ -128,6 +135,12 @@ export function gateRecord(gate: GateInput, decimals: number): Result<RoomGateRe
   if (units > maxUint256) return { ok: false, error: { field: "minBalance", message: roomMessages.minBalanceTooLarge } };
   return {
     ok: true,
-    data: { chain_id: gate.chainId, contract_address: gate.contractAddress, standard: gate.standard, token_id: gate.tokenId, min_balance: units.toString() },
+    data: {
+      chain_id: gate.chainId,
+      contract_address: gate.contractAddress,
+      standard: gate.standard,
+      token_id: gate.tokenId,
+      min_balance: units.toString(),
+    },
   };
 }

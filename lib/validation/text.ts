@@ -11,11 +11,12 @@ import { z } from "./zod.ts";
 // count characters (code points), not UTF-16 units: 🔥 is one.
 
 /** Whitespace, zero-width and filler characters: a text of only these shows nothing. */
-const blank = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u2800\\u3000\\u3164\\ufeff\\uffa0";
+const blank =
+  "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u2800\\u3000\\u3164\\ufeff\\uffa0";
 const visible = new RegExp(`[^${blank}]`, "u");
- 
+
 const lineForbidden = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
- 
+
 const bodyForbidden = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
 
 export const textMessages = {

@@ -57,7 +57,18 @@ export function parseSiwe(text: string): SiweFields | null {
   const notBefore = time(fields.get("Not Before"));
   if (!fields.get("URI") || fields.get("Version") !== "1" || !/^[1-9][0-9]{0,15}$/.test(chainId)) return null;
   if (!/^[A-Za-z0-9]{8,}$/.test(nonce) || !issuedAt || expirationTime === null || notBefore === null) return null;
-  return { domain, address: address as `0x${string}`, statement, uri: fields.get("URI")!, version: "1", chainId: Number(chainId), nonce, issuedAt, expirationTime, notBefore };
+  return {
+    domain,
+    address: address as `0x${string}`,
+    statement,
+    uri: fields.get("URI")!,
+    version: "1",
+    chainId: Number(chainId),
+    nonce,
+    issuedAt,
+    expirationTime,
+    notBefore,
+  };
 }
 
 export type SiweCheck = { ok: true } | { ok: false; code: string; error: string };
@@ -91,10 +102,15 @@ export function checkSiwe(fields: SiweFields, options: { siteUrl: string; now: D
   }
   const chain = findChain(options.chains, fields.chainId);
   if (!chain) {
-    return { ok: false, code: "unsupported_chain", error: `Chain ${fields.chainId} isn't supported. Switch your wallet to ${chainNames(options.chains)} and try again.` };
+    return {
+      ok: false,
+      code: "unsupported_chain",
+      error: `Chain ${fields.chainId} isn't supported. Switch your wallet to ${chainNames(options.chains)} and try again.`,
+    };
   }
   const now = options.now.getTime();
-  if (fields.expirationTime && now >= fields.expirationTime.getTime()) return { ok: false, code: "expired", error: linkWalletMessages.expired };
+  if (fields.expirationTime && now >= fields.expirationTime.getTime())
+    return { ok: false, code: "expired", error: linkWalletMessages.expired };
   if (now > fields.issuedAt.getTime() + messageLifetimeMs) return { ok: false, code: "expired", error: linkWalletMessages.expired };
   // a minute of clock difference between the wallet's device and the server is tolerated
   if (fields.issuedAt.getTime() > now + 60_000 || (fields.notBefore && fields.notBefore.getTime() > now + 60_000)) {
@@ -104,7 +120,16 @@ export function checkSiwe(fields: SiweFields, options: { siteUrl: string; now: D
 }
 
 /** The message the Wallets section asks the wallet to sign. */
-export function buildSiwe(input: { domain: string; address: string; uri: string; chainId: number; nonce: string; issuedAt: Date; expirationTime: Date; statement: string }): string {
+export function buildSiwe(input: {
+  domain: string;
+  address: string;
+  uri: string;
+  chainId: number;
+  nonce: string;
+  issuedAt: Date;
+  expirationTime: Date;
+  statement: string;
+}): string {
   return [
     `${input.domain} wants you to sign in with your Ethereum account:`,
     input.address,

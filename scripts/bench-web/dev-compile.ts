@@ -42,7 +42,13 @@ async function timeFirstLoad(origin: string, group: number, route: string): Prom
   const html = await response.text();
   const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => new URL(match[1].replaceAll("&amp;", "&"), origin).href);
   await Promise.all(scripts.map(async (url) => (await fetch(url)).arrayBuffer()));
-  return { route, status: response.status, seconds: (performance.now() - started) / 1000, cpuSeconds: groupCpuSeconds(group) - cpuBefore, loadAverage: loadavg()[0] };
+  return {
+    route,
+    status: response.status,
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: groupCpuSeconds(group) - cpuBefore,
+    loadAverage: loadavg()[0],
+  };
 }
 
 export async function devFirstCompiles(routes: string[], port: number, env: NodeJS.ProcessEnv): Promise<DevCompile[]> {

@@ -48,8 +48,13 @@ async function emptyCache(context: BrowserContext): Promise<void> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] }[], debuggingPort: number, runs: number): Promise<LighthouseResult[]> {
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`Lighthouse runs must be a whole number of at least 1 (BENCH_WEB_LIGHTHOUSE_RUNS), not ${runs}`);
+export async function lighthouseScores(
+  pages: { url: string; cookies?: Cookie[] }[],
+  debuggingPort: number,
+  runs: number,
+): Promise<LighthouseResult[]> {
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`Lighthouse runs must be a whole number of at least 1 (BENCH_WEB_LIGHTHOUSE_RUNS), not ${runs}`);
   if (!(await portIsFree(debuggingPort))) throw new Error(`Port ${debuggingPort} is in use (BENCH_WEB_DEBUG_PORT)`);
   const profile = mkdtempSync(path.join(tmpdir(), "cuepoint-lighthouse-"));
   let context: BrowserContext | null = null;
@@ -83,7 +88,9 @@ export async function lighthouseScores(pages: { url: string; cookies?: Cookie[] 
           const name = new URL(page.url).pathname.replace(/[^a-z0-9]+/gi, "_") || "_";
           writeFileSync(path.join(reportsDir, `${name}${page.cookies ? "-signed-in" : ""}-${run + 1}.json`), result.report as string);
         }
-        scores.push(Object.fromEntries(lighthouseCategories.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as LighthouseScores);
+        scores.push(
+          Object.fromEntries(lighthouseCategories.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as LighthouseScores,
+        );
         benchmarkIndexes.push(environment.benchmarkIndex);
         loadAverages.push(loadavg()[0]);
       }

@@ -13,8 +13,14 @@ export interface BenchServer {
 }
 
 export async function startNext(command: "start" | "dev", port: number, env: NodeJS.ProcessEnv): Promise<BenchServer> {
-  if (!(await portIsFree(port))) throw new Error(`Port ${port} is in use; stop what holds it or choose another (BENCH_WEB_PORT, BENCH_WEB_DEV_PORT).`);
-  const child: ChildProcess = spawn(path.join(binDir, "next"), [command, "-p", String(port)], { cwd: repoRoot, stdio: "ignore", env, detached: true });
+  if (!(await portIsFree(port)))
+    throw new Error(`Port ${port} is in use; stop what holds it or choose another (BENCH_WEB_PORT, BENCH_WEB_DEV_PORT).`);
+  const child: ChildProcess = spawn(path.join(binDir, "next"), [command, "-p", String(port)], {
+    cwd: repoRoot,
+    stdio: "ignore",
+    env,
+    detached: true,
+  });
   const stop = () => {
     try {
       process.kill(-child.pid!, "SIGTERM");

@@ -21,11 +21,15 @@ interface AutocannonResult {
 
 function autocannon(args: string[]): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(binDir, "autocannon"), ["--json", "-d", String(seconds), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(path.join(binDir, "autocannon"), ["--json", "-d", String(seconds), ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as AutocannonResult) : reject(new Error(`autocannon exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out) as AutocannonResult) : reject(new Error(`autocannon exited with ${code}`)),
+    );
   });
 }
 
@@ -51,22 +55,32 @@ const session = await json(`${apiUrl}/auth/v1/token?grant_type=password`, {
 });
 
 const signIns = await autocannon([
-  "-c", "8",
-  "-m", "POST",
-  "-H", `apikey=${anonKey}`,
-  "-H", "Content-Type=application/json",
-  "-b", credentials,
+  "-c",
+  "8",
+  "-m",
+  "POST",
+  "-H",
+  `apikey=${anonKey}`,
+  "-H",
+  "Content-Type=application/json",
+  "-b",
+  credentials,
   `${apiUrl}/auth/v1/token?grant_type=password`,
 ]);
 const getUser = await autocannon([
-  "-c", "10",
-  "-H", `apikey=${anonKey}`,
-  "-H", `Authorization=Bearer ${String(session.access_token)}`,
+  "-c",
+  "10",
+  "-H",
+  `apikey=${anonKey}`,
+  "-H",
+  `Authorization=Bearer ${String(session.access_token)}`,
   `${apiUrl}/auth/v1/user`,
 ]);
 
 const failures = (r: AutocannonResult) => r.non2xx + r.errors;
-console.log(`  password sign-ins: ${(signIns["2xx"] / seconds).toFixed(1)} /s   (8 connections, ${seconds} s, bcrypt cost 10; ${failures(signIns)} failed)`);
+console.log(
+  `  password sign-ins: ${(signIns["2xx"] / seconds).toFixed(1)} /s   (8 connections, ${seconds} s, bcrypt cost 10; ${failures(signIns)} failed)`,
+);
 console.log(
   `  GET /auth/v1/user: p50 ${getUser.latency.p50} ms, p99 ${getUser.latency.p99} ms, ${getUser.requests.average.toFixed(0)} req/s   (10 connections, ${seconds} s; ${failures(getUser)} failed)`,
 );

@@ -97,15 +97,26 @@ try {
   await measureBroadcast(subscribers.slice(0, few), 20);
   const small = await measureBroadcast(subscribers.slice(0, few), messages);
   await joinPrivate(subscribers.slice(few), topic);
-  console.log(`(${total} sockets connected and joined to the private channel "${topic}" as ${total} users in ${((performance.now() - began) / 1000).toFixed(1)} s)`);
+  console.log(
+    `(${total} sockets connected and joined to the private channel "${topic}" as ${total} users in ${((performance.now() - began) / 1000).toFixed(1)} s)`,
+  );
   await measureBroadcast(subscribers, 20);
   const large = await measureBroadcast(subscribers, messages);
   reportDelivery(`Broadcast from the database (realtime.send, ${messages} messages), ${few} subscribers:`, small);
-  reportDelivery(`Broadcast from the database (realtime.send, ${messages} messages), ${total} subscribers as ${total} users on one private channel:`, large, goalMs);
+  reportDelivery(
+    `Broadcast from the database (realtime.send, ${messages} messages), ${total} subscribers as ${total} users on one private channel:`,
+    large,
+    goalMs,
+  );
   const growth = (large.cpuMsPerMessage / small.cpuMsPerMessage - 1) * 100;
-  console.log(`  database CPU per message, ${total} vs ${few} subscribers: ${growth >= 0 ? "+" : ""}${growth.toFixed(0)}%   (goal within ±20%: ${Math.abs(growth) <= 20 ? "met" : "NOT met"})`);
+  console.log(
+    `  database CPU per message, ${total} vs ${few} subscribers: ${growth >= 0 ? "+" : ""}${growth.toFixed(0)}%   (goal within ±20%: ${Math.abs(growth) <= 20 ? "met" : "NOT met"})`,
+  );
   const compared = await measureChanges(subscribers, changes);
-  reportDelivery(`postgres_changes under RLS, the same ${total} users subscribed (${changes} inserts, each checked against every subscriber):`, compared);
+  reportDelivery(
+    `postgres_changes under RLS, the same ${total} users subscribed (${changes} inserts, each checked against every subscriber):`,
+    compared,
+  );
   console.log(`  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
 } finally {
   await tearDown();

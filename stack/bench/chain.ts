@@ -23,4 +23,6 @@ async function measure(what: string, call: () => Promise<unknown>, runs = 200): 
 
 await measure("eth_blockNumber", () => rpc(rpcUrl, "eth_blockNumber"));
 await measure("eth_getBalance (a dev account)", () => rpc(rpcUrl, "eth_getBalance", [devAccount, "latest"]));
-await measure("eth_call (a value transfer, simulated)", () => rpc(rpcUrl, "eth_call", [{ from: devAccount, to: devAccount, value: "0x1" }, "latest"]));
+await measure("eth_call (a value transfer, simulated)", () =>
+  rpc(rpcUrl, "eth_call", [{ from: devAccount, to: devAccount, value: "0x1" }, "latest"]),
+);

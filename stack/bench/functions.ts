@@ -41,13 +41,35 @@ try {
     if (status !== 200) throw new Error(`fixture answered ${status}`);
     cold.push(ms);
   }
-  console.log(`  cold start (new Deno worker, first request): median ${median(cold).toFixed(0)} ms (runs: ${cold.map((ms) => ms.toFixed(0)).join(", ")})`);
+  console.log(
+    `  cold start (new Deno worker, first request): median ${median(cold).toFixed(0)} ms (runs: ${cold.map((ms) => ms.toFixed(0)).join(", ")})`,
+  );
 
   const bin = path.join(repoRoot, "node_modules", ".bin", "autocannon");
-  const args = ["-c", String(connections), "-d", String(duration), "-j", "-m", "POST", "-H", `Authorization=Bearer ${anonKey}`, "-H", "Content-Type=application/json", "-b", '{"name":"bench"}', `${functionsUrl}/hello`];
+  const args = [
+    "-c",
+    String(connections),
+    "-d",
+    String(duration),
+    "-j",
+    "-m",
+    "POST",
+    "-H",
+    `Authorization=Bearer ${anonKey}`,
+    "-H",
+    "Content-Type=application/json",
+    "-b",
+    '{"name":"bench"}',
+    `${functionsUrl}/hello`,
+  ];
   const run = spawnSync(bin, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
-  const result = JSON.parse(run.stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+  const result = JSON.parse(run.stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+  };
   console.log(
     `  warm hello (verify_jwt + zod, ${connections} connections, ${duration} s): ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (non-2xx ${result.non2xx}, errors ${result.errors})`,
   );

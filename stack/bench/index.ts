@@ -8,7 +8,14 @@ import path from "node:path";
 import { packageDir, repoRoot } from "../lib/paths.ts";
 
 const benchDir = path.join(repoRoot, ".stack-bench");
-const env = { ...process.env, STACK_DIR: benchDir, STACK_API_PORT: "62321", STACK_DB_PORT: "62322", STACK_INBOX_PORT: "62324", STACK_CHAIN_PORT: "62545" };
+const env = {
+  ...process.env,
+  STACK_DIR: benchDir,
+  STACK_API_PORT: "62321",
+  STACK_DB_PORT: "62322",
+  STACK_INBOX_PORT: "62324",
+  STACK_CHAIN_PORT: "62545",
+};
 
 function stack(command: string): { seconds: number; ok: boolean; output: string } {
   const began = performance.now();
@@ -32,7 +39,9 @@ rmSync(benchDir, { recursive: true, force: true });
 
 /** Cold and warm `start`, around the CLI as a developer runs it; leaves the stack running. */
 function startTimes(): void {
-  console.log("Stack start (to a ready, migrated database and API, and the local chain with the project's deployment), measured around `npm run stack -- start`:");
+  console.log(
+    "Stack start (to a ready, migrated database and API, and the local chain with the project's deployment), measured around `npm run stack -- start`:",
+  );
   const loadBefore = loadavg()[0];
   const cold = must(stack("start"), "cold start");
   must(stack("stop"), "stop");
@@ -44,7 +53,9 @@ function startTimes(): void {
   console.log(`  cold (no .stack/; includes the chain's deploy script): ${cold.seconds.toFixed(2)} s   (goal < 15 s)`);
   const deployed = /Deployed the local chain with \S+ in ([\d.]+) s/.exec(cold.output)?.[1];
   if (deployed) console.log(`    the chain's deploy script (while Postgres starts): ${deployed} s`);
-  console.log(`  warm (median of 3; the chain loads its saved state): ${median(warm).toFixed(2)} s   (goal < 3 s; runs: ${warm.map((s) => s.toFixed(2)).join(", ")})`);
+  console.log(
+    `  warm (median of 3; the chain loads its saved state): ${median(warm).toFixed(2)} s   (goal < 3 s; runs: ${warm.map((s) => s.toFixed(2)).join(", ")})`,
+  );
   console.log(`  (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${cpus().length} cores)`);
 }
 

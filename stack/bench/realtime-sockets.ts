@@ -83,7 +83,10 @@ export async function connect(config: StackConfig, user: string): Promise<Subscr
     else if (event === "system") subscriber.onSystem?.(payload as { extension: string; status: string; message: string });
   });
   await new Promise<void>((resolve, reject) => ws.once("open", () => resolve()).once("error", reject));
-  const heartbeat = setInterval(() => ws.readyState === ws.OPEN && ws.send(JSON.stringify([null, "hb", "phoenix", "heartbeat", {}])), 25_000);
+  const heartbeat = setInterval(
+    () => ws.readyState === ws.OPEN && ws.send(JSON.stringify([null, "hb", "phoenix", "heartbeat", {}])),
+    25_000,
+  );
   heartbeat.unref();
   return subscriber;
 }
@@ -111,7 +114,11 @@ export async function joinPrivate(group: Subscriber[], topic: string): Promise<v
 }
 
 /** Subscribes each subscriber to postgres_changes (its own public channel) and waits until each subscription is live. */
-export async function subscribeChanges(group: Subscriber[], channelOf: (s: Subscriber) => string, change: Record<string, unknown>): Promise<void> {
+export async function subscribeChanges(
+  group: Subscriber[],
+  channelOf: (s: Subscriber) => string,
+  change: Record<string, unknown>,
+): Promise<void> {
   await inBatches(group, async (s) => {
     const subscribed = new Promise<void>((resolve, reject) => {
       s.onSystem = (m) => {
@@ -177,5 +184,7 @@ export function reportDelivery(label: string, result: Delivery, goalMs?: number)
     `  commit → delivery p50 ${fmtMs(percentile(result.latencies, 50))}   p99 ${fmtMs(p99)}   max ${fmtMs(result.latencies.reduce((a, b) => Math.max(a, b), 0))}` +
       (goalMs ? `   (goal p99 < ${goalMs} ms: ${p99 < goalMs ? "met" : "NOT met"})` : ""),
   );
-  console.log(`  database CPU per message: ${result.cpuMsPerMessage.toFixed(3)} ms${result.missing ? `   (${result.missing} deliveries did not arrive)` : ""}`);
+  console.log(
+    `  database CPU per message: ${result.cpuMsPerMessage.toFixed(3)} ms${result.missing ? `   (${result.missing} deliveries did not arrive)` : ""}`,
+  );
 }

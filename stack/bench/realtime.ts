@@ -29,7 +29,10 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const clients: SupabaseClient[] = [];
 
 async function client(token?: string): Promise<SupabaseClient> {
-  const c = createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false }, ...(token ? { accessToken: async () => token } : {}) });
+  const c = createClient(apiUrl, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    ...(token ? { accessToken: async () => token } : {}),
+  });
   await c.realtime.setAuth();
   clients.push(c);
   return c;
@@ -97,7 +100,9 @@ async function broadcastRoundTrips(): Promise<number[]> {
   const [a, b] = [await client(), await client()];
   const samples: number[] = [];
   let waiting: ((at: number) => void) | undefined;
-  const echo = b.channel("bench-echo").on("broadcast", { event: "ping" }, ({ payload }) => void echo.send({ type: "broadcast", event: "pong", payload }));
+  const echo = b
+    .channel("bench-echo")
+    .on("broadcast", { event: "ping" }, ({ payload }) => void echo.send({ type: "broadcast", event: "pong", payload }));
   const origin = a.channel("bench-echo").on("broadcast", { event: "pong" }, () => waiting?.(performance.now()));
   for (const channel of [echo, origin]) await new Promise<void>((resolve) => channel.subscribe((s) => s === "SUBSCRIBED" && resolve()));
   for (let i = 0; i < roundTrips; i++) {
@@ -113,8 +118,12 @@ try {
   await setUp();
   const latency = await changesLatency();
   const p99 = percentile(latency, 99);
-  console.log(`postgres_changes, commit → delivery, ${subscribers} clients as ${subscribers} users under RLS (${changes} inserts, ${latency.length} deliveries):`);
-  console.log(`  p50 ${fmt(percentile(latency, 50))}   p99 ${fmt(p99)}   max ${fmt(Math.max(...latency))}   (goal p99 < ${goalMs} ms: ${p99 < goalMs ? "met" : "NOT met"})`);
+  console.log(
+    `postgres_changes, commit → delivery, ${subscribers} clients as ${subscribers} users under RLS (${changes} inserts, ${latency.length} deliveries):`,
+  );
+  console.log(
+    `  p50 ${fmt(percentile(latency, 50))}   p99 ${fmt(p99)}   max ${fmt(Math.max(...latency))}   (goal p99 < ${goalMs} ms: ${p99 < goalMs ? "met" : "NOT met"})`,
+  );
   console.log(`  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores while measuring)`);
   const trips = await broadcastRoundTrips();
   console.log(`broadcast round-trip, client A → B → A (${trips.length} round trips):`);

@@ -55,7 +55,19 @@ interface Result {
 
 function autocannon(url: string, extra: string[]): Result {
   const bin = path.join(repoRoot, "node_modules", ".bin", "autocannon");
-  const args = ["-c", String(connections), "-d", String(duration), "-j", "-H", `apikey=${anonKey}`, "-H", `Authorization=Bearer ${token}`, ...extra, url];
+  const args = [
+    "-c",
+    String(connections),
+    "-d",
+    String(duration),
+    "-j",
+    "-H",
+    `apikey=${anonKey}`,
+    "-H",
+    `Authorization=Bearer ${token}`,
+    ...extra,
+    url,
+  ];
   const run = spawnSync(bin, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as Result;
@@ -104,7 +116,9 @@ function measure(url: string, extra: string[]) {
 function report(label: string, run: ReturnType<typeof measure>, goal?: string): void {
   const { result, apiMs, dbMs } = run;
   const rps = Math.round(result.requests.average);
-  console.log(`  ${label}: ${rps} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (non-2xx ${result.non2xx}, errors ${result.errors})${goal ? `   ${goal}` : ""}`);
+  console.log(
+    `  ${label}: ${rps} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (non-2xx ${result.non2xx}, errors ${result.errors})${goal ? `   ${goal}` : ""}`,
+  );
   console.log(`      CPU per request: API ${apiMs.toFixed(3)} ms, Postgres ${dbMs.toFixed(3)} ms`);
 }
 
@@ -113,12 +127,23 @@ try {
   const check = await fetch(select, { headers: { apikey: anonKey, Authorization: `Bearer ${token}` } });
   const rows = (await check.json()) as unknown[];
   if (check.status !== 200 || rows.length !== 20) throw new Error(`select check failed: ${check.status}`);
-  console.log(`REST (autocannon, ${connections} connections, ${duration} s each; load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}):`);
+  console.log(
+    `REST (autocannon, ${connections} connections, ${duration} s each; load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}):`,
+  );
   report("(a) select 20 rows + many-to-one embed, authenticated under RLS", measure(select, []), "(goal ≥ 2000 req/s, p99 < 50 ms)");
   const body = JSON.stringify({ author_id: 1, title: "benchmarked" });
   report(
     "(b) insert one row, return=representation",
-    measure(`${api}/rest/v1/${p}_posts`, ["-m", "POST", "-H", "Content-Type=application/json", "-H", "Prefer=return=representation", "-b", body]),
+    measure(`${api}/rest/v1/${p}_posts`, [
+      "-m",
+      "POST",
+      "-H",
+      "Content-Type=application/json",
+      "-H",
+      "Prefer=return=representation",
+      "-b",
+      body,
+    ]),
   );
 } finally {
   await db.query(drop);

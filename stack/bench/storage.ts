@@ -28,11 +28,17 @@ function report(label: string, seconds: number[]): void {
   const sorted = [...seconds].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   const best = sorted[0];
-  console.log(`  ${label.padEnd(34)} ${(fileBytes / 1e6 / median).toFixed(0).padStart(5)} MB/s median   (best ${(fileBytes / 1e6 / best).toFixed(0)} MB/s, ${rounds} runs)`);
+  console.log(
+    `  ${label.padEnd(34)} ${(fileBytes / 1e6 / median).toFixed(0).padStart(5)} MB/s median   (best ${(fileBytes / 1e6 / best).toFixed(0)} MB/s, ${rounds} runs)`,
+  );
 }
 
 await must(
-  await fetch(`${base}/bucket`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify({ id: bucket, name: bucket, public: true }) }),
+  await fetch(`${base}/bucket`, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify({ id: bucket, name: bucket, public: true }),
+  }),
   "create bucket",
 );
 try {
@@ -43,7 +49,14 @@ try {
   for (let round = 0; round < rounds; round++) {
     raw.push(
       await timed(async () => {
-        await must(await fetch(`${base}/object/${bucket}/raw.bin`, { method: "POST", headers: { ...headers, "Content-Type": "application/octet-stream", "x-upsert": "true" }, body: file }), "raw upload");
+        await must(
+          await fetch(`${base}/object/${bucket}/raw.bin`, {
+            method: "POST",
+            headers: { ...headers, "Content-Type": "application/octet-stream", "x-upsert": "true" },
+            body: file,
+          }),
+          "raw upload",
+        );
       }),
     );
     multipart.push(
@@ -51,7 +64,10 @@ try {
         const form = new FormData();
         form.append("cacheControl", "3600");
         form.append("", new Blob([file], { type: "application/octet-stream" }), "form.bin");
-        await must(await fetch(`${base}/object/${bucket}/form.bin`, { method: "POST", headers: { ...headers, "x-upsert": "true" }, body: form }), "multipart upload");
+        await must(
+          await fetch(`${base}/object/${bucket}/form.bin`, { method: "POST", headers: { ...headers, "x-upsert": "true" }, body: form }),
+          "multipart upload",
+        );
       }),
     );
     download.push(
@@ -73,6 +89,10 @@ try {
   report("download (authenticated route)", download);
   report("download (public URL)", publicDownload);
 } finally {
-  await fetch(`${base}/bucket/${bucket}/empty`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
+  await fetch(`${base}/bucket/${bucket}/empty`, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": "application/json" },
+    body: "{}",
+  });
   await fetch(`${base}/bucket/${bucket}`, { method: "DELETE", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
 }

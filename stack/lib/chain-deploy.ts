@@ -62,7 +62,8 @@ export function chainDeployName(projectDir = workDir): string | undefined {
   const chain = stack && typeof stack === "object" ? (stack as { chain?: unknown }).chain : undefined;
   const deploy = chain && typeof chain === "object" ? (chain as { deploy?: unknown }).deploy : undefined;
   if (deploy === undefined) return undefined;
-  if (typeof deploy !== "string" || !deploy) throw new StackError(`"stack.chain.deploy" in ${manifestPath} must be the path of the chain's deploy script`);
+  if (typeof deploy !== "string" || !deploy)
+    throw new StackError(`"stack.chain.deploy" in ${manifestPath} must be the path of the chain's deploy script`);
   return deploy;
 }
 
@@ -82,6 +83,8 @@ export async function runDeployStep<T>(deploy: ProjectChainDeploy, step: string,
   try {
     return await body();
   } catch (error) {
-    throw new StackError(`The chain's deploy script ${deploy.name} failed in ${step}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new StackError(
+      `The chain's deploy script ${deploy.name} failed in ${step}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -44,7 +44,12 @@ export async function functionsChainEnv(config: StackConfig): Promise<Record<str
   return Object.fromEntries(Object.entries(await chainEnv(config)).filter(([name]) => !name.startsWith("NEXT_PUBLIC_")));
 }
 
-const anvilPlatforms: Record<string, string> = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "darwin-x64": "darwin-amd64", "darwin-arm64": "darwin-arm64" };
+const anvilPlatforms: Record<string, string> = {
+  "linux-x64": "linux-amd64",
+  "linux-arm64": "linux-arm64",
+  "darwin-x64": "darwin-amd64",
+  "darwin-arm64": "darwin-arm64",
+};
 
 function anvilBinary(): string {
   const platform = anvilPlatforms[`${process.platform}-${process.arch}`];
@@ -135,7 +140,11 @@ export async function startChain(config: StackConfig, log: (line: string) => voi
   const id = await waitForRpc(rpcUrl, 15_000);
   if (id === undefined || Number(id) !== localChainId) {
     if (chain === "started") await stopChain();
-    throw new StackError(id === undefined ? `The local chain did not answer on ${rpcUrl}` : `${rpcUrl} answers with chain id ${Number(id)}, not ${localChainId}`);
+    throw new StackError(
+      id === undefined
+        ? `The local chain did not answer on ${rpcUrl}`
+        : `${rpcUrl} answers with chain id ${Number(id)}, not ${localChainId}`,
+    );
   }
   try {
     let deployed: ChainStartReport["deployed"] = deploy ? "kept" : "empty";

@@ -105,7 +105,9 @@ async function acquire(): Promise<void> {
       unreadableSince = undefined;
     }
     if (Date.now() > deadline) {
-      throw new StackError(`Another stack command (pid ${holder ?? "unknown"}) has held ${lockPath} for ${lockWaitMs / 1000} s. If no stack command runs, delete that file.`);
+      throw new StackError(
+        `Another stack command (pid ${holder ?? "unknown"}) has held ${lockPath} for ${lockWaitMs / 1000} s. If no stack command runs, delete that file.`,
+      );
     }
     await sleep(100);
   }

@@ -37,7 +37,9 @@ export async function stackEnv(config: StackConfig): Promise<Record<string, stri
  * writes the app's `.env.local`. Any STACK_DIR or STACK_*_PORT override makes a private stack.
  */
 export function isProjectStack(env: Record<string, string | undefined> = process.env): boolean {
-  return !Object.entries(env).some(([name, value]) => value !== undefined && value !== "" && (name === "STACK_DIR" || /^STACK_\w+_PORT$/.test(name)));
+  return !Object.entries(env).some(
+    ([name, value]) => value !== undefined && value !== "" && (name === "STACK_DIR" || /^STACK_\w+_PORT$/.test(name)),
+  );
 }
 
 export function formatEnv(env: Record<string, string>): string {

@@ -28,7 +28,9 @@ export async function assertPortFree(port: number, what: string, hint = "change 
     await new Promise((r) => setTimeout(r, 200));
     if (await portIsFree(port)) return;
   }
-  const holder = portHolder(port) ?? `an outgoing connection's local end for over ${transientHolderWaitMs / 1000} s (ports 32768–60999 are Linux's ephemeral range)`;
+  const holder =
+    portHolder(port) ??
+    `an outgoing connection's local end for over ${transientHolderWaitMs / 1000} s (ports 32768–60999 are Linux's ephemeral range)`;
   throw new StackError(
     `Port ${port} (${what}) is already in use by ${holder}.\n` +
       `Stop that process, or ${hint}, then run \`npm run stack -- start\` again.`,

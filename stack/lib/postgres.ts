@@ -87,7 +87,19 @@ export async function initCluster(config: StackConfig): Promise<void> {
   if (process.getuid?.() === 0) chownSync(pwFile, user.uid, user.gid);
   const result = await run(
     pgBin("initdb"),
-    ["-D", pgDataDir, "-U", "supabase_admin", `--pwfile=${pwFile}`, "-E", "UTF8", "--locale=C.UTF-8", "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync"],
+    [
+      "-D",
+      pgDataDir,
+      "-U",
+      "supabase_admin",
+      `--pwfile=${pwFile}`,
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      "--no-sync",
+    ],
     asUser(user),
   );
   rmSync(pwFile, { force: true });

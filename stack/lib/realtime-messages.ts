@@ -32,7 +32,9 @@ export async function applyRealtimeSchema(client: Queryable): Promise<boolean> {
   const { rows } = await client.query("select 1 from realtime.schema_migrations where version = $1", [realtimeSchemaVersion]);
   if (rows.length > 0) return false;
   await client.query(readFileSync(realtimeSchemaPath, "utf8"));
-  await client.query("insert into realtime.schema_migrations (version, inserted_at) values ($1, now()) on conflict do nothing", [realtimeSchemaVersion]);
+  await client.query("insert into realtime.schema_migrations (version, inserted_at) values ($1, now()) on conflict do nothing", [
+    realtimeSchemaVersion,
+  ]);
   return true;
 }
 

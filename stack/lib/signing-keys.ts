@@ -35,7 +35,10 @@ export interface PublicJwk {
 }
 
 /** STACK_AUTH_SIGNING_KEYS_PATH overrides `[auth] signing_keys_path`; empty means "none" (legacy HS256). */
-export function signingKeysPath(config: Pick<StackConfig, "raw">, env: Record<string, string | undefined> = process.env): string | undefined {
+export function signingKeysPath(
+  config: Pick<StackConfig, "raw">,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   const override = env.STACK_AUTH_SIGNING_KEYS_PATH;
   const auth = config.raw.auth;
   const configured = override ?? (auth && typeof auth === "object" ? (auth as Record<string, unknown>).signing_keys_path : undefined);
@@ -47,7 +50,9 @@ export function signingKeysPath(config: Pick<StackConfig, "raw">, env: Record<st
 /** A new private JWK as `supabase gen signing-key --algorithm <alg>` writes it. */
 export function generateSigningJwk(alg: SigningAlgorithm = "ES256"): JsonWebKey {
   const { privateKey } =
-    alg === "ES256" ? generateKeyPairSync("ec", { namedCurve: "P-256" }) : generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 65537 });
+    alg === "ES256"
+      ? generateKeyPairSync("ec", { namedCurve: "P-256" })
+      : generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 65537 });
   const jwk = privateKey.export({ format: "jwk" });
   return { kid: randomUUID(), use: "sig", key_ops: ["sign", "verify"], alg, ext: true, ...jwk };
 }
@@ -76,10 +81,13 @@ function parseKey(file: string, value: unknown, index: number): SigningKey {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new SigningKeyError(file, `${where} is not a JWK object`);
   const jwk = value as JsonWebKey & { kid?: unknown; alg?: unknown; ext?: unknown };
   if (typeof jwk.kid !== "string" || !jwk.kid) throw new SigningKeyError(file, `${where} has no "kid"`);
-  if (jwk.alg !== "ES256" && jwk.alg !== "RS256") throw new SigningKeyError(file, `${where} ("${jwk.kid}") has alg ${JSON.stringify(jwk.alg)}; must be one of [RS256 ES256]`);
-  if (jwk.alg === "ES256" && (jwk.kty !== "EC" || jwk.crv !== "P-256")) throw new SigningKeyError(file, `${where} ("${jwk.kid}") is ES256 but not an EC key on P-256`);
+  if (jwk.alg !== "ES256" && jwk.alg !== "RS256")
+    throw new SigningKeyError(file, `${where} ("${jwk.kid}") has alg ${JSON.stringify(jwk.alg)}; must be one of [RS256 ES256]`);
+  if (jwk.alg === "ES256" && (jwk.kty !== "EC" || jwk.crv !== "P-256"))
+    throw new SigningKeyError(file, `${where} ("${jwk.kid}") is ES256 but not an EC key on P-256`);
   if (jwk.alg === "RS256" && jwk.kty !== "RSA") throw new SigningKeyError(file, `${where} ("${jwk.kid}") is RS256 but not an RSA key`);
-  if (typeof jwk.d !== "string") throw new SigningKeyError(file, `${where} ("${jwk.kid}") has no private part ("d"); the file holds private keys`);
+  if (typeof jwk.d !== "string")
+    throw new SigningKeyError(file, `${where} ("${jwk.kid}") has no private part ("d"); the file holds private keys`);
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey({ key: jwk, format: "jwk" });
@@ -120,7 +128,8 @@ export function parseSigningKeys(text: string, file = "signing keys"): SigningKe
 export function loadSigningKeys(config: Pick<StackConfig, "raw">): SigningKey[] {
   const file = signingKeysPath(config);
   if (!file) return [];
-  if (!existsSync(file)) throw new SigningKeyError(file, "not found: `npm run stack -- start` creates it, or run `supabase gen signing-key`");
+  if (!existsSync(file))
+    throw new SigningKeyError(file, "not found: `npm run stack -- start` creates it, or run `supabase gen signing-key`");
   return parseSigningKeys(readFileSync(file, "utf8"), file);
 }
 
@@ -128,6 +137,7 @@ export function loadSigningKeys(config: Pick<StackConfig, "raw">): SigningKey[] 
 export function signWithKey(key: SigningKey, claims: Record<string, unknown>): string {
   const input = `${Buffer.from(JSON.stringify({ alg: key.alg, kid: key.kid, typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
   const data = Buffer.from(input);
-  const signature = key.alg === "ES256" ? sign("sha256", data, { key: key.privateKey, dsaEncoding: "ieee-p1363" }) : sign("sha256", data, key.privateKey);
+  const signature =
+    key.alg === "ES256" ? sign("sha256", data, { key: key.privateKey, dsaEncoding: "ieee-p1363" }) : sign("sha256", data, key.privateKey);
   return `${input}.${signature.toString("base64url")}`;
 }

@@ -52,7 +52,9 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
   chainStart.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const created = !clusterExists();
   if (created) {
-    log(`Creating the database cluster in ${path.relative(process.cwd(), dbDir).startsWith("..") ? dbDir : path.relative(process.cwd(), dbDir)}/ …`);
+    log(
+      `Creating the database cluster in ${path.relative(process.cwd(), dbDir).startsWith("..") ? dbDir : path.relative(process.cwd(), dbDir)}/ …`,
+    );
     await initCluster(config);
   }
   let database: StartReport["database"];
@@ -86,7 +88,10 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
   // Only the project's own stack speaks for the app: a private one (benchmarks, tests) stops when
   // its run ends, and a .env.local pointing at it would leave the app talking to nothing.
   if (isProjectStack() && !existsSync(envLocalPath)) {
-    writeFileSync(envLocalPath, `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(await stackEnv(config))}\n`);
+    writeFileSync(
+      envLocalPath,
+      `# Written by \`npm run stack -- start\`: the local stack's URLs and keys.\n${formatEnv(await stackEnv(config))}\n`,
+    );
     log("Wrote .env.local");
   }
   return { created, database, api, chain, seconds: (performance.now() - began) / 1000 };

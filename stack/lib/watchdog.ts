@@ -24,7 +24,9 @@ export function watchPostgres(config: StackConfig, log: (line: string) => void, 
 
   async function recover(): Promise<void> {
     const began = Date.now();
-    log(`[db] PostgreSQL${lastPid ? ` (pid ${lastPid})` : ""} is not running: it crashed or was killed. Restarting it in ${Math.round(graceMs / 1000)} s…`);
+    log(
+      `[db] PostgreSQL${lastPid ? ` (pid ${lastPid})` : ""} is not running: it crashed or was killed. Restarting it in ${Math.round(graceMs / 1000)} s…`,
+    );
     await sleep(graceMs);
     let failure = "";
     for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
@@ -33,7 +35,10 @@ export function watchPostgres(config: StackConfig, log: (line: string) => void, 
         lastPid = runningPid();
         if (outcome === "stop requested") log("[db] PostgreSQL was stopped on purpose meanwhile; not restarting it");
         else if (outcome === "already running") log(`[db] PostgreSQL is running again (pid ${lastPid}, started elsewhere)`);
-        else log(`[db] PostgreSQL is back (pid ${lastPid}) after ${((Date.now() - began) / 1000).toFixed(1)} s; its WAL was replayed, clients reconnect on their own`);
+        else
+          log(
+            `[db] PostgreSQL is back (pid ${lastPid}) after ${((Date.now() - began) / 1000).toFixed(1)} s; its WAL was replayed, clients reconnect on their own`,
+          );
         return;
       } catch (error) {
         failure = (error as Error).message;

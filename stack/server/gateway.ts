@@ -69,10 +69,16 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 function applyCors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Expose-Headers", "Content-Range, Content-Location, Preference-Applied, X-Supabase-Api-Version, Location, Range-Unit, X-Total-Count, Link");
+  res.setHeader(
+    "Access-Control-Expose-Headers",
+    "Content-Range, Content-Location, Preference-Applied, X-Supabase-Api-Version, Location, Range-Unit, X-Total-Count, Link",
+  );
   if (req.method === "OPTIONS") {
     res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS, TRACE, CONNECT");
-    res.setHeader("Access-Control-Allow-Headers", String(req.headers["access-control-request-headers"] ?? "authorization, x-client-info, apikey, content-type"));
+    res.setHeader(
+      "Access-Control-Allow-Headers",
+      String(req.headers["access-control-request-headers"] ?? "authorization, x-client-info, apikey, content-type"),
+    );
     res.setHeader("Access-Control-Max-Age", "3600");
   }
 }
@@ -112,11 +118,24 @@ export function createUpgradeRouter(routes: ServiceRoute[]) {
     const { presented, key } = resolveKey(req, url);
     if (!route?.upgrade || (!key && !route.open?.(url.pathname.slice(route.prefix.length)))) {
       const status = !route ? "404 Not Found" : "401 Unauthorized";
-      const body = JSON.stringify({ message: !route ? "no Route matched with those values" : presented ? "Invalid authentication credentials" : "No API key found in request" });
-      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const body = JSON.stringify({
+        message: !route
+          ? "no Route matched with those values"
+          : presented
+            ? "Invalid authentication credentials"
+            : "No API key found in request",
+      });
+      socket.end(
+        `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
-    route.upgrade(req, socket, head, { apikeyRole: key?.role, bearer: key?.jwt, path: url.pathname.slice(route.prefix.length) + url.search, url });
+    route.upgrade(req, socket, head, {
+      apikeyRole: key?.role,
+      bearer: key?.jwt,
+      path: url.pathname.slice(route.prefix.length) + url.search,
+      url,
+    });
   };
 }
 

@@ -110,7 +110,8 @@ function keyMatches(key: SigningKey, input: string, signature: Buffer): boolean 
  */
 export function verifyJwt(token: string, nowSeconds = Math.floor(Date.now() / 1000), ring = keyring()): VerifyResult {
   const known = ring.verified.get(token);
-  if (known) return typeof known.exp === "number" && known.exp <= nowSeconds ? { ok: false, reason: "expired" } : { ok: true, claims: known };
+  if (known)
+    return typeof known.exp === "number" && known.exp <= nowSeconds ? { ok: false, reason: "expired" } : { ok: true, claims: known };
   const parts = token.split(".");
   if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) return { ok: false, reason: "malformed" };
   const header = decodeSegment(parts[0]);

@@ -32,7 +32,11 @@ ctx.authenticatorPool.on("error", (error) => console.error("[db] authenticator p
 ctx.adminPool.on("error", (error) => console.error("[db] admin pool:", error.message));
 
 // Postgres killed or crashed under a running stack: restart it (or stop the API with a clear message).
-const postgresWatch = watchPostgres(config, (line) => console.log(line), () => shutdown());
+const postgresWatch = watchPostgres(
+  config,
+  (line) => console.log(line),
+  () => shutdown(),
+);
 
 server.listen(config.apiPort, "127.0.0.1", () => console.log(`[api] listening on http://127.0.0.1:${config.apiPort}`));
 

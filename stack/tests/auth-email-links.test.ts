@@ -12,7 +12,11 @@ const redirects = [
   { kind: "none", redirectTo: undefined, next: site },
   { kind: "without a query", redirectTo: `${site}/welcome`, next: `${site}/welcome` },
   { kind: "with a query", redirectTo: `${site}/rooms?tab=live&q=a%20b#now`, next: `${site}/rooms?tab=live&q=a%20b#now` },
-  { kind: "naming /auth/confirm (older clients)", redirectTo: `${site}/auth/confirm?next=${encodeURIComponent("/account?x=1&y=2")}`, next: `${site}/auth/confirm?next=${encodeURIComponent("/account?x=1&y=2")}` },
+  {
+    kind: "naming /auth/confirm (older clients)",
+    redirectTo: `${site}/auth/confirm?next=${encodeURIComponent("/account?x=1&y=2")}`,
+    next: `${site}/auth/confirm?next=${encodeURIComponent("/account?x=1&y=2")}`,
+  },
   { kind: "off the allow-list (site_url instead)", redirectTo: "https://evil.example/steal?next=/x", next: site },
 ] as const;
 
@@ -37,7 +41,11 @@ async function expectSignsIn(type: "signup" | "invite" | "magiclink" | "recovery
 describe.each(redirects)("a redirect $kind", (redirect) => {
   test("confirmation (sign-up): the link confirms and signs in", async () => {
     const email = uniqueEmail("tpl-signup");
-    const { error } = await client().auth.signUp({ email, password: "listening-club-42", options: { emailRedirectTo: redirect.redirectTo } });
+    const { error } = await client().auth.signUp({
+      email,
+      password: "listening-club-42",
+      options: { emailRedirectTo: redirect.redirectTo },
+    });
     expect(error).toBeNull();
     const tokenHash = checkLink(firstLink(await latestMail(email, /Confirm your Cuepoint account/)), "signup", redirect);
     await expectSignsIn("signup", tokenHash, email);
@@ -45,7 +53,10 @@ describe.each(redirects)("a redirect $kind", (redirect) => {
 
   test("magic link: the link signs in", async () => {
     const user = await createConfirmedUser("tpl-magic");
-    expect((await client().auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: redirect.redirectTo, shouldCreateUser: false } })).error).toBeNull();
+    expect(
+      (await client().auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: redirect.redirectTo, shouldCreateUser: false } }))
+        .error,
+    ).toBeNull();
     const tokenHash = checkLink(firstLink(await latestMail(user.email, /Your Cuepoint sign-in link/)), "magiclink", redirect);
     await expectSignsIn("magiclink", tokenHash, user.email);
   });
@@ -59,7 +70,10 @@ describe.each(redirects)("a redirect $kind", (redirect) => {
 
   test("invite (admin API): the link signs the invited person in", async () => {
     const email = uniqueEmail("tpl-invite");
-    const { error } = await admin().auth.admin.inviteUserByEmail(email, redirect.redirectTo ? { redirectTo: redirect.redirectTo } : undefined);
+    const { error } = await admin().auth.admin.inviteUserByEmail(
+      email,
+      redirect.redirectTo ? { redirectTo: redirect.redirectTo } : undefined,
+    );
     expect(error).toBeNull();
     const tokenHash = checkLink(firstLink(await latestMail(email, /You're invited to Cuepoint/)), "invite", redirect);
     await expectSignsIn("invite", tokenHash, email);
@@ -72,7 +86,11 @@ describe.each(redirects)("a redirect $kind", (redirect) => {
     const newEmail = uniqueEmail("tpl-changed");
     expect((await signedIn.auth.updateUser({ email: newEmail }, { emailRedirectTo: redirect.redirectTo })).error).toBeNull();
     const toNew = checkLink(firstLink(await latestMail(newEmail, /Confirm your new Cuepoint email address/)), "email_change", redirect);
-    const toCurrent = checkLink(firstLink(await latestMail(user.email, /Confirm your new Cuepoint email address/)), "email_change", redirect);
+    const toCurrent = checkLink(
+      firstLink(await latestMail(user.email, /Confirm your new Cuepoint email address/)),
+      "email_change",
+      redirect,
+    );
     expect((await client().auth.verifyOtp({ type: "email_change", token_hash: toCurrent })).error).toBeNull();
     await expectSignsIn("email_change", toNew, newEmail);
     expect(await mailsTo(newEmail)).toHaveLength(1);

@@ -19,7 +19,8 @@ afterAll(async () => {
 
 function merge(target: Record<string, unknown>, patch: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(patch)) {
-    if (value && typeof value === "object" && !Array.isArray(value)) merge((target[key] ??= {}) as Record<string, unknown>, value as Record<string, unknown>);
+    if (value && typeof value === "object" && !Array.isArray(value))
+      merge((target[key] ??= {}) as Record<string, unknown>, value as Record<string, unknown>);
     else target[key] = value;
   }
 }
@@ -58,7 +59,10 @@ export async function authServerWith(auth: Record<string, unknown>, env: Record<
     inbox,
     /** A supabase-js client of this server that keeps its own session (as a browser tab would). */
     supabase: (headers: Record<string, string> = {}) =>
-      createClient(url, anonKey, { auth: { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false, storage: memoryStorage() }, global: { headers } }),
+      createClient(url, anonKey, {
+        auth: { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false, storage: memoryStorage() },
+        global: { headers },
+      }),
     /** A raw request below /auth/v1, with the 2024-01-01 API version unless told otherwise. */
     async fetch(path: string, init: RequestInit & { bearer?: string; legacy?: boolean } = {}) {
       const headers = new Headers(init.headers);

@@ -47,7 +47,7 @@ export interface MailMessage extends MailSummary {
 
 /** The newest message to `to` (waiting up to 30 s for it on a busy machine), read as the e2e helper reads it. */
 export async function latestMail(to: string, subject?: RegExp, count = 1): Promise<MailMessage> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     const list = (await (await fetch(`${inboxUrl}/api/v1/messages?limit=500`)).json()) as { messages: MailSummary[] };
     const matches = list.messages.filter((m) => m.To.some((r) => r.Address === to) && (!subject || subject.test(m.Subject)));
     if (matches.length >= count) return (await (await fetch(`${inboxUrl}/api/v1/message/${matches[0].ID}`)).json()) as MailMessage;
@@ -57,7 +57,9 @@ export async function latestMail(to: string, subject?: RegExp, count = 1): Promi
 }
 
 export async function mailsTo(to: string): Promise<MailSummary[]> {
-  const list = (await (await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${to}`)}`)).json()) as { messages: MailSummary[] };
+  const list = (await (await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${to}`)}`)).json()) as {
+    messages: MailSummary[];
+  };
   return list.messages;
 }
 

@@ -58,17 +58,30 @@ describe("TOTP factors", () => {
     // The issuer defaults to the site URL's host; the account is the user's email.
     const issuer = new URL(data!.totp.uri).searchParams.get("issuer")!;
     expect(issuer).toMatch(/^[\w.-]+(:\d+)?$/);
-    expect(data!.totp.uri).toBe(`otpauth://totp/${issuer}:${person.email}?algorithm=SHA1&digits=6&issuer=${encodeURIComponent(issuer)}&period=30&secret=${data!.totp.secret}`);
+    expect(data!.totp.uri).toBe(
+      `otpauth://totp/${issuer}:${person.email}?algorithm=SHA1&digits=6&issuer=${encodeURIComponent(issuer)}&period=30&secret=${data!.totp.secret}`,
+    );
 
     const { data: user } = await person.supabase.auth.getUser();
     expect(user.user?.factors).toEqual([
-      expect.objectContaining({ id: data!.id, friendly_name: "Authenticator", factor_type: "totp", status: "unverified", created_at: expect.any(String), updated_at: expect.any(String) }),
+      expect.objectContaining({
+        id: data!.id,
+        friendly_name: "Authenticator",
+        factor_type: "totp",
+        status: "unverified",
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      }),
     ]);
     const listed = await person.supabase.auth.mfa.listFactors();
     expect(listed.data?.all).toHaveLength(1);
     expect(listed.data?.totp).toEqual([]);
     const aal = await person.supabase.auth.mfa.getAuthenticatorAssuranceLevel();
-    expect(aal.data).toMatchObject({ currentLevel: "aal1", nextLevel: "aal1", currentAuthenticationMethods: [{ method: "password", timestamp: expect.any(Number) }] });
+    expect(aal.data).toMatchObject({
+      currentLevel: "aal1",
+      nextLevel: "aal1",
+      currentAuthenticationMethods: [{ method: "password", timestamp: expect.any(Number) }],
+    });
   });
 
   test("a right code lifts the session to aal2 with totp in amr; refresh keeps aal2; a new sign-in is aal1 until verified", async () => {
@@ -80,7 +93,9 @@ describe("TOTP factors", () => {
     const aal = await person.supabase.auth.mfa.getAuthenticatorAssuranceLevel();
     expect(aal.data).toMatchObject({ currentLevel: "aal2", nextLevel: "aal2" });
     expect(aal.data?.currentAuthenticationMethods[0]).toMatchObject({ method: "totp" });
-    expect((await person.supabase.auth.mfa.listFactors()).data?.totp).toEqual([expect.objectContaining({ id: person.factorId, status: "verified" })]);
+    expect((await person.supabase.auth.mfa.listFactors()).data?.totp).toEqual([
+      expect.objectContaining({ id: person.factorId, status: "verified" }),
+    ]);
 
     const refreshed = await person.supabase.auth.refreshSession();
     expect(refreshed.error).toBeNull();
@@ -97,7 +112,9 @@ describe("TOTP factors", () => {
     const other = client();
     await other.auth.signInWithPassword({ email: person.email, password: person.password });
     const { data: enrolled } = await person.supabase.auth.mfa.enroll({ factorType: "totp" });
-    expect((await person.supabase.auth.mfa.challengeAndVerify({ factorId: enrolled!.id, code: totp(enrolled!.totp.secret) })).error).toBeNull();
+    expect(
+      (await person.supabase.auth.mfa.challengeAndVerify({ factorId: enrolled!.id, code: totp(enrolled!.totp.secret) })).error,
+    ).toBeNull();
     const { error } = await other.auth.refreshSession();
     expect(error).toMatchObject({ code: "refresh_token_not_found" });
   });
@@ -139,11 +156,27 @@ describe("bad input", () => {
     expect(challenge!.expires_at - Date.now() / 1000).toBeGreaterThan(290);
     expect(challenge!.expires_at - Date.now() / 1000).toBeLessThanOrEqual(300);
     await sql("update auth.mfa_challenges set created_at = now() - interval '301 seconds' where id = $1", [challenge!.id]);
-    const late = await person.supabase.auth.mfa.verify({ factorId: enrolled!.id, challengeId: challenge!.id, code: totp(enrolled!.totp.secret) });
-    expect(late.error).toMatchObject({ status: 422, code: "mfa_challenge_expired", message: `MFA challenge ${challenge!.id} has expired, verify against another challenge or create a new challenge.` });
+    const late = await person.supabase.auth.mfa.verify({
+      factorId: enrolled!.id,
+      challengeId: challenge!.id,
+      code: totp(enrolled!.totp.secret),
+    });
+    expect(late.error).toMatchObject({
+      status: 422,
+      code: "mfa_challenge_expired",
+      message: `MFA challenge ${challenge!.id} has expired, verify against another challenge or create a new challenge.`,
+    });
     expect(await sql("select id from auth.mfa_challenges where id = $1", [challenge!.id])).toEqual([]);
-    const unknown = await person.supabase.auth.mfa.verify({ factorId: enrolled!.id, challengeId: challenge!.id, code: totp(enrolled!.totp.secret) });
-    expect(unknown.error).toMatchObject({ status: 422, code: "mfa_factor_not_found", message: "MFA factor with the provided challenge ID not found" });
+    const unknown = await person.supabase.auth.mfa.verify({
+      factorId: enrolled!.id,
+      challengeId: challenge!.id,
+      code: totp(enrolled!.totp.secret),
+    });
+    expect(unknown.error).toMatchObject({
+      status: 422,
+      code: "mfa_factor_not_found",
+      message: "MFA factor with the provided challenge ID not found",
+    });
   });
 
   test("another user's factor is not found: challenge, verify and unenroll all answer 404", async () => {
@@ -153,7 +186,10 @@ describe("bad input", () => {
     const intruder = await signedIn("mfa-intruder");
     const notFound = { status: 404, code: "mfa_factor_not_found", message: "Factor not found" };
     expect((await intruder.supabase.auth.mfa.challenge({ factorId: enrolled!.id })).error).toMatchObject(notFound);
-    expect((await intruder.supabase.auth.mfa.verify({ factorId: enrolled!.id, challengeId: challenge!.id, code: totp(enrolled!.totp.secret) })).error).toMatchObject(notFound);
+    expect(
+      (await intruder.supabase.auth.mfa.verify({ factorId: enrolled!.id, challengeId: challenge!.id, code: totp(enrolled!.totp.secret) }))
+        .error,
+    ).toMatchObject(notFound);
     expect((await intruder.supabase.auth.mfa.unenroll({ factorId: enrolled!.id })).error).toMatchObject(notFound);
     expect(decodeJwt(await accessToken(intruder.supabase)).aal).toBe("aal1");
     // The owner's factor is untouched.
@@ -167,9 +203,17 @@ describe("bad input", () => {
       expect(error).toBeNull();
     }
     const { error } = await person.supabase.auth.mfa.enroll({ factorType: "totp", friendlyName: "App 10" });
-    expect(error).toMatchObject({ status: 422, code: "too_many_enrolled_mfa_factors", message: "Maximum number of verified factors reached, unenroll to continue" });
+    expect(error).toMatchObject({
+      status: 422,
+      code: "too_many_enrolled_mfa_factors",
+      message: "Maximum number of verified factors reached, unenroll to continue",
+    });
     const clash = await person.supabase.auth.mfa.enroll({ factorType: "totp", friendlyName: "App 3" });
-    expect(clash.error).toMatchObject({ status: 422, code: "mfa_factor_name_conflict", message: 'A factor with the friendly name "App 3" for this user already exists' });
+    expect(clash.error).toMatchObject({
+      status: 422,
+      code: "mfa_factor_name_conflict",
+      message: 'A factor with the friendly name "App 3" for this user already exists',
+    });
     expect(await sql("select count(*)::int as n from auth.mfa_factors where user_id = $1", [person.id])).toEqual([{ n: 10 }]);
   });
 
@@ -177,18 +221,42 @@ describe("bad input", () => {
     const person = await withVerifiedTotp("mfa-aal1");
     const aal1 = client();
     await aal1.auth.signInWithPassword({ email: person.email, password: person.password });
-    expect((await aal1.auth.mfa.enroll({ factorType: "totp", friendlyName: "Second" })).error).toMatchObject({ status: 403, code: "insufficient_aal", message: "AAL2 required to enroll a new factor" });
-    expect((await aal1.auth.mfa.unenroll({ factorId: person.factorId })).error).toMatchObject({ status: 422, code: "insufficient_aal", message: "AAL2 required to unenroll verified factor" });
+    expect((await aal1.auth.mfa.enroll({ factorType: "totp", friendlyName: "Second" })).error).toMatchObject({
+      status: 403,
+      code: "insufficient_aal",
+      message: "AAL2 required to enroll a new factor",
+    });
+    expect((await aal1.auth.mfa.unenroll({ factorId: person.factorId })).error).toMatchObject({
+      status: 422,
+      code: "insufficient_aal",
+      message: "AAL2 required to unenroll verified factor",
+    });
     expect(await sql("select status::text from auth.mfa_factors where id = $1", [person.factorId])).toEqual([{ status: "verified" }]);
   });
 
   test("unknown factor type, disabled WebAuthn, a malformed factor id, anonymous callers", async () => {
     const person = await signedIn("mfa-misc");
     const token = await accessToken(person.supabase);
-    const badType = await authFetch("/factors", { method: "POST", bearer: token, body: JSON.stringify({ factor_type: "sms" }), apiVersion: true });
-    expect(badType).toMatchObject({ status: 400, body: { code: "validation_failed", message: "factor_type needs to be totp, phone, or webauthn" } });
-    const webauthn = await authFetch("/factors", { method: "POST", bearer: token, body: JSON.stringify({ factor_type: "webauthn" }), apiVersion: true });
-    expect(webauthn).toMatchObject({ status: 422, body: { code: "mfa_webauthn_enroll_not_enabled", message: "MFA enroll is disabled for WebAuthn" } });
+    const badType = await authFetch("/factors", {
+      method: "POST",
+      bearer: token,
+      body: JSON.stringify({ factor_type: "sms" }),
+      apiVersion: true,
+    });
+    expect(badType).toMatchObject({
+      status: 400,
+      body: { code: "validation_failed", message: "factor_type needs to be totp, phone, or webauthn" },
+    });
+    const webauthn = await authFetch("/factors", {
+      method: "POST",
+      bearer: token,
+      body: JSON.stringify({ factor_type: "webauthn" }),
+      apiVersion: true,
+    });
+    expect(webauthn).toMatchObject({
+      status: 422,
+      body: { code: "mfa_webauthn_enroll_not_enabled", message: "MFA enroll is disabled for WebAuthn" },
+    });
     const malformed = await authFetch("/factors/not-a-uuid/challenge", { method: "POST", bearer: token, apiVersion: true });
     expect(malformed).toMatchObject({ status: 404, body: { code: "validation_failed", message: "factor_id must be an UUID" } });
     const noToken = await authFetch("/factors", { method: "POST", body: JSON.stringify({ factor_type: "totp" }), apiVersion: true });
@@ -205,7 +273,10 @@ describe("unenroll", () => {
     const refreshed = await person.supabase.auth.refreshSession();
     expect(decodeJwt(refreshed.data.session!.access_token).aal).toBe("aal1");
     expect(refreshed.data.user?.factors ?? []).toEqual([]);
-    expect((await person.supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({ currentLevel: "aal1", nextLevel: "aal1" });
+    expect((await person.supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({
+      currentLevel: "aal1",
+      nextLevel: "aal1",
+    });
   });
 });
 
@@ -229,7 +300,11 @@ describe("phone factors with the configured test OTP", () => {
     const { data: user } = await person.supabase.auth.getUser();
     expect(user.user?.factors).toEqual([expect.objectContaining({ factor_type: "phone", status: "verified", phone: "14152127777" })]);
     const invalid = await person.supabase.auth.mfa.enroll({ factorType: "phone", phone: "not-a-phone", friendlyName: "x" });
-    expect(invalid.error).toMatchObject({ status: 400, code: "validation_failed", message: "Invalid phone number format (E.164 required)" });
+    expect(invalid.error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      message: "Invalid phone number format (E.164 required)",
+    });
   });
 });
 
@@ -239,11 +314,16 @@ describe("admin factor APIs", () => {
     const service = admin();
     const listed = await service.auth.admin.mfa.listFactors({ userId: person.id });
     expect(listed.error).toBeNull();
-    expect(listed.data?.factors).toEqual([expect.objectContaining({ id: person.factorId, factor_type: "totp", status: "verified", friendly_name: "Phone app" })]);
+    expect(listed.data?.factors).toEqual([
+      expect.objectContaining({ id: person.factorId, factor_type: "totp", status: "verified", friendly_name: "Phone app" }),
+    ]);
     const deleted = await service.auth.admin.mfa.deleteFactor({ userId: person.id, id: person.factorId });
     expect(deleted.error).toBeNull();
     // auth-js hands back the response wrapped once more: { data: <factor>, error: null }.
-    expect((deleted.data as unknown as { data: { id: string; factor_type: string } }).data).toMatchObject({ id: person.factorId, factor_type: "totp" });
+    expect((deleted.data as unknown as { data: { id: string; factor_type: string } }).data).toMatchObject({
+      id: person.factorId,
+      factor_type: "totp",
+    });
     expect((await service.auth.admin.mfa.listFactors({ userId: person.id })).data?.factors).toEqual([]);
     const refreshed = await person.supabase.auth.refreshSession();
     expect(decodeJwt(refreshed.data.session!.access_token).aal).toBe("aal1");

@@ -7,7 +7,11 @@ import { type AuthSettings, authSettings, parseDurationSeconds } from "../server
 import { parseSiweMessage } from "../server/auth/siwe.ts";
 import { config } from "./helpers/stack.ts";
 
-const settings: AuthSettings = { ...authSettings(config), siteUrl: "http://localhost:3000", additionalRedirectUrls: ["http://localhost:3000/auth/confirm**", "https://*.cuepoint.example/callback", "myapp://auth/*"] };
+const settings: AuthSettings = {
+  ...authSettings(config),
+  siteUrl: "http://localhost:3000",
+  additionalRedirectUrls: ["http://localhost:3000/auth/confirm**", "https://*.cuepoint.example/callback", "myapp://auth/*"],
+};
 
 describe("redirect allow-list (GoTrue's IsRedirectURLValid)", () => {
   test.each([
@@ -62,13 +66,19 @@ describe("email templates (Go html/template escaping)", () => {
     expect(renderTemplate('<a href="{{ .SiteURL }}/auth/confirm?token_hash={{ .TokenHash }}&next={{ .RedirectTo }}">x</a>', data)).toBe(
       '<a href="http://localhost:3000/auth/confirm?token_hash=abc&next=http%3a%2f%2flocalhost%3a3000%2frooms%3ftab%3dlive%26q%3da%20b">x</a>',
     );
-    expect(renderTemplate('<a href="{{ .RedirectTo }}&token_hash={{ .TokenHash }}">x</a>', data)).toBe('<a href="http://localhost:3000/rooms?tab=live&amp;q=a%20b&token_hash=abc">x</a>');
+    expect(renderTemplate('<a href="{{ .RedirectTo }}&token_hash={{ .TokenHash }}">x</a>', data)).toBe(
+      '<a href="http://localhost:3000/rooms?tab=live&amp;q=a%20b&token_hash=abc">x</a>',
+    );
     // A URL at an attribute's start must be http(s), mailto or relative; a non-URL attribute is only HTML-escaped.
-    expect(renderTemplate('<a href="{{ .Data.page }}" title="{{ .Data.page }}">', { ...data, Data: { page: "javascript:alert(1)" } })).toBe('<a href="#ZgotmplZ" title="javascript:alert(1)">');
+    expect(renderTemplate('<a href="{{ .Data.page }}" title="{{ .Data.page }}">', { ...data, Data: { page: "javascript:alert(1)" } })).toBe(
+      '<a href="#ZgotmplZ" title="javascript:alert(1)">',
+    );
     expect(renderTemplate("<p>{{ .Email }} → {{ .NewEmail }}, code {{.Token}}, {{ .Data.name }}</p>", data)).toBe(
       "<p>o&#39;neil&#43;tag@example.test → &lt;new&gt;@example.test, code 123456, Ada &amp; Grace</p>",
     );
-    expect(renderTemplate('<a href="{{ .Data.page }}">', { ...data, Data: { page: "http://x.test/a b\"c" } })).toBe('<a href="http://x.test/a%20b%22c">');
+    expect(renderTemplate('<a href="{{ .Data.page }}">', { ...data, Data: { page: 'http://x.test/a b"c' } })).toBe(
+      '<a href="http://x.test/a%20b%22c">',
+    );
   });
 
   test("subjects are plain text; unknown fields render empty", () => {
@@ -77,7 +87,9 @@ describe("email templates (Go html/template escaping)", () => {
 
   test("the project's templates render the links the app's /auth/confirm expects", () => {
     const html = renderTemplate(authSettings(config).templates.confirmation.content, data);
-    expect(html).toContain('<a href="http://localhost:3000/auth/confirm?token_hash=abc&type=signup&next=http%3a%2f%2flocalhost%3a3000%2frooms%3ftab%3dlive%26q%3da%20b">Confirm my email</a>');
+    expect(html).toContain(
+      '<a href="http://localhost:3000/auth/confirm?token_hash=abc&type=signup&next=http%3a%2f%2flocalhost%3a3000%2frooms%3ftab%3dlive%26q%3da%20b">Confirm my email</a>',
+    );
   });
 });
 
@@ -87,9 +99,20 @@ describe("EIP-4361 messages", () => {
     `localhost:3000 wants you to sign in with your Ethereum account:\n${address}\n\n${statement}URI: http://localhost:3000/login\nVersion: 1\nChain ID: 1\nIssued At: 2026-01-01T00:00:00.000Z${suffix}`;
 
   test("auth-js's layout, with and without a statement, nonce optional", () => {
-    expect(parseSiweMessage(message())).toMatchObject({ domain: "localhost:3000", address, statement: "Sign in.", chainId: 1, version: "1", nonce: undefined });
+    expect(parseSiweMessage(message())).toMatchObject({
+      domain: "localhost:3000",
+      address,
+      statement: "Sign in.",
+      chainId: 1,
+      version: "1",
+      nonce: undefined,
+    });
     expect(parseSiweMessage(message("", "\n")).statement).toBeUndefined();
-    const full = parseSiweMessage(message("\nExpiration Time: 2026-01-01T00:10:00Z\nNot Before: 2026-01-01T00:00:00Z\nRequest ID: r1\nResources:\n- https://a.test\n- ipfs://b"));
+    const full = parseSiweMessage(
+      message(
+        "\nExpiration Time: 2026-01-01T00:10:00Z\nNot Before: 2026-01-01T00:00:00Z\nRequest ID: r1\nResources:\n- https://a.test\n- ipfs://b",
+      ),
+    );
     expect(full).toMatchObject({ requestId: "r1", resources: ["https://a.test", "ipfs://b"] });
     expect(full.expirationTime?.toISOString()).toBe("2026-01-01T00:10:00.000Z");
   });

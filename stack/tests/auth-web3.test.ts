@@ -45,7 +45,11 @@ function siweMessage(address: string, fields: MessageFields = {}): string {
 }
 
 async function web3(body: Record<string, unknown>) {
-  return await authFetch("/token?grant_type=web3", { method: "POST", apiVersion: true, body: JSON.stringify({ chain: "ethereum", ...body }) });
+  return await authFetch("/token?grant_type=web3", {
+    method: "POST",
+    apiVersion: true,
+    body: JSON.stringify({ chain: "ethereum", ...body }),
+  });
 }
 
 const invalidGrant = (description: string) => ({ status: 400, body: { error: "invalid_grant", error_description: description } });
@@ -54,21 +58,42 @@ describe("web3 sign-in (Ethereum)", () => {
   test("signInWithWeb3 creates the user with a web3 identity on first use, then signs the same user in", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const supabase = client();
-    const first = await supabase.auth.signInWithWeb3({ chain: "ethereum", wallet: walletFor(account), statement: "Sign in to Cuepoint with this wallet.", options: { url: "http://localhost:3000/login" } });
+    const first = await supabase.auth.signInWithWeb3({
+      chain: "ethereum",
+      wallet: walletFor(account),
+      statement: "Sign in to Cuepoint with this wallet.",
+      options: { url: "http://localhost:3000/login" },
+    });
     expect(first.error).toBeNull();
     const user = first.data.user!;
     expect(user.email).toBe("");
     expect(user.app_metadata).toEqual({ provider: "web3", providers: ["web3"] });
     expect(user.identities).toHaveLength(1);
     expect(user.identities![0]).toMatchObject({ provider: "web3", id: `web3:ethereum:${account.address}` });
-    expect(user.user_metadata).toMatchObject({ sub: `web3:ethereum:${account.address}`, custom_claims: { address: account.address, chain: "ethereum", network: "1", domain: "localhost:3000", statement: "Sign in to Cuepoint with this wallet." } });
-    const claims = JSON.parse(Buffer.from(first.data.session!.access_token.split(".")[1], "base64url").toString()) as { amr: { method: string }[] };
+    expect(user.user_metadata).toMatchObject({
+      sub: `web3:ethereum:${account.address}`,
+      custom_claims: {
+        address: account.address,
+        chain: "ethereum",
+        network: "1",
+        domain: "localhost:3000",
+        statement: "Sign in to Cuepoint with this wallet.",
+      },
+    });
+    const claims = JSON.parse(Buffer.from(first.data.session!.access_token.split(".")[1], "base64url").toString()) as {
+      amr: { method: string }[];
+    };
     expect(claims.amr[0].method).toBe("web3");
 
     const [profile] = await sql<{ username: string }>("select username from public.profiles where id = $1", [user.id]);
     expect(profile.username).toMatch(new RegExp(`^eth_${account.address.slice(2, 8).toLowerCase()}`));
 
-    const again = await client().auth.signInWithWeb3({ chain: "ethereum", wallet: walletFor(account), statement: "Sign in to Cuepoint with this wallet.", options: { url: "http://localhost:3000/login" } });
+    const again = await client().auth.signInWithWeb3({
+      chain: "ethereum",
+      wallet: walletFor(account),
+      statement: "Sign in to Cuepoint with this wallet.",
+      options: { url: "http://localhost:3000/login" },
+    });
     expect(again.error).toBeNull();
     expect(again.data.user?.id).toBe(user.id);
   });
@@ -89,7 +114,9 @@ describe("web3 sign-in (Ethereum)", () => {
     expect(await web3({ message, signature: flipped })).toMatchObject(invalidGrant("Signature does not match address in message"));
     const otherAccount = privateKeyToAccount(generatePrivateKey());
     const stolen = siweMessage(otherAccount.address);
-    expect(await web3({ message: stolen, signature: await account.signMessage({ message: stolen }) })).toMatchObject(invalidGrant("Signature does not match address in message"));
+    expect(await web3({ message: stolen, signature: await account.signMessage({ message: stolen }) })).toMatchObject(
+      invalidGrant("Signature does not match address in message"),
+    );
   });
 
   test("domain and URI must be allowed by site_url and the redirect list", async () => {
@@ -101,7 +128,9 @@ describe("web3 sign-in (Ethereum)", () => {
     expect(await sign({ domain: "evil.example", uri: "https://evil.example/login" })).toMatchObject(
       invalidGrant("Signed Ethereum message is using URI which is not allowed on this server, message was signed for another app"),
     );
-    expect(await sign({ domain: "cuepoint.example", uri: "http://cuepoint.example/login" })).toMatchObject(invalidGrant("Signed Ethereum message is using URI which does not use HTTPS"));
+    expect(await sign({ domain: "cuepoint.example", uri: "http://cuepoint.example/login" })).toMatchObject(
+      invalidGrant("Signed Ethereum message is using URI which does not use HTTPS"),
+    );
     expect((await sign({ domain: "localhost:3100", uri: "http://localhost:3100/login" })).status).toBe(200);
   });
 
@@ -126,13 +155,23 @@ describe("web3 sign-in (Ethereum)", () => {
     expect(await web3({ message: siweMessage(account.address), signature: "0x1234" })).toMatchObject(
       failed("signature must be 65 bytes long, encoded as a 130 character-long hexadecimal string"),
     );
-    expect(await web3({ message: siweMessage(account.address, { nonce: "short" }), signature })).toMatchObject(failed("siwe: Nonce must be at least 8 alphanumeric characters"));
-    expect(await web3({ message: siweMessage(account.address, { chainId: "zero" }), signature })).toMatchObject(failed("siwe: Chain ID must be a positive integer (EIP-155)"));
+    expect(await web3({ message: siweMessage(account.address, { nonce: "short" }), signature })).toMatchObject(
+      failed("siwe: Nonce must be at least 8 alphanumeric characters"),
+    );
+    expect(await web3({ message: siweMessage(account.address, { chainId: "zero" }), signature })).toMatchObject(
+      failed("siwe: Chain ID must be a positive integer (EIP-155)"),
+    );
     expect(await web3({ message: siweMessage(account.address).replace(account.address, "0xnotanaddress"), signature })).toMatchObject(
       failed("siwe: message does not contain a valid Ethereum address"),
     );
     expect(await web3({ message: "x".repeat(21 * 1024), signature })).toMatchObject(failed("message must not exceed 20KB"));
-    expect(await web3({ chain: "solana", message: siweMessage(account.address), signature })).toMatchObject({ status: 422, body: { code: "web3_provider_disabled" } });
-    expect(await web3({ chain: "bitcoin", message: siweMessage(account.address), signature })).toMatchObject({ status: 400, body: { code: "web3_unsupported_chain", message: "Unsupported chain" } });
+    expect(await web3({ chain: "solana", message: siweMessage(account.address), signature })).toMatchObject({
+      status: 422,
+      body: { code: "web3_provider_disabled" },
+    });
+    expect(await web3({ chain: "bitcoin", message: siweMessage(account.address), signature })).toMatchObject({
+      status: 400,
+      body: { code: "web3_unsupported_chain", message: "Unsupported chain" },
+    });
   });
 });

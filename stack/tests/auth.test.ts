@@ -3,7 +3,20 @@ import { createServerClient } from "@supabase/ssr";
 import type { AuthChangeEvent } from "@supabase/supabase-js";
 import { describe, expect, test } from "vitest";
 import { config } from "./helpers/stack.ts";
-import { admin, anonKey, apiUrl, authFetch, client, createConfirmedUser, decodeJwt, firstLink, latestMail, mailsTo, sql, uniqueEmail } from "./auth-helpers.ts";
+import {
+  admin,
+  anonKey,
+  apiUrl,
+  authFetch,
+  client,
+  createConfirmedUser,
+  decodeJwt,
+  firstLink,
+  latestMail,
+  mailsTo,
+  sql,
+  uniqueEmail,
+} from "./auth-helpers.ts";
 
 const site = "http://localhost:3000";
 // The redirect the app passes (lib/auth/links.ts emailRedirect): the destination on the site.
@@ -14,10 +27,20 @@ describe("sign-up → confirmation email → verify → session", () => {
   test("signUp answers the user without a session, emails the template's link, and verifyOtp signs in", async () => {
     const email = uniqueEmail("signup");
     const supabase = client({ flowType: "pkce" });
-    const { data, error } = await supabase.auth.signUp({ email, password: "listening-club-42", options: { emailRedirectTo: confirmRedirect("/"), data: { display_name: "Signup Person" } } });
+    const { data, error } = await supabase.auth.signUp({
+      email,
+      password: "listening-club-42",
+      options: { emailRedirectTo: confirmRedirect("/"), data: { display_name: "Signup Person" } },
+    });
     expect(error).toBeNull();
     expect(data.session).toBeNull();
-    expect(data.user).toMatchObject({ email, aud: "authenticated", role: "authenticated", user_metadata: { display_name: "Signup Person" }, app_metadata: { provider: "email", providers: ["email"] } });
+    expect(data.user).toMatchObject({
+      email,
+      aud: "authenticated",
+      role: "authenticated",
+      user_metadata: { display_name: "Signup Person" },
+      app_metadata: { provider: "email", providers: ["email"] },
+    });
     expect(data.user?.email_confirmed_at).toBeUndefined();
     expect(data.user?.confirmation_sent_at).toEqual(expect.any(String));
     expect(data.user?.identities).toHaveLength(1);
@@ -78,7 +101,9 @@ describe("sign-up → confirmation email → verify → session", () => {
     expect(mail.HTML).toContain(`href="${site}/auth/confirm?token_hash=`);
     expect(firstLink(mail).searchParams.get("next")).toBe(site);
     const { data } = await admin().auth.admin.generateLink({ type: "magiclink", email, options: { redirectTo: confirmRedirect("/u/me") } });
-    expect(data.properties?.action_link).toBe(`${issuer}/verify?token=${data.properties?.hashed_token}&type=magiclink&redirect_to=${encodeURIComponent(confirmRedirect("/u/me"))}`);
+    expect(data.properties?.action_link).toBe(
+      `${issuer}/verify?token=${data.properties?.hashed_token}&type=magiclink&redirect_to=${encodeURIComponent(confirmRedirect("/u/me"))}`,
+    );
   });
 });
 
@@ -152,7 +177,10 @@ describe("refresh-token rotation and reuse detection", () => {
     const second = refreshed.data.session!;
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(decodeJwt(second.access_token).session_id).toBe(decodeJwt(first.access_token).session_id);
-    const rows = await sql<{ revoked: boolean; parent: string | null }>("select revoked, parent from auth.refresh_tokens where token = any($1) order by id", [[first.refresh_token, second.refresh_token]]);
+    const rows = await sql<{ revoked: boolean; parent: string | null }>(
+      "select revoked, parent from auth.refresh_tokens where token = any($1) order by id",
+      [[first.refresh_token, second.refresh_token]],
+    );
     expect(rows).toEqual([
       { revoked: true, parent: null },
       { revoked: false, parent: first.refresh_token },
@@ -171,10 +199,15 @@ describe("refresh-token rotation and reuse detection", () => {
     expect(third.refresh_token).not.toBe(second.refresh_token);
     const reused = await client().auth.refreshSession({ refresh_token: first.refresh_token });
     expect(reused.error).toMatchObject({ status: 400, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used" });
-    const family = await sql<{ revoked: boolean }>("select revoked from auth.refresh_tokens where session_id = $1", [decodeJwt(first.access_token).session_id]);
+    const family = await sql<{ revoked: boolean }>("select revoked from auth.refresh_tokens where session_id = $1", [
+      decodeJwt(first.access_token).session_id,
+    ]);
     expect(family.every((row) => row.revoked)).toBe(true);
     await sql("update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1", [third.refresh_token]);
-    expect((await client().auth.refreshSession({ refresh_token: third.refresh_token })).error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+    expect((await client().auth.refreshSession({ refresh_token: third.refresh_token })).error).toMatchObject({
+      status: 400,
+      code: "refresh_token_already_used",
+    });
   });
 
   test("within refresh_token_reuse_interval a revoked token is still honoured (concurrent refreshes)", async () => {
@@ -190,7 +223,11 @@ describe("refresh-token rotation and reuse detection", () => {
 
   test("an unknown refresh token: refresh_token_not_found", async () => {
     const { error } = await client().auth.refreshSession({ refresh_token: "nosuchtoken1" });
-    expect(error).toMatchObject({ status: 400, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found" });
+    expect(error).toMatchObject({
+      status: 400,
+      code: "refresh_token_not_found",
+      message: "Invalid Refresh Token: Refresh Token Not Found",
+    });
   });
 });
 
@@ -198,7 +235,10 @@ describe("PKCE: magic link and recovery through the inbox", () => {
   test("magic link: email → GET /verify redirects with ?code= → exchangeCodeForSession in the asking client", async () => {
     const user = await createConfirmedUser("magic");
     const supabase = client({ flowType: "pkce" });
-    const { error } = await supabase.auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: confirmRedirect("/account"), shouldCreateUser: false } });
+    const { error } = await supabase.auth.signInWithOtp({
+      email: user.email,
+      options: { emailRedirectTo: confirmRedirect("/account"), shouldCreateUser: false },
+    });
     expect(error).toBeNull();
     const mail = await latestMail(user.email, /Your Cuepoint sign-in link/);
     const link = firstLink(mail);
@@ -206,7 +246,10 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const tokenHash = link.searchParams.get("token_hash")!;
     expect(tokenHash.startsWith("pkce_")).toBe(true);
 
-    const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`, { redirect: "manual" });
+    const verify = await fetch(
+      `${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`,
+      { redirect: "manual" },
+    );
     expect(verify.status).toBe(303);
     const location = new URL(verify.headers.get("location")!);
     expect(`${location.origin}${location.pathname}`).toBe(`${site}/auth/callback`);
@@ -222,7 +265,10 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     expect(exchanged.data.session?.user.id).toBe(user.id);
     expect(decodeJwt(exchanged.data.session!.access_token).amr).toEqual([{ method: "magiclink", timestamp: expect.any(Number) }]);
 
-    const replay = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`, { redirect: "manual" });
+    const replay = await fetch(
+      `${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`,
+      { redirect: "manual" },
+    );
     const failed = new URL(replay.headers.get("location")!);
     // PKCE links carry the error in the query (merged with the target's) and in the fragment.
     expect(failed.searchParams.get("next")).toBe("/account");
@@ -238,12 +284,26 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const supabase = client({ flowType: "pkce" });
     await supabase.auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: confirmRedirect("/") } });
     const tokenHash = firstLink(await latestMail(user.email)).searchParams.get("token_hash")!;
-    const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`, { redirect: "manual" });
+    const verify = await fetch(
+      `${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`,
+      { redirect: "manual" },
+    );
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
-    const bad = await authFetch("/token?grant_type=pkce", { method: "POST", apiVersion: true, body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }) });
-    expect(bad).toMatchObject({ status: 400, body: { code: "bad_code_verifier", message: "code challenge does not match previously saved code verifier" } });
+    const bad = await authFetch("/token?grant_type=pkce", {
+      method: "POST",
+      apiVersion: true,
+      body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }),
+    });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { code: "bad_code_verifier", message: "code challenge does not match previously saved code verifier" },
+    });
     expect((await supabase.auth.exchangeCodeForSession(code)).error).toBeNull();
-    const used = await authFetch("/token?grant_type=pkce", { method: "POST", apiVersion: true, body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }) });
+    const used = await authFetch("/token?grant_type=pkce", {
+      method: "POST",
+      apiVersion: true,
+      body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }),
+    });
     expect(used).toMatchObject({ status: 404, body: { code: "flow_state_not_found" } });
   });
 
@@ -254,11 +314,17 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     const tokenHash = firstLink(await latestMail(user.email)).searchParams.get("token_hash")!;
     // otp_expiry is 3600 s in config.toml: a link sent two hours ago no longer works.
     await sql("update auth.users set recovery_sent_at = now() - interval '2 hours' where id = $1", [user.id]);
-    expect((await client().auth.verifyOtp({ type: "magiclink", token_hash: tokenHash })).error).toMatchObject({ status: 403, code: "otp_expired" });
+    expect((await client().auth.verifyOtp({ type: "magiclink", token_hash: tokenHash })).error).toMatchObject({
+      status: 403,
+      code: "otp_expired",
+    });
 
     await supabase.auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: confirmRedirect("/") } });
     const fresh = firstLink(await latestMail(user.email, undefined, 2)).searchParams.get("token_hash")!;
-    const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${fresh}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`, { redirect: "manual" });
+    const verify = await fetch(
+      `${apiUrl}/auth/v1/verify?token=${fresh}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`,
+      { redirect: "manual" },
+    );
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
     // A flow state lives five minutes.
     await sql("update auth.flow_state set auth_code_issued_at = now() - interval '10 minutes' where auth_code = $1", [code]);
@@ -274,7 +340,10 @@ describe("PKCE: magic link and recovery through the inbox", () => {
     expect(error).toBeNull();
     const mail = await latestMail(user.email, /Reset your Cuepoint password/);
     const tokenHash = firstLink(mail).searchParams.get("token_hash")!;
-    const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=recovery&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`, { redirect: "manual" });
+    const verify = await fetch(
+      `${apiUrl}/auth/v1/verify?token=${tokenHash}&type=recovery&redirect_to=${encodeURIComponent(`${site}/auth/callback`)}`,
+      { redirect: "manual" },
+    );
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
     const exchanged = await supabase.auth.exchangeCodeForSession(code);
     expect(exchanged.error).toBeNull();
@@ -304,7 +373,10 @@ describe("PKCE: magic link and recovery through the inbox", () => {
 
   test("a magic link to a new address signs it up (confirmation email); shouldCreateUser false refuses", async () => {
     const email = uniqueEmail("otp-new");
-    expect((await client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toMatchObject({ status: 422, code: "otp_disabled" });
+    expect((await client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toMatchObject({
+      status: 422,
+      code: "otp_disabled",
+    });
     expect((await client().auth.signInWithOtp({ email, options: { emailRedirectTo: confirmRedirect("/") } })).error).toBeNull();
     const mail = await latestMail(email, /Confirm your Cuepoint account/);
     const { data, error } = await client().auth.verifyOtp({ type: "signup", token_hash: firstLink(mail).searchParams.get("token_hash")! });
@@ -333,9 +405,21 @@ describe("updating the user", () => {
     expect(error).toBeNull();
     expect(data.user?.user_metadata).toEqual({ volume: 7 });
     const same = await supabase.auth.updateUser({ password: user.password });
-    expect(same.error).toMatchObject({ status: 422, code: "same_password", message: "New password should be different from the old password." });
-    const appMetadata = await authFetch("/user", { method: "PUT", bearer: (await supabase.auth.getSession()).data.session!.access_token, apiVersion: true, body: JSON.stringify({ app_metadata: { role: "admin" } }) });
-    expect(appMetadata).toMatchObject({ status: 403, body: { code: "not_admin", message: "Updating app_metadata requires admin privileges" } });
+    expect(same.error).toMatchObject({
+      status: 422,
+      code: "same_password",
+      message: "New password should be different from the old password.",
+    });
+    const appMetadata = await authFetch("/user", {
+      method: "PUT",
+      bearer: (await supabase.auth.getSession()).data.session!.access_token,
+      apiVersion: true,
+      body: JSON.stringify({ app_metadata: { role: "admin" } }),
+    });
+    expect(appMetadata).toMatchObject({
+      status: 403,
+      body: { code: "not_admin", message: "Updating app_metadata requires admin privileges" },
+    });
     const weak = await supabase.auth.updateUser({ password: "short" });
     expect(weak.error).toMatchObject({ status: 422, code: "weak_password", message: "Password should be at least 8 characters." });
     expect((weak.error as { reasons?: string[] }).reasons).toEqual(["length"]);
@@ -350,7 +434,10 @@ describe("updating the user", () => {
     expect((await here.auth.updateUser({ password: "a-whole-new-one-9" })).error).toBeNull();
     const thereToken = (await there.auth.getSession()).data.session!.access_token;
     const raw = await authFetch("/user", { bearer: thereToken, apiVersion: true });
-    expect(raw).toMatchObject({ status: 403, body: { code: "session_not_found", message: "Session from session_id claim in JWT does not exist" } });
+    expect(raw).toMatchObject({
+      status: 403,
+      body: { code: "session_not_found", message: "Session from session_id claim in JWT does not exist" },
+    });
     // auth-js turns session_not_found into AuthSessionMissingError and forgets the session.
     expect((await there.auth.getUser()).error?.name).toBe("AuthSessionMissingError");
     expect((await here.auth.getUser()).error).toBeNull();
@@ -365,7 +452,10 @@ describe("updating the user", () => {
     expect(error).toBeNull();
     expect(data.user).toMatchObject({ email: user.email, new_email: newEmail });
     // resend({type: 'email_change'}) names the current address and sends both links again.
-    expect((await client().auth.resend({ type: "email_change", email: user.email, options: { emailRedirectTo: confirmRedirect("/account") } })).error).toBeNull();
+    expect(
+      (await client().auth.resend({ type: "email_change", email: user.email, options: { emailRedirectTo: confirmRedirect("/account") } }))
+        .error,
+    ).toBeNull();
     const toNew = await latestMail(newEmail, /Confirm your new Cuepoint email address/, 2);
     const toOld = await latestMail(user.email, /Confirm your new Cuepoint email address/, 2);
     expect(toNew.Text).toContain(`from ${user.email} to ${newEmail}`);
@@ -444,10 +534,15 @@ describe("@supabase/ssr server client (cookies)", () => {
           },
         },
       });
-    expect((await ssr().auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: `${site}/auth/callback?next=/account` } })).error).toBeNull();
+    expect(
+      (await ssr().auth.signInWithOtp({ email: user.email, options: { emailRedirectTo: `${site}/auth/callback?next=/account` } })).error,
+    ).toBeNull();
     expect([...jar.keys()].some((name) => name.endsWith("-code-verifier"))).toBe(true);
     const tokenHash = firstLink(await latestMail(user.email)).searchParams.get("token_hash")!;
-    const verify = await fetch(`${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`, { redirect: "manual" });
+    const verify = await fetch(
+      `${apiUrl}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${site}/auth/callback?next=/account`)}`,
+      { redirect: "manual" },
+    );
     const code = new URL(verify.headers.get("location")!).searchParams.get("code")!;
     const { error } = await ssr().auth.exchangeCodeForSession(code);
     expect(error).toBeNull();
@@ -462,10 +557,21 @@ describe("admin API (service role)", () => {
   test("create with email_confirm, get, list with pagination, update, ban, delete", async () => {
     const api = admin().auth.admin;
     const email = uniqueEmail("admin");
-    const created = await api.createUser({ email, password: "admin-made-pass-1", email_confirm: true, user_metadata: { display_name: "Made By Admin" }, app_metadata: { plan: "pro" } });
+    const created = await api.createUser({
+      email,
+      password: "admin-made-pass-1",
+      email_confirm: true,
+      user_metadata: { display_name: "Made By Admin" },
+      app_metadata: { plan: "pro" },
+    });
     expect(created.error).toBeNull();
     const id = created.data.user!.id;
-    expect(created.data.user).toMatchObject({ email, email_confirmed_at: expect.any(String), user_metadata: { display_name: "Made By Admin" }, app_metadata: { plan: "pro", provider: "email", providers: ["email"] } });
+    expect(created.data.user).toMatchObject({
+      email,
+      email_confirmed_at: expect.any(String),
+      user_metadata: { display_name: "Made By Admin" },
+      app_metadata: { plan: "pro", provider: "email", providers: ["email"] },
+    });
     expect((await client().auth.signInWithPassword({ email, password: "admin-made-pass-1" })).error).toBeNull();
 
     expect((await api.getUserById(id)).data.user?.email).toBe(email);
@@ -479,7 +585,10 @@ describe("admin API (service role)", () => {
     expect(updated.error).toBeNull();
     expect(updated.data.user?.user_metadata).toEqual({ display_name: "Made By Admin", bio: "hello" });
     expect(updated.data.user?.banned_until).toEqual(expect.any(String));
-    expect((await client().auth.signInWithPassword({ email, password: "admin-made-pass-1" })).error).toMatchObject({ status: 400, code: "user_banned" });
+    expect((await client().auth.signInWithPassword({ email, password: "admin-made-pass-1" })).error).toMatchObject({
+      status: 400,
+      code: "user_banned",
+    });
 
     expect((await api.createUser({ email, password: "whatever-123" })).error).toMatchObject({ status: 422, code: "email_exists" });
     expect((await api.deleteUser(id)).error).toBeNull();
@@ -489,17 +598,29 @@ describe("admin API (service role)", () => {
 
   test("concurrent creation of one address: one user, the others hear email_exists", async () => {
     const email = uniqueEmail("race");
-    const results = await Promise.all(Array.from({ length: 6 }, () => admin().auth.admin.createUser({ email, password: "race-password-1", email_confirm: true })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => admin().auth.admin.createUser({ email, password: "race-password-1", email_confirm: true })),
+    );
     expect(results.filter((r) => r.error === null)).toHaveLength(1);
     for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ status: 422, code: "email_exists" });
   });
 
   test("generate_link answers the link properties without sending an email", async () => {
     const email = uniqueEmail("genlink");
-    const { data, error } = await admin().auth.admin.generateLink({ type: "signup", email, password: "generated-pass-1", options: { redirectTo: confirmRedirect("/") } });
+    const { data, error } = await admin().auth.admin.generateLink({
+      type: "signup",
+      email,
+      password: "generated-pass-1",
+      options: { redirectTo: confirmRedirect("/") },
+    });
     expect(error).toBeNull();
     expect(data.user?.email).toBe(email);
-    expect(data.properties).toMatchObject({ verification_type: "signup", redirect_to: confirmRedirect("/"), email_otp: expect.stringMatching(/^\d{6}$/), hashed_token: expect.stringMatching(/^[0-9a-f]{56}$/) });
+    expect(data.properties).toMatchObject({
+      verification_type: "signup",
+      redirect_to: confirmRedirect("/"),
+      email_otp: expect.stringMatching(/^\d{6}$/),
+      hashed_token: expect.stringMatching(/^[0-9a-f]{56}$/),
+    });
     expect(await mailsTo(email)).toEqual([]);
     const location = await fetch(data.properties!.action_link, { redirect: "manual" });
     expect(location.status).toBe(303);
@@ -518,7 +639,10 @@ describe("admin API (service role)", () => {
 
   test("inviteUserByEmail: the invite template, and the link signs the invitee in", async () => {
     const email = uniqueEmail("invitee");
-    const { data, error } = await admin().auth.admin.inviteUserByEmail(email, { data: { display_name: "Invited" }, redirectTo: `${site}/auth/callback` });
+    const { data, error } = await admin().auth.admin.inviteUserByEmail(email, {
+      data: { display_name: "Invited" },
+      redirectTo: `${site}/auth/callback`,
+    });
     expect(error).toBeNull();
     expect(data.user).toMatchObject({ email, invited_at: expect.any(String), user_metadata: { display_name: "Invited" } });
     // The project's invite template: a token-hash link to the app's /auth/confirm, the redirect as `next`.
@@ -547,7 +671,12 @@ describe("settings, health, JWKS", () => {
     const { status, body } = await authFetch("/settings");
     expect(status).toBe(200);
     // phone_autoconfirm is GoTrue's SMS_AUTOCONFIRM, which the CLI sets to !auth.sms.enable_confirmations.
-    expect(body).toMatchObject({ disable_signup: false, mailer_autoconfirm: false, phone_autoconfirm: true, external: { email: true, phone: false, web3_ethereum: true, github: false } });
+    expect(body).toMatchObject({
+      disable_signup: false,
+      mailer_autoconfirm: false,
+      phone_autoconfirm: true,
+      external: { email: true, phone: false, web3_ethereum: true, github: false },
+    });
   });
 
   test("GET /health and the open JWKS", async () => {

@@ -47,11 +47,17 @@ export function env(chain) {
 `;
 
 // (without the functions' Deno node_modules, which nothing here runs)
-cpSync(path.join(repoRoot, "supabase"), path.join(project, "supabase"), { recursive: true, filter: (source) => path.basename(source) !== "node_modules" });
+cpSync(path.join(repoRoot, "supabase"), path.join(project, "supabase"), {
+  recursive: true,
+  filter: (source) => path.basename(source) !== "node_modules",
+});
 writeFileSync(path.join(project, "deploy.mjs"), deployScript);
 writeFileSync(path.join(project, "version.txt"), "1\n");
 const manifest = (withDeploy: boolean) =>
-  writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "stand-in", private: true, ...(withDeploy ? { stack: { chain: { deploy: "deploy.mjs" } } } : {}) }));
+  writeFileSync(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "stand-in", private: true, ...(withDeploy ? { stack: { chain: { deploy: "deploy.mjs" } } } : {}) }),
+  );
 manifest(true);
 
 function stack(args: string[], extraEnv: Record<string, string> = {}) {
@@ -71,12 +77,17 @@ function chainLogTail(): string {
 }
 
 /** What the deploy script was asked to do so far, one line per call. */
-const calls = () => (existsSync(path.join(project, "calls.log")) ? readFileSync(path.join(project, "calls.log"), "utf8").trim().split("\n") : []);
+const calls = () =>
+  existsSync(path.join(project, "calls.log")) ? readFileSync(path.join(project, "calls.log"), "utf8").trim().split("\n") : [];
 
 async function rpc<T>(method: string, params: unknown[] = [], tries = 3): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
   } catch (error) {
     // a kept-alive connection to an Anvil that has since restarted fails once
     if (tries > 1) return await rpc<T>(method, params, tries - 1);

@@ -125,7 +125,17 @@ let baseUrl: string;
 
 beforeAll(async () => {
   writeFileSync(path.join(functionsDir, "deno.json"), JSON.stringify({ nodeModulesDir: "auto" }));
-  writeFileSync(path.join(functionsDir, ".env"), ["# fixture secrets", "FX_PLAIN=plain value", 'FX_QUOTED="line1\\nline2"', "export FX_EXPORTED='kept # not a comment'", "SUPABASE_FX_RESERVED=nope", ""].join("\n"));
+  writeFileSync(
+    path.join(functionsDir, ".env"),
+    [
+      "# fixture secrets",
+      "FX_PLAIN=plain value",
+      'FX_QUOTED="line1\\nline2"',
+      "export FX_EXPORTED='kept # not a comment'",
+      "SUPABASE_FX_RESERVED=nope",
+      "",
+    ].join("\n"),
+  );
   mkdirSync(path.join(functionsDir, "_shared"));
   writeFileSync(path.join(functionsDir, "_shared", "greeting.ts"), `export const greeting = "hello v1";\n`);
   for (const [name, source] of Object.entries(fixtures)) writeFunction(name, source);
@@ -176,7 +186,13 @@ describe("serving", () => {
     const response = await call("echo/nested/path?x=1&y=two", { method: "PATCH", body: "raw text" });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-fixture")).toBe("echo");
-    expect(await response.json()).toMatchObject({ method: "PATCH", path: "/echo/nested/path", query: "?x=1&y=two", body: "raw text", authorization: null });
+    expect(await response.json()).toMatchObject({
+      method: "PATCH",
+      path: "/echo/nested/path",
+      query: "?x=1&y=two",
+      body: "raw text",
+      authorization: null,
+    });
   });
 
   test("functions see Supabase's variables and supabase/functions/.env, never SUPABASE_* overrides or the host's env", async () => {
@@ -216,12 +232,23 @@ describe("serving", () => {
       expect(response.headers.get("content-type")).toBe("text/plain");
       expect(await response.text()).toBe("Function not found");
     }
-    expect(service.list().sort()).toEqual(Object.keys(fixtures).filter((name) => name !== "disabled").concat("renamed").sort());
+    expect(service.list().sort()).toEqual(
+      Object.keys(fixtures)
+        .filter((name) => name !== "disabled")
+        .concat("renamed")
+        .sort(),
+    );
   });
 });
 
 describe("verify_jwt", () => {
-  const user = signHs256({ sub: "6b1c8e40-0000-4000-8000-000000000001", role: "authenticated", aud: "authenticated", email: "fx@example.test", exp: Math.floor(Date.now() / 1000) + 3600 });
+  const user = signHs256({
+    sub: "6b1c8e40-0000-4000-8000-000000000001",
+    role: "authenticated",
+    aud: "authenticated",
+    email: "fx@example.test",
+    exp: Math.floor(Date.now() / 1000) + 3600,
+  });
 
   test("on by default: anon key, a user's JWT and the service role pass, and the function receives the JWT", async () => {
     for (const token of [anonKey, serviceRoleKey, user]) {
@@ -239,12 +266,21 @@ describe("verify_jwt", () => {
     const kid = loadSigningKeys(config)[0].kid;
     const roleOf = (authorization: string) => {
       const [head, body] = authorization.replace(/^Bearer /, "").split(".");
-      return { header: JSON.parse(Buffer.from(head, "base64url").toString()) as unknown, claims: JSON.parse(Buffer.from(body, "base64url").toString()) as unknown };
+      return {
+        header: JSON.parse(Buffer.from(head, "base64url").toString()) as unknown,
+        claims: JSON.parse(Buffer.from(body, "base64url").toString()) as unknown,
+      };
     };
     const { data } = await client("sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH").functions.invoke("guarded");
-    expect(roleOf((data as { authorization: string }).authorization)).toMatchObject({ header: { alg: "ES256", kid }, claims: { iss: "supabase-demo", role: "anon" } });
+    expect(roleOf((data as { authorization: string }).authorization)).toMatchObject({
+      header: { alg: "ES256", kid },
+      claims: { iss: "supabase-demo", role: "anon" },
+    });
     const apikeyOnly = await call("guarded", { headers: { apikey: "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz" } });
-    expect(roleOf(((await apikeyOnly.json()) as { authorization: string }).authorization)).toMatchObject({ header: { alg: "ES256", kid }, claims: { iss: "supabase-demo", role: "service_role" } });
+    expect(roleOf(((await apikeyOnly.json()) as { authorization: string }).authorization)).toMatchObject({
+      header: { alg: "ES256", kid },
+      claims: { iss: "supabase-demo", role: "service_role" },
+    });
     // the legacy JWT keys stand for themselves
     const legacy = await call("guarded", { headers: { apikey: anonKey, Authorization: `Bearer ${serviceRoleKey}` } });
     expect(await legacy.json()).toEqual({ authorization: `Bearer ${serviceRoleKey}` });
@@ -275,7 +311,10 @@ describe("verify_jwt", () => {
   });
 
   test("CORS preflights reach the function without a JWT and carry only the function's headers", async () => {
-    const preflight = await call("guarded", { method: "OPTIONS", headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST" } });
+    const preflight = await call("guarded", {
+      method: "OPTIONS",
+      headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST" },
+    });
     // The fixture does not answer CORS itself, so the browser would see no Allow-Origin, as with `supabase start`.
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
@@ -321,7 +360,10 @@ describe("failures", () => {
     const before = (await (await call("hang?pid")).json()) as { pid: number };
     const response = await call("hang");
     expect(response.status).toBe(546);
-    expect(await response.json()).toEqual({ code: "WORKER_LIMIT", message: "Worker failed to respond due to a resource limit (please check logs)" });
+    expect(await response.json()).toEqual({
+      code: "WORKER_LIMIT",
+      message: "Worker failed to respond due to a resource limit (please check logs)",
+    });
     const after = (await (await call("hang?pid")).json()) as { pid: number };
     expect(after.pid).not.toBe(before.pid);
     expect(() => process.kill(before.pid, 0)).toThrow();
@@ -365,14 +407,22 @@ describe("failures", () => {
 describe("reload on change", () => {
   test("editing a function serves the new code; fixing a broken one makes it boot", async () => {
     writeFunction("broken", `Deno.serve(() => new Response("fixed"));`);
-    const fixed = await eventually(async () => (await call("broken")).text(), (text) => text === "fixed");
+    const fixed = await eventually(
+      async () => (await call("broken")).text(),
+      (text) => text === "fixed",
+    );
     expect(fixed).toBe("fixed");
   });
 
   test("editing _shared reloads the functions that import it", async () => {
     expect(await (await call("shared")).text()).toBe("hello v1");
     writeFileSync(path.join(functionsDir, "_shared", "greeting.ts"), `export const greeting = "hello v2";\n`);
-    expect(await eventually(async () => (await call("shared")).text(), (text) => text === "hello v2")).toBe("hello v2");
+    expect(
+      await eventually(
+        async () => (await call("shared")).text(),
+        (text) => text === "hello v2",
+      ),
+    ).toBe("hello v2");
   });
 
   test("a new function folder is served without a restart", async () => {
@@ -385,7 +435,9 @@ describe("reload on change", () => {
 describe("[edge_runtime]", () => {
   test("config.toml's policy, enabled and secrets (with env() references) are what the stack reads", () => {
     process.env.FX_FUNCTIONS_SECRET_SOURCE = "from the environment";
-    const raw = { edge_runtime: { policy: "oneshot", enabled: false, secrets: { FX_LITERAL: "literal", FX_REF: "env(FX_FUNCTIONS_SECRET_SOURCE)" } } };
+    const raw = {
+      edge_runtime: { policy: "oneshot", enabled: false, secrets: { FX_LITERAL: "literal", FX_REF: "env(FX_FUNCTIONS_SECRET_SOURCE)" } },
+    };
     const options = stackFunctionsOptions({ ...config, raw });
     expect({ policy: options.policy, enabled: options.enabled }).toEqual({ policy: "oneshot", enabled: false });
     expect(options.baseEnv()).toMatchObject({ FX_LITERAL: "literal", FX_REF: "from the environment", SUPABASE_ANON_KEY: anonKey });

@@ -16,7 +16,16 @@ const functionsUrl = `${apiUrl}/functions/v1`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function userToken(sub: string, email: string, exp = nowSeconds() + 3600): string {
-  return signHs256({ sub, role: "authenticated", aud: "authenticated", email, exp, session_id: crypto.randomUUID(), aal: "aal1", is_anonymous: false });
+  return signHs256({
+    sub,
+    role: "authenticated",
+    aud: "authenticated",
+    email,
+    exp,
+    session_id: crypto.randomUUID(),
+    aal: "aal1",
+    is_anonymous: false,
+  });
 }
 
 const ada = { id: "3f1d7a52-5c1e-4c0e-9a4b-0f5e1a2b3c01", token: "" };
@@ -52,8 +61,15 @@ describe("hello, the example function", () => {
 
   test("a body that is not JSON, or JSON without a name, is a 400 with a readable error", async () => {
     const notJson = await anonClient().functions.invoke("hello", { body: "name=Ada" });
-    expect(await httpError(notJson)).toEqual({ status: 400, body: JSON.stringify({ error: 'The request body must be JSON, like {"name":"Ada"}.' }) });
-    const truncated = await fetch(`${functionsUrl}/hello`, { method: "POST", headers: { Authorization: `Bearer ${anonKey}`, "Content-Type": "application/json" }, body: '{"name":' });
+    expect(await httpError(notJson)).toEqual({
+      status: 400,
+      body: JSON.stringify({ error: 'The request body must be JSON, like {"name":"Ada"}.' }),
+    });
+    const truncated = await fetch(`${functionsUrl}/hello`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${anonKey}`, "Content-Type": "application/json" },
+      body: '{"name":',
+    });
     expect(truncated.status).toBe(400);
     const noName = await anonClient().functions.invoke("hello", { body: { name: "" } });
     expect(await httpError(noName)).toEqual({ status: 400, body: JSON.stringify({ error: "Send a name between 1 and 100 characters." }) });
@@ -77,7 +93,11 @@ describe("hello, the example function", () => {
   test("the CORS preflight reaches the function, which answers it with its own headers", async () => {
     const response = await fetch(`${functionsUrl}/hello`, {
       method: "OPTIONS",
-      headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, x-client-info, apikey, content-type" },
+      headers: {
+        Origin: "http://localhost:3000",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, x-client-info, apikey, content-type",
+      },
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("ok");
@@ -108,7 +128,10 @@ describe("a function added to the running stack", { timeout: 120_000 }, () => {
       return Response.json({ version: "${version}", pid: Deno.pid, env: Object.fromEntries(names.map((n) => [n, Deno.env.get(n)])) });
     });`;
   const invoke = async (query = "") => {
-    const { data, error } = await anonClient().functions.invoke<{ version: string; pid: number; env: Record<string, string> }>(`${name}${query}`, { body: {} });
+    const { data, error } = await anonClient().functions.invoke<{ version: string; pid: number; env: Record<string, string> }>(
+      `${name}${query}`,
+      { body: {} },
+    );
     if (error) throw error;
     return data!;
   };

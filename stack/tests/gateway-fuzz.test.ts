@@ -21,19 +21,100 @@ const seed = 20261123;
 const rand = random(seed);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)];
 
-const authPaths = ["/signup", "/token?grant_type=password", "/token?grant_type=refresh_token", "/token?grant_type=pkce", "/token?grant_type=web3", "/token?grant_type=%00", "/token", "/otp", "/magiclink", "/recover", "/resend", "/verify", "/verify?type=signup&token=pkce_x&redirect_to=javascript:alert(1)", "/verify?token=%ZZ&type=%", "/user", "/logout?scope=%27", "/settings", "/health", "/admin/users", "/admin/users/not-a-uuid", "/admin/users/00000000-0000-4000-8000-000000000000", "/admin/generate_link", "/.well-known/jwks.json", "/../../etc/passwd", "/%2e%2e/", "/user/" + "x".repeat(3000), "/\u00e9\u00e8", "/token?grant_type=password&grant_type=refresh_token"];
+const authPaths = [
+  "/signup",
+  "/token?grant_type=password",
+  "/token?grant_type=refresh_token",
+  "/token?grant_type=pkce",
+  "/token?grant_type=web3",
+  "/token?grant_type=%00",
+  "/token",
+  "/otp",
+  "/magiclink",
+  "/recover",
+  "/resend",
+  "/verify",
+  "/verify?type=signup&token=pkce_x&redirect_to=javascript:alert(1)",
+  "/verify?token=%ZZ&type=%",
+  "/user",
+  "/logout?scope=%27",
+  "/settings",
+  "/health",
+  "/admin/users",
+  "/admin/users/not-a-uuid",
+  "/admin/users/00000000-0000-4000-8000-000000000000",
+  "/admin/generate_link",
+  "/.well-known/jwks.json",
+  "/../../etc/passwd",
+  "/%2e%2e/",
+  "/user/" + "x".repeat(3000),
+  "/\u00e9\u00e8",
+  "/token?grant_type=password&grant_type=refresh_token",
+];
 const otherPaths = ["/", "//%%", "/rest", "/auth", "/auth/v2/user", "/storage/v1/../auth/v1/user", "/favicon.ico", "/" + "a/".repeat(500)];
 const methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-const weird: unknown[] = [null, true, false, 0, -1, 1e308, "", " ", "not-an-email", "@", "a@", "@b", "x".repeat(5000), "\u0000", "💥🔥", "<script>", "' or 1=1 --", [], [1, "a"], {}, { $gt: "" }, { nested: { deeper: [null] } }, "pkce_", "0x", "0x" + "f".repeat(130), "__proto__"];
-const fields = ["email", "password", "phone", "data", "type", "token", "token_hash", "refresh_token", "auth_code", "code_verifier", "code_challenge", "code_challenge_method", "chain", "message", "signature", "create_user", "email_confirm", "user_metadata", "app_metadata", "ban_duration", "new_email", "redirect_to", "__proto__", "constructor"];
+const weird: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1e308,
+  "",
+  " ",
+  "not-an-email",
+  "@",
+  "a@",
+  "@b",
+  "x".repeat(5000),
+  "\u0000",
+  "💥🔥",
+  "<script>",
+  "' or 1=1 --",
+  [],
+  [1, "a"],
+  {},
+  { $gt: "" },
+  { nested: { deeper: [null] } },
+  "pkce_",
+  "0x",
+  "0x" + "f".repeat(130),
+  "__proto__",
+];
+const fields = [
+  "email",
+  "password",
+  "phone",
+  "data",
+  "type",
+  "token",
+  "token_hash",
+  "refresh_token",
+  "auth_code",
+  "code_verifier",
+  "code_challenge",
+  "code_challenge_method",
+  "chain",
+  "message",
+  "signature",
+  "create_user",
+  "email_confirm",
+  "user_metadata",
+  "app_metadata",
+  "ban_duration",
+  "new_email",
+  "redirect_to",
+  "__proto__",
+  "constructor",
+];
 
 function body(): string | undefined {
   switch (Math.floor(rand() * 7)) {
     case 0:
       return undefined;
     case 1:
-      return pick(["{", "}", "[", "{\"email\":", "null", "true", "123", "\"str\"", "{\"a\":1,}", "\u0000\u0001\u0002", "{\"email\": \"\\ud800\"}"]);
+      return pick(["{", "}", "[", '{"email":', "null", "true", "123", '"str"', '{"a":1,}', "\u0000\u0001\u0002", '{"email": "\\ud800"}']);
     case 2:
       return Buffer.from(Array.from({ length: Math.floor(rand() * 200) }, () => Math.floor(rand() * 256))).toString("latin1");
     case 3:
@@ -54,7 +135,10 @@ const tokens = [
   serviceRoleKey,
   "garbage",
   "a.b.c",
-  signHs256({ sub: "00000000-0000-4000-8000-000000000000", role: "authenticated", exp: now + 600 }, "wrong-secret-wrong-secret-wrong-secret-0"),
+  signHs256(
+    { sub: "00000000-0000-4000-8000-000000000000", role: "authenticated", exp: now + 600 },
+    "wrong-secret-wrong-secret-wrong-secret-0",
+  ),
   signHs256({ sub: "00000000-0000-4000-8000-000000000000", role: "authenticated", exp: now - 600 }),
   signHs256({ sub: "00000000-0000-4000-8000-000000000000", role: "authenticated", session_id: "not-a-uuid", exp: now + 600 }),
   signHs256({ sub: ["array"], role: "service_role", exp: now + 600 }),
@@ -77,7 +161,13 @@ async function sendOne(): Promise<Sent> {
   const token = pick(tokens);
   if (token !== undefined) headers.Authorization = rand() < 0.9 ? `Bearer ${token}` : token;
   if (rand() < 0.5) headers["X-Supabase-Api-Version"] = pick(["2024-01-01", "2099-12-31", "yesterday", "1999-01-01"]);
-  if (rand() < 0.7) headers["Content-Type"] = pick(["application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]);
+  if (rand() < 0.7)
+    headers["Content-Type"] = pick([
+      "application/json",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]);
   const payload = method === "GET" || method === "HEAD" ? undefined : body();
   const response = await fetch(`${apiUrl}${path}`, { method, headers, body: payload, redirect: "manual" });
   const text = await response.text();
@@ -144,7 +234,20 @@ describe(`fuzz (seed ${seed})`, () => {
 
   test("the inbox API answers 500 malformed requests below 500", { timeout: 180_000 }, async () => {
     const inboxUrl = `http://127.0.0.1:${config.inboxPort}`;
-    const paths = ["/api/v1/messages", "/api/v1/messages?start=-5&limit=abc", "/api/v1/message/", "/api/v1/message/%00", "/api/v1/message/latest", "/api/v1/search", "/api/v1/search?query=%22", "/api/v1/search?query=to:", "/api/v1/info", "/api/v2/x", "/", "//%%"];
+    const paths = [
+      "/api/v1/messages",
+      "/api/v1/messages?start=-5&limit=abc",
+      "/api/v1/message/",
+      "/api/v1/message/%00",
+      "/api/v1/message/latest",
+      "/api/v1/search",
+      "/api/v1/search?query=%22",
+      "/api/v1/search?query=to:",
+      "/api/v1/info",
+      "/api/v2/x",
+      "/",
+      "//%%",
+    ];
     const statuses: number[] = [];
     for (let i = 0; i < 500; i++) {
       const method = pick(["GET", "PUT", "PATCH", "POST"]);

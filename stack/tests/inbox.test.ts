@@ -17,7 +17,13 @@ describe("the stack's inbox (Mailpit API on the inbox port)", () => {
     const list = await fetch(`${inboxUrl}/api/v1/messages?limit=500`);
     expect(list.status).toBe(200);
     expect(list.headers.get("content-type")).toBe("application/json");
-    const body = (await list.json()) as { total: number; count: number; start: number; unread: number; messages: Record<string, unknown>[] };
+    const body = (await list.json()) as {
+      total: number;
+      count: number;
+      start: number;
+      unread: number;
+      messages: Record<string, unknown>[];
+    };
     expect(body.start).toBe(0);
     expect(body.total).toBeGreaterThanOrEqual(2);
     const mine = body.messages.filter((m) => (m.To as { Address: string }[])[0].Address === user.email);
@@ -41,14 +47,20 @@ describe("the stack's inbox (Mailpit API on the inbox port)", () => {
     const one = await fetch(`${inboxUrl}/api/v1/message/${mine[0].ID}`);
     const message = (await one.json()) as Record<string, string>;
     expect(message).toMatchObject({ ID: mine[0].ID, Subject: "Reset your Cuepoint password", To: [{ Name: "", Address: user.email }] });
-    expect(message.HTML).toMatch(/<a href="http:\/\/localhost:3000\/auth\/confirm\?token_hash=[0-9a-f]{56}&type=recovery&next=http%3a%2f%2flocalhost%3a3000%2faccount%2fpassword">Choose a new password<\/a>/);
+    expect(message.HTML).toMatch(
+      /<a href="http:\/\/localhost:3000\/auth\/confirm\?token_hash=[0-9a-f]{56}&type=recovery&next=http%3a%2f%2flocalhost%3a3000%2faccount%2fpassword">Choose a new password<\/a>/,
+    );
     expect(message.Text).toContain("Choose a new password (http://localhost:3000/auth/confirm?token_hash=");
 
-    const search = (await (await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${user.email} subject:"sign-in link"`)}`)).json()) as { messages: { ID: string; Read: boolean }[]; messages_count: number };
+    const search = (await (
+      await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${user.email} subject:"sign-in link"`)}`)
+    ).json()) as { messages: { ID: string; Read: boolean }[]; messages_count: number };
     expect(search.messages_count).toBe(1);
     expect(search.messages[0].ID).toBe(mine[1].ID);
 
-    const reread = (await (await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${user.email} is:read`)}`)).json()) as { messages: { ID: string }[] };
+    const reread = (await (await fetch(`${inboxUrl}/api/v1/search?query=${encodeURIComponent(`to:${user.email} is:read`)}`)).json()) as {
+      messages: { ID: string }[];
+    };
     expect(reread.messages.map((m) => m.ID)).toEqual([mine[0].ID]);
 
     const deleted = await fetch(`${inboxUrl}/api/v1/messages`, { method: "DELETE", body: JSON.stringify({ IDs: [mine[0].ID] }) });
@@ -75,11 +87,17 @@ describe("a private inbox, for the destructive cases", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const add = (to: string, subject: string) => inbox.add({ from: { Name: "Admin", Address: "admin@email.com" }, to: [{ Name: "", Address: to }], subject, html: `<p>${subject}</p>` });
+  const add = (to: string, subject: string) =>
+    inbox.add({ from: { Name: "Admin", Address: "admin@email.com" }, to: [{ Name: "", Address: to }], subject, html: `<p>${subject}</p>` });
 
   test("pagination with start and limit, newest first; latest; mark read; delete everything", async () => {
     for (let i = 0; i < 5; i++) add(`p${i}@x.test`, `Message ${i}`);
-    const page = (await (await fetch(`${url}/api/v1/messages?start=1&limit=2`)).json()) as { total: number; count: number; start: number; messages: { Subject: string }[] };
+    const page = (await (await fetch(`${url}/api/v1/messages?start=1&limit=2`)).json()) as {
+      total: number;
+      count: number;
+      start: number;
+      messages: { Subject: string }[];
+    };
     expect(page).toMatchObject({ total: 5, count: 2, start: 1 });
     expect(page.messages.map((m) => m.Subject)).toEqual(["Message 3", "Message 2"]);
     expect(((await (await fetch(`${url}/api/v1/message/latest`)).json()) as { Subject: string }).Subject).toBe("Message 4");
@@ -103,7 +121,8 @@ describe("a private inbox, for the destructive cases", () => {
 
   test("the inbox keeps Mailpit's default of the newest 500 messages", () => {
     const capped = new Inbox();
-    for (let i = 0; i < 510; i++) capped.add({ from: { Name: "", Address: "a@b.test" }, to: [{ Name: "", Address: "c@d.test" }], subject: `n${i}`, html: "" });
+    for (let i = 0; i < 510; i++)
+      capped.add({ from: { Name: "", Address: "a@b.test" }, to: [{ Name: "", Address: "c@d.test" }], subject: `n${i}`, html: "" });
     expect(capped.all()).toHaveLength(500);
     expect(capped.all()[0].Subject).toBe("n509");
     expect(capped.all()[499].Subject).toBe("n10");

@@ -73,7 +73,15 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     const roles = await query<{ rolname: string }>(
       "select rolname from pg_roles where rolname in ('anon','authenticated','service_role','authenticator','supabase_admin','supabase_auth_admin','supabase_storage_admin') order by 1",
     );
-    expect(roles.map((r) => r.rolname)).toEqual(["anon", "authenticated", "authenticator", "service_role", "supabase_admin", "supabase_auth_admin", "supabase_storage_admin"]);
+    expect(roles.map((r) => r.rolname)).toEqual([
+      "anon",
+      "authenticated",
+      "authenticator",
+      "service_role",
+      "supabase_admin",
+      "supabase_auth_admin",
+      "supabase_storage_admin",
+    ]);
     const [{ wal_level }] = await query<{ wal_level: string }>("show wal_level");
     expect(wal_level).toBe("logical");
     const migrations = await query<{ name: string }>("select name from supabase_migrations.schema_migrations");
@@ -111,7 +119,9 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect(afterKill.out, afterKill.why).toMatch(/database\s+stopped/);
     const restarted = stack(["start"]);
     expect(restarted.code, restarted.why).toBe(0);
-    const rows = await query<{ username: string }>("select username from public.profiles where id = '77777777-7777-4777-8777-777777777777'");
+    const rows = await query<{ username: string }>(
+      "select username from public.profiles where id = '77777777-7777-4777-8777-777777777777'",
+    );
     expect(rows).toEqual([{ username: "crash" }]);
   });
 
@@ -130,7 +140,9 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     expect(started.code, started.why).toBe(0);
     await expect.poll(() => apiLog(), { timeout: 60_000 }).toMatch(/\[db\] PostgreSQL (is back|is running again)/);
     expect(apiLog()).not.toContain("restarting PostgreSQL failed");
-    const rows = await query<{ username: string }>("select username from public.profiles where id = '77777777-7777-4777-8777-777777777777'");
+    const rows = await query<{ username: string }>(
+      "select username from public.profiles where id = '77777777-7777-4777-8777-777777777777'",
+    );
     expect(rows).toEqual([{ username: "crash" }]);
     const status = stack(["status"]);
     expect(status.code, status.why).toBe(0);
@@ -155,7 +167,10 @@ describe("npm run stack", { timeout: 240_000 }, () => {
     const workDir = mkdtempSync(path.join(tmpdir(), "cuepoint-broken-"));
     try {
       cpSync(path.join(repoRoot, "supabase"), path.join(workDir, "supabase"), { recursive: true });
-      writeFileSync(path.join(workDir, "supabase", "migrations", "29991231000000_broken.sql"), "create table public.oops (id int references public.nowhere (id));\n");
+      writeFileSync(
+        path.join(workDir, "supabase", "migrations", "29991231000000_broken.sql"),
+        "create table public.oops (id int references public.nowhere (id));\n",
+      );
       const result = stack(["start"], { STACK_WORKDIR: workDir });
       expect(result.code, result.why).toBe(1);
       expect(result.out).toContain("29991231000000_broken.sql");

@@ -8,7 +8,18 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { applyRealtimeSchema, createMessagePartition, dropOldMessagePartitions, partitionName } from "../lib/realtime-messages.ts";
 import { databaseUrl } from "./helpers/stack.ts";
-import { RawSocket, type TestUser, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, userToken, waitFor } from "./realtime-helpers.ts";
+import {
+  RawSocket,
+  type TestUser,
+  closeClients,
+  createUsers,
+  deleteUsers,
+  realtimeClient,
+  sql,
+  subscribe,
+  userToken,
+  waitFor,
+} from "./realtime-helpers.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -46,14 +57,20 @@ afterAll(async () => {
 });
 
 /** Joins `name` as `user` (private unless said otherwise) and collects every broadcast it receives. */
-async function listen(user: TestUser | "anon", name: string, isPrivate = true): Promise<{ channel: RealtimeChannel; got: Received[]; statuses: string[]; system: unknown[] }> {
+async function listen(
+  user: TestUser | "anon",
+  name: string,
+  isPrivate = true,
+): Promise<{ channel: RealtimeChannel; got: Received[]; statuses: string[]; system: unknown[] }> {
   const client = await realtimeClient(user === "anon" ? "anon" : { token: user.token });
   const channel = client.channel(name, { config: { private: isPrivate } });
   const got: Received[] = [];
   const statuses: string[] = [];
   const system: unknown[] = [];
   channel.on("broadcast", { event: "*" }, (m) => got.push(m as Received)).on("system", {}, (m) => system.push(m));
-  const joined = await new Promise<string>((resolve) => channel.subscribe((status) => (statuses.push(status), status !== "CLOSED" && resolve(status))));
+  const joined = await new Promise<string>((resolve) =>
+    channel.subscribe((status) => (statuses.push(status), status !== "CLOSED" && resolve(status))),
+  );
   if (joined !== "SUBSCRIBED") throw new Error(`join of ${name} failed: ${joined}`);
   return { channel, got, statuses, system };
 }
@@ -71,7 +88,7 @@ describe("realtime.send and realtime.broadcast_changes", () => {
     );
     expect(rows.map((r) => r.signature)).toEqual([
       "realtime.send(jsonb,text,text,boolean) payload jsonb, event text, topic text, private boolean DEFAULT true -> void",
-      'realtime.broadcast_changes(text,text,text,text,text,record,record,text) topic_name text, event_name text, operation text, table_name text, table_schema text, new record, old record, level text DEFAULT \'ROW\'::text -> void',
+      "realtime.broadcast_changes(text,text,text,text,text,record,record,text) topic_name text, event_name text, operation text, table_name text, table_schema text, new record, old record, level text DEFAULT 'ROW'::text -> void",
     ]);
   });
 
@@ -91,23 +108,58 @@ describe("realtime.send and realtime.broadcast_changes", () => {
     await waitFor("three changes", () => got.length === 3);
     const row = Number(id);
     expect(got.map((m) => [m.type, m.event, m.payload])).toEqual([
-      ["broadcast", "INSERT", { id: expect.any(String), schema: "fx_rtb", table: "items", operation: "INSERT", record: { id: row, body: "first" }, old_record: null }],
-      ["broadcast", "UPDATE", { id: expect.any(String), schema: "fx_rtb", table: "items", operation: "UPDATE", record: { id: row, body: "second" }, old_record: { id: row, body: "first" } }],
-      ["broadcast", "DELETE", { id: expect.any(String), schema: "fx_rtb", table: "items", operation: "DELETE", record: null, old_record: { id: row, body: "second" } }],
+      [
+        "broadcast",
+        "INSERT",
+        {
+          id: expect.any(String),
+          schema: "fx_rtb",
+          table: "items",
+          operation: "INSERT",
+          record: { id: row, body: "first" },
+          old_record: null,
+        },
+      ],
+      [
+        "broadcast",
+        "UPDATE",
+        {
+          id: expect.any(String),
+          schema: "fx_rtb",
+          table: "items",
+          operation: "UPDATE",
+          record: { id: row, body: "second" },
+          old_record: { id: row, body: "first" },
+        },
+      ],
+      [
+        "broadcast",
+        "DELETE",
+        {
+          id: expect.any(String),
+          schema: "fx_rtb",
+          table: "items",
+          operation: "DELETE",
+          record: null,
+          old_record: { id: row, body: "second" },
+        },
+      ],
     ]);
     // each message's id is the payload's id and the realtime.messages row's
     for (const m of got) expect(m.meta?.id).toBe(m.payload.id);
-    const stored = await sql<{ id: string }>("select id::text from realtime.messages where id = any($1::uuid[])", [got.map((m) => m.payload.id)]);
+    const stored = await sql<{ id: string }>("select id::text from realtime.messages where id = any($1::uuid[])", [
+      got.map((m) => m.payload.id),
+    ]);
     expect(stored).toHaveLength(3);
   });
 
   test("broadcast_changes refuses statement-level use and unknown operations, failing the write", async () => {
-    await expect(sql("select realtime.broadcast_changes('fx-rtb:x', 'e', 'INSERT', 't', 's', null::record, null::record, 'STATEMENT')")).rejects.toThrow(
-      "Failed to process the row: function can only be triggered for each row, not for each statement",
-    );
-    await expect(sql("select realtime.broadcast_changes('fx-rtb:x', 'e', 'TRUNCATE', 't', 's', null::record, null::record)")).rejects.toThrow(
-      "Failed to process the row: Unexpected operation type: TRUNCATE",
-    );
+    await expect(
+      sql("select realtime.broadcast_changes('fx-rtb:x', 'e', 'INSERT', 't', 's', null::record, null::record, 'STATEMENT')"),
+    ).rejects.toThrow("Failed to process the row: function can only be triggered for each row, not for each statement");
+    await expect(
+      sql("select realtime.broadcast_changes('fx-rtb:x', 'e', 'TRUNCATE', 't', 's', null::record, null::record)"),
+    ).rejects.toThrow("Failed to process the row: Unexpected operation type: TRUNCATE");
   });
 
   test("a send the caller may not write is a warning, not an error: the transaction goes on, nothing is sent", async () => {
@@ -118,13 +170,17 @@ describe("realtime.send and realtime.broadcast_changes", () => {
     try {
       await client.query("begin");
       await client.query("set local role authenticated");
-      await client.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify({ sub: users[0].id, role: "authenticated" })]);
+      await client.query("select set_config('request.jwt.claims', $1, true)", [
+        JSON.stringify({ sub: users[0].id, role: "authenticated" }),
+      ]);
       await client.query("select realtime.send('{\"x\":1}'::jsonb, 'e', 'fx-rtb:items')");
       await client.query("commit");
     } finally {
       await client.end();
     }
-    expect(warnings).toEqual([expect.stringMatching(/^WARNING: ErrorSendingBroadcastMessage: new row violates row-level security policy for table "messages"/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^WARNING: ErrorSendingBroadcastMessage: new row violates row-level security policy for table "messages"/),
+    ]);
   });
 });
 
@@ -141,7 +197,12 @@ describe("delivery", () => {
     await waitFor("markers", () => open.got.length === 2 && closed.got.length === 2);
     expect(open.got.map((m) => m.event)).toEqual(["to-public", "marker"]);
     expect(closed.got.map((m) => m.event)).toEqual(["to-private", "marker"]);
-    expect(open.got[0]).toEqual({ type: "broadcast", event: "to-public", payload: { n: 1, id: expect.any(String) }, meta: { id: open.got[0].payload.id } });
+    expect(open.got[0]).toEqual({
+      type: "broadcast",
+      event: "to-public",
+      payload: { n: 1, id: expect.any(String) },
+      meta: { id: open.got[0].payload.id },
+    });
   });
 
   test("a rolled-back transaction sends nothing", async () => {
@@ -181,7 +242,16 @@ describe("delivery", () => {
       await b.end();
     }
     await waitFor("27 messages", () => got.length === 27);
-    expect(got.map((m) => m.payload.n)).toEqual([...Array.from({ length: 20 }, (_, i) => `b${i + 1}`), "a1", "a2", "c1", "c2", "c3", "c4", "c5"]);
+    expect(got.map((m) => m.payload.n)).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => `b${i + 1}`),
+      "a1",
+      "a2",
+      "c1",
+      "c2",
+      "c3",
+      "c4",
+      "c5",
+    ]);
   });
 
   test("a subscriber the select policy refuses cannot join and receives nothing", async () => {
@@ -228,7 +298,9 @@ describe("delivery", () => {
     session.token = userToken(reader.id, reader.email, 1800);
     await client.realtime.setAuth();
     await waitFor("the channel is shut", () => statuses.includes("CLOSED"));
-    expect(system).toEqual([expect.objectContaining({ status: "error", message: `You no longer have permission to read from this Channel topic: ${topic}` })]);
+    expect(system).toEqual([
+      expect.objectContaining({ status: "error", message: `You no longer have permission to read from this Channel topic: ${topic}` }),
+    ]);
     await send({ n: "after" }, "revoke", topic);
     await waitFor("the witness hears after", () => witness.got.some((m) => m.payload.n === "after"));
     await new Promise((r) => setTimeout(r, 300));
@@ -264,9 +336,15 @@ describe("old messages", () => {
     const other = new pg.Client({ connectionString: databaseUrl });
     for (const c of [admin, writer, other]) await c.connect();
     try {
-      for (const [date, event] of [[old, "day-5"], [recent, "day-2"]] as const) {
+      for (const [date, event] of [
+        [old, "day-5"],
+        [recent, "day-2"],
+      ] as const) {
         await createMessagePartition(admin, date);
-        await admin.query("insert into realtime.messages (topic, extension, payload, event, inserted_at) values ('fx-rtb:old', 'broadcast', '{}', $1, $2)", [event, date.toISOString()]);
+        await admin.query(
+          "insert into realtime.messages (topic, extension, payload, event, inserted_at) values ('fx-rtb:old', 'broadcast', '{}', $1, $2)",
+          [event, date.toISOString()],
+        );
       }
       // a writer holds today's partition in an open transaction while the cleanup runs
       await writer.query("begin");
@@ -284,7 +362,9 @@ describe("old messages", () => {
       expect(dropped).not.toContain(partitionName(recent));
       const left = await sql<{ event: string }>("select event from realtime.messages where topic = 'fx-rtb:old' order by inserted_at");
       expect(left.map((r) => r.event)).toEqual(["day-2", "open", "meanwhile"]);
-      const partitions = await sql<{ name: string }>("select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'realtime.messages'::regclass");
+      const partitions = await sql<{ name: string }>(
+        "select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'realtime.messages'::regclass",
+      );
       expect(partitions.map((p) => p.name)).toContain(partitionName(recent));
       expect(partitions.map((p) => p.name)).not.toContain(partitionName(old));
       expect(await sql("select 1 from pg_class where relname = $1", [partitionName(old)])).toEqual([]);
@@ -315,13 +395,27 @@ describe("Realtime's schema on a cluster an older stack created", () => {
         create policy fx_read on realtime.messages for select to authenticated using (realtime.topic() like 'fx:%');
         create policy fx_presence on realtime.messages as restrictive for insert to anon, authenticated with check (extension = 'presence');`);
       expect(await applyRealtimeSchema(client)).toBe(true);
-      const policies = await client.query<{ name: string; permissive: boolean; cmd: string; roles: string; using: string | null; check: string | null }>(
+      const policies = await client.query<{
+        name: string;
+        permissive: boolean;
+        cmd: string;
+        roles: string;
+        using: string | null;
+        check: string | null;
+      }>(
         `select polname as name, polpermissive as permissive, polcmd as cmd, polroles::regrole[]::text as roles,
                 pg_get_expr(polqual, polrelid) as using, pg_get_expr(polwithcheck, polrelid) as check
            from pg_policy where polrelid = 'realtime.messages'::regclass order by polname`,
       );
       expect(policies.rows).toEqual([
-        { name: "fx_presence", permissive: false, cmd: "a", roles: "{anon,authenticated}", using: null, check: "(extension = 'presence'::text)" },
+        {
+          name: "fx_presence",
+          permissive: false,
+          cmd: "a",
+          roles: "{anon,authenticated}",
+          using: null,
+          check: "(extension = 'presence'::text)",
+        },
         { name: "fx_read", permissive: true, cmd: "r", roles: "{authenticated}", using: "(realtime.topic() ~~ 'fx:%'::text)", check: null },
       ]);
       const shape = await client.query(

@@ -4,7 +4,18 @@
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { signHs256 } from "../lib/keys.ts";
-import { type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, subscribeChanges, waitFor } from "./realtime-helpers.ts";
+import {
+  type TestUser,
+  type Vsn,
+  closeClients,
+  createUsers,
+  deleteUsers,
+  realtimeClient,
+  sql,
+  subscribe,
+  subscribeChanges,
+  waitFor,
+} from "./realtime-helpers.ts";
 
 // change feeds and joins wait on a busy API and replication stream: generous ceilings, never a speed test
 vi.setConfig({ testTimeout: 120_000 });
@@ -45,10 +56,17 @@ afterAll(async () => {
 });
 
 /** A channel collecting the changes of one table (plus, optionally, a barrier table). */
-async function listen(as: "anon" | "service" | TestUser, table: string, vsn: Vsn = "2.0.0", extra?: (channel: RealtimeChannel) => RealtimeChannel) {
+async function listen(
+  as: "anon" | "service" | TestUser,
+  table: string,
+  vsn: Vsn = "2.0.0",
+  extra?: (channel: RealtimeChannel) => RealtimeChannel,
+) {
   const changes: Change[] = [];
   const client = await realtimeClient(as, vsn);
-  let channel = client.channel(`fx-rt-changes-${Math.random()}`).on("postgres_changes", { event: "*", schema: "public", table }, (c) => changes.push(c as Change));
+  let channel = client
+    .channel(`fx-rt-changes-${Math.random()}`)
+    .on("postgres_changes", { event: "*", schema: "public", table }, (c) => changes.push(c as Change));
   if (extra) channel = extra(channel);
   expect(await subscribeChanges(channel)).toMatchObject({ status: "ok", message: "Subscribed to PostgreSQL" });
   return changes;
@@ -62,7 +80,9 @@ describe("RLS decides who receives a change", () => {
     const [forAlice, forBob, forAnon, forService] = await Promise.all([
       listen(alice, "fx_rt_notes"),
       listen(bob, "fx_rt_notes"),
-      listen("anon", "fx_rt_notes", "2.0.0", (ch) => ch.on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_scores" }, (c) => scoresForAnon.push(c as Change))),
+      listen("anon", "fx_rt_notes", "2.0.0", (ch) =>
+        ch.on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_scores" }, (c) => scoresForAnon.push(c as Change)),
+      ),
       listen("service", "fx_rt_notes"),
     ]);
     await sql("insert into public.fx_rt_notes (owner, body) values ($1, 'bob''s')", [bob.id]);
@@ -78,7 +98,16 @@ describe("RLS decides who receives a change", () => {
       table: "fx_rt_notes",
       commit_timestamp: expect.stringMatching(isoZ),
       eventType: "INSERT",
-      new: { id: Number(row.id), owner: alice.id, body: "alice's", n: 7, tags: ["a", "b c"], meta: { k: [1, true] }, done: false, created_at: row.created_at },
+      new: {
+        id: Number(row.id),
+        owner: alice.id,
+        body: "alice's",
+        n: 7,
+        tags: ["a", "b c"],
+        meta: { k: [1, true] },
+        done: false,
+        created_at: row.created_at,
+      },
       old: {},
       errors: null,
     });
@@ -94,7 +123,9 @@ describe("RLS decides who receives a change", () => {
   });
 
   test("updates carry the new row and the old primary key; deletes reach every subscriber with only the primary key", async () => {
-    const [{ id }] = await sql<{ id: string }>("insert into public.fx_rt_notes (owner, body) values ($1, 'draft') returning id::text", [alice.id]);
+    const [{ id }] = await sql<{ id: string }>("insert into public.fx_rt_notes (owner, body) values ($1, 'draft') returning id::text", [
+      alice.id,
+    ]);
     const [forAlice, forBob] = await Promise.all([listen(alice, "fx_rt_notes"), listen(bob, "fx_rt_notes")]);
     await sql("update public.fx_rt_notes set body = 'final', done = true where id = $1", [id]);
     // RLS is checked against the row as it is when the change is processed (as in Realtime), so the
@@ -102,9 +133,22 @@ describe("RLS decides who receives a change", () => {
     await waitFor("alice's update", () => forAlice.length === 1);
     await sql("delete from public.fx_rt_notes where id = $1", [id]);
     await waitFor("alice's delete", () => forAlice.length === 2);
-    expect(forAlice[0]).toMatchObject({ eventType: "UPDATE", new: { id: Number(id), body: "final", done: true }, old: { id: Number(id) }, errors: null });
+    expect(forAlice[0]).toMatchObject({
+      eventType: "UPDATE",
+      new: { id: Number(id), body: "final", done: true },
+      old: { id: Number(id) },
+      errors: null,
+    });
     // Realtime cannot check RLS for a row that is gone, so every subscriber gets the delete — with the key only
-    expect(forAlice[1]).toEqual({ schema: "public", table: "fx_rt_notes", commit_timestamp: expect.stringMatching(isoZ), eventType: "DELETE", new: {}, old: { id: Number(id) }, errors: null });
+    expect(forAlice[1]).toEqual({
+      schema: "public",
+      table: "fx_rt_notes",
+      commit_timestamp: expect.stringMatching(isoZ),
+      eventType: "DELETE",
+      new: {},
+      old: { id: Number(id) },
+      errors: null,
+    });
     await waitFor("bob's delete", () => forBob.length === 1);
     expect(forBob).toEqual([forAlice[1]]);
   });
@@ -113,7 +157,14 @@ describe("RLS decides who receives a change", () => {
     const [forAnon, forService] = await Promise.all([listen("anon", "fx_rt_hidden"), listen("service", "fx_rt_hidden")]);
     await sql("insert into public.fx_rt_hidden (id, secret) values (1, 'shh')");
     await waitFor("both", () => forAnon.length === 1 && forService.length === 1);
-    expect(forAnon[0]).toMatchObject({ schema: "public", table: "fx_rt_hidden", eventType: "INSERT", new: {}, old: {}, errors: ["Error 401: Unauthorized"] });
+    expect(forAnon[0]).toMatchObject({
+      schema: "public",
+      table: "fx_rt_hidden",
+      eventType: "INSERT",
+      new: {},
+      old: {},
+      errors: ["Error 401: Unauthorized"],
+    });
     expect(forService[0]).toMatchObject({ eventType: "INSERT", new: { id: 1, secret: "shh" }, errors: null });
   });
 });
@@ -122,14 +173,27 @@ describe("filters and events", () => {
   test("eq, neq, lt, lte, gt, gte and in deliver exactly the matching rows", async () => {
     const client = await realtimeClient("anon");
     const got: Record<string, number[]> = {};
-    const filters = ["score=eq.10", "score=neq.10", "score=lt.10", "score=lte.10", "score=gt.10", "score=gte.10", 'player=in.(ann,"bo b")', "level=gte.2.5"];
+    const filters = [
+      "score=eq.10",
+      "score=neq.10",
+      "score=lt.10",
+      "score=lte.10",
+      "score=gt.10",
+      "score=gte.10",
+      'player=in.(ann,"bo b")',
+      "level=gte.2.5",
+    ];
     let channel = client.channel("fx-rt-filters");
     for (const filter of filters) {
       got[filter] = [];
-      channel = channel.on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_scores", filter }, (c) => got[filter].push((c.new as { id: number }).id));
+      channel = channel.on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_scores", filter }, (c) =>
+        got[filter].push((c.new as { id: number }).id),
+      );
     }
     expect(await subscribeChanges(channel)).toMatchObject({ status: "ok" });
-    await sql("insert into public.fx_rt_scores (id, player, score, level) values (1, 'ann', 5, 2.5), (2, 'bo b', 10, null), (3, 'cy', 15, 10)");
+    await sql(
+      "insert into public.fx_rt_scores (id, player, score, level) values (1, 'ann', 5, 2.5), (2, 'bo b', 10, null), (3, 'cy', 15, 10)",
+    );
     await sql("insert into public.fx_rt_scores (id, player, score) values (4, 'zed', 100)");
     await waitFor("the last row", () => got["score=gt.10"].includes(4));
     expect(got).toEqual({
@@ -149,7 +213,11 @@ describe("filters and events", () => {
     const got: string[] = [];
     const channel = client
       .channel("fx-rt-uuid")
-      .on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_notes", filter: `owner=eq.${alice.id.toUpperCase()}` }, (c) => got.push((c.new as { body: string }).body));
+      .on(
+        "postgres_changes",
+        { event: "INSERT", schema: "public", table: "fx_rt_notes", filter: `owner=eq.${alice.id.toUpperCase()}` },
+        (c) => got.push((c.new as { body: string }).body),
+      );
     expect(await subscribeChanges(channel)).toMatchObject({ status: "ok" });
     await sql("insert into public.fx_rt_notes (owner, body) values ($1, 'not mine'), ($2, 'mine')", [bob.id, alice.id]);
     await sql("insert into public.fx_rt_notes (owner, body) values ($1, 'mine too')", [alice.id]);
@@ -163,14 +231,21 @@ describe("filters and events", () => {
     const got: Record<string, Change[]> = { INSERT: [], UPDATE: [], DELETE: [] };
     let channel = client.channel("fx-rt-events");
     for (const event of ["INSERT", "UPDATE", "DELETE"] as const) {
-      channel = channel.on("postgres_changes", { event, schema: "public", table: "fx_rt_scores", filter: "player=eq.eve" }, (c) => got[event].push(c as Change));
+      channel = channel.on("postgres_changes", { event, schema: "public", table: "fx_rt_scores", filter: "player=eq.eve" }, (c) =>
+        got[event].push(c as Change),
+      );
     }
     expect(await subscribeChanges(channel)).toMatchObject({ status: "ok" });
     await sql("update public.fx_rt_scores set score = 2 where id = 20");
     await sql("delete from public.fx_rt_scores where id = 20");
     await sql("insert into public.fx_rt_scores (id, player, score) values (21, 'eve', 3)");
     await waitFor("the insert", () => got.INSERT.length === 1);
-    expect(got.UPDATE.map((c) => [c.new, c.old])).toEqual([[{ id: 20, player: "eve", score: 2, level: null }, { id: 20, player: "eve", score: 1, level: null }]]);
+    expect(got.UPDATE.map((c) => [c.new, c.old])).toEqual([
+      [
+        { id: 20, player: "eve", score: 2, level: null },
+        { id: 20, player: "eve", score: 1, level: null },
+      ],
+    ]);
     expect(got.DELETE.map((c) => [c.new, c.old])).toEqual([[{}, { id: 20, player: "eve", score: 2, level: null }]]);
     expect(got.INSERT.map((c) => c.new)).toEqual([{ id: 21, player: "eve", score: 3, level: null }]);
   });
@@ -178,7 +253,9 @@ describe("filters and events", () => {
   test("a schema-wide subscription receives every published table of the schema", async () => {
     const client = await realtimeClient("service");
     const tables: string[] = [];
-    const channel = client.channel("fx-rt-schema").on("postgres_changes", { event: "INSERT", schema: "public" }, (c) => tables.push((c as Change).table));
+    const channel = client
+      .channel("fx-rt-schema")
+      .on("postgres_changes", { event: "INSERT", schema: "public" }, (c) => tables.push((c as Change).table));
     expect(await subscribeChanges(channel)).toMatchObject({ status: "ok" });
     await sql("insert into public.fx_rt_hidden (id) values (30)");
     await sql("insert into public.fx_rt_scores (id, player, score) values (30, 'sam', 1)");
@@ -222,7 +299,9 @@ describe("join options", () => {
 describe("subscriptions Realtime refuses", () => {
   async function systemMessage(params: { table: string; filter?: string }, as: "anon" | { token: string } = "anon") {
     const client = await realtimeClient(as);
-    const channel = client.channel(`fx-rt-bad-${Math.random()}`).on("postgres_changes", { event: "*", schema: "public", ...params }, () => undefined);
+    const channel = client
+      .channel(`fx-rt-bad-${Math.random()}`)
+      .on("postgres_changes", { event: "*", schema: "public", ...params }, () => undefined);
     return await subscribeChanges(channel);
   }
 
@@ -235,7 +314,10 @@ describe("subscriptions Realtime refuses", () => {
   });
 
   test("an unsupported filter operator", async () => {
-    expect(await systemMessage({ table: "fx_rt_scores", filter: "player=like.a%" })).toMatchObject({ status: "error", message: 'Error parsing `filter` params: ["like", "a%"]' });
+    expect(await systemMessage({ table: "fx_rt_scores", filter: "player=like.a%" })).toMatchObject({
+      status: "error",
+      message: 'Error parsing `filter` params: ["like", "a%"]',
+    });
     expect(await systemMessage({ table: "fx_rt_scores", filter: "player=in.ann" })).toMatchObject({
       status: "error",
       message: "Error parsing `filter` params: `in` filter value must be wrapped by parentheses",

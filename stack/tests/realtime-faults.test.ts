@@ -87,7 +87,9 @@ beforeAll(async () => {
   const subscribed = new Promise<void>((resolve) => {
     client
       .channel("fx-rt-faults")
-      .on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_faults" }, (c) => received.push((c.new as { body: string }).body))
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "fx_rt_faults" }, (c) =>
+        received.push((c.new as { body: string }).body),
+      )
       .on("system", {}, (m: { extension: string; status: string }) => {
         if (m.extension === "postgres_changes" && m.status === "ok") resolve();
       })
@@ -118,7 +120,9 @@ describe("Realtime faults", () => {
     process.kill(pid, "SIGKILL");
     expect(await insertUntilReceived("after-kill")).toMatch(/^after-kill-\d+$/);
     const log = apiLog();
-    expect(log).toMatch(new RegExp(`\\[db\\] PostgreSQL \\(pid ${pid}\\) is not running: it crashed or was killed\\. Restarting it in \\d+ s…`));
+    expect(log).toMatch(
+      new RegExp(`\\[db\\] PostgreSQL \\(pid ${pid}\\) is not running: it crashed or was killed\\. Restarting it in \\d+ s…`),
+    );
     expect(log).toMatch(/\[db\] PostgreSQL is back \(pid \d+\) after [\d.]+ s/);
     expect(log).toContain("[realtime] lost the replication stream");
     expect(log).toMatch(/\[realtime\] replication stream is back after [\d.]+ s/);

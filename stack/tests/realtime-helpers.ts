@@ -27,13 +27,23 @@ export interface TestUser {
 
 export function userToken(id: string, email: string, expiresInSeconds = 3600): string {
   const now = Math.floor(Date.now() / 1000);
-  return signHs256({ sub: id, role: "authenticated", aud: "authenticated", email, iat: now, exp: now + expiresInSeconds, session_id: randomUUID(), is_anonymous: false });
+  return signHs256({
+    sub: id,
+    role: "authenticated",
+    aud: "authenticated",
+    email,
+    iat: now,
+    exp: now + expiresInSeconds,
+    session_id: randomUUID(),
+    is_anonymous: false,
+  });
 }
 
 /** Inserts auth.users rows so fixtures can reference them; returns users with signed tokens. */
 export async function createUsers(prefix: string, count: number): Promise<TestUser[]> {
   const users = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), email: `${prefix}-${i}-${Date.now()}@example.test` }));
-  for (const user of users) await sql("insert into auth.users (id, email, aud, role) values ($1, $2, 'authenticated', 'authenticated')", [user.id, user.email]);
+  for (const user of users)
+    await sql("insert into auth.users (id, email, aud, role) values ($1, $2, 'authenticated', 'authenticated')", [user.id, user.email]);
   return users.map((u) => ({ ...u, token: userToken(u.id, u.email) }));
 }
 

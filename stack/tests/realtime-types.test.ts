@@ -21,7 +21,15 @@ beforeAll(async () => {
     );
     alter publication supabase_realtime add table public.fx_rt_types;`);
   socket = await RawSocket.open("2.0.0");
-  socket.send(JSON.stringify(["1", "1", "realtime:fx-rt-types", "phx_join", { config: { postgres_changes: [{ event: "INSERT", schema: "public", table: "fx_rt_types" }] } }]));
+  socket.send(
+    JSON.stringify([
+      "1",
+      "1",
+      "realtime:fx-rt-types",
+      "phx_join",
+      { config: { postgres_changes: [{ event: "INSERT", schema: "public", table: "fx_rt_types" }] } },
+    ]),
+  );
   await socket.next("subscribed", (f: unknown[]) => f[3] === "system" && (f[4] as { status: string }).status === "ok");
 });
 
@@ -39,14 +47,16 @@ test.each([
       '{"2024-01-01 00:00:00+00",NULL}', array['{"k": 1}'::jsonb, 'null'::jsonb], 12.34, '10.0.0.1/8')`,
   ],
   ["nulls", "insert into public.fx_rt_types (id) values (2)"],
-  ["special numbers and empty arrays", "insert into public.fx_rt_types (id, exact, approx, single, words, at_tz) values (3, 'NaN', 'Infinity', '-Infinity', '{}', 'infinity')"],
+  [
+    "special numbers and empty arrays",
+    "insert into public.fx_rt_types (id, exact, approx, single, words, at_tz) values (3, 'NaN', 'Infinity', '-Infinity', '{}', 'infinity')",
+  ],
 ])("%s: data.record equals to_jsonb of the row", async (_name, insert) => {
   await sql(insert);
   const id = Number(/values \((\d+)/.exec(insert)![1]);
-  const frame = await socket.next<[string, null, string, string, { ids: number[]; data: { record: Record<string, unknown>; columns: unknown[] } }]>(
-    `change ${id}`,
-    (f) => f[3] === "postgres_changes" && f[4].data.record.id === id,
-  );
+  const frame = await socket.next<
+    [string, null, string, string, { ids: number[]; data: { record: Record<string, unknown>; columns: unknown[] } }]
+  >(`change ${id}`, (f) => f[3] === "postgres_changes" && f[4].data.record.id === id);
   const [{ row }] = await sql<{ row: Record<string, unknown> }>("select to_jsonb(t) as row from public.fx_rt_types t where id = $1", [id]);
   expect(frame[4].data.record).toEqual(row);
   const columns = await sql<{ name: string; type: string }>(
@@ -63,7 +73,15 @@ test("a column added while subscribed shows up in the next change (Postgres re-a
   try {
     const evolve = await RawSocket.open("2.0.0");
     try {
-      evolve.send(JSON.stringify(["1", "1", "realtime:fx-rt-evolve", "phx_join", { config: { postgres_changes: [{ event: "INSERT", schema: "public", table: "fx_rt_evolve" }] } }]));
+      evolve.send(
+        JSON.stringify([
+          "1",
+          "1",
+          "realtime:fx-rt-evolve",
+          "phx_join",
+          { config: { postgres_changes: [{ event: "INSERT", schema: "public", table: "fx_rt_evolve" }] } },
+        ]),
+      );
       await evolve.next("subscribed", (f: unknown[]) => f[3] === "system" && (f[4] as { status: string }).status === "ok");
       type Frame = [string, null, string, string, { data: { record: Record<string, unknown>; columns: Array<{ name: string }> } }];
       await sql("insert into public.fx_rt_evolve values (1, 'before')");

@@ -8,7 +8,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
 import { anonKey, apiUrl, publishableKey } from "./helpers/stack.ts";
-import { RawSocket, type TestUser, type Vsn, closeClients, createUsers, deleteUsers, realtimeClient, sql, subscribe, userToken, waitFor } from "./realtime-helpers.ts";
+import {
+  RawSocket,
+  type TestUser,
+  type Vsn,
+  closeClients,
+  createUsers,
+  deleteUsers,
+  realtimeClient,
+  sql,
+  subscribe,
+  userToken,
+  waitFor,
+} from "./realtime-helpers.ts";
 
 // change feeds and joins wait on a busy API and replication stream: generous ceilings, never a speed test
 vi.setConfig({ testTimeout: 120_000 });
@@ -48,7 +60,13 @@ describe("Phoenix protocol", () => {
   test("heartbeat on the phoenix topic is answered with an ok reply (vsn 2.0.0 arrays)", async () => {
     const socket = await raw("2.0.0");
     socket.send(JSON.stringify([null, "7", "phoenix", "heartbeat", {}]));
-    expect(await socket.next("heartbeat reply", (f: unknown[]) => f[1] === "7")).toEqual([null, "7", "phoenix", "phx_reply", { status: "ok", response: {} }]);
+    expect(await socket.next("heartbeat reply", (f: unknown[]) => f[1] === "7")).toEqual([
+      null,
+      "7",
+      "phoenix",
+      "phx_reply",
+      { status: "ok", response: {} },
+    ]);
   });
 
   test("vsn 1.0.0 speaks JSON objects", async () => {
@@ -61,7 +79,15 @@ describe("Phoenix protocol", () => {
       event: "phx_reply",
       payload: { status: "ok", response: {} },
     });
-    socket.send(JSON.stringify({ topic: "realtime:fx-rt-v1", event: "phx_join", payload: { config: { broadcast: { self: true } } }, ref: "4", join_ref: "4" }));
+    socket.send(
+      JSON.stringify({
+        topic: "realtime:fx-rt-v1",
+        event: "phx_join",
+        payload: { config: { broadcast: { self: true } } },
+        ref: "4",
+        join_ref: "4",
+      }),
+    );
     expect(await socket.next("join reply", (f: { ref: string }) => f.ref === "4")).toEqual({
       join_ref: "4",
       ref: "4",
@@ -75,8 +101,20 @@ describe("Phoenix protocol", () => {
     const socket = await raw("2.0.0");
     const config = { broadcast: { self: false, ack: false }, presence: { key: "me", enabled: true }, postgres_changes: [], private: false };
     socket.send(JSON.stringify(["1", "1", "realtime:fx-rt-join", "phx_join", { config, access_token: anonKey }]));
-    expect(await socket.next("join reply", (f: unknown[]) => f[1] === "1")).toEqual(["1", "1", "realtime:fx-rt-join", "phx_reply", { status: "ok", response: { postgres_changes: [] } }]);
-    expect(await socket.next("presence_state", (f: unknown[]) => f[3] === "presence_state")).toEqual(["1", null, "realtime:fx-rt-join", "presence_state", {}]);
+    expect(await socket.next("join reply", (f: unknown[]) => f[1] === "1")).toEqual([
+      "1",
+      "1",
+      "realtime:fx-rt-join",
+      "phx_reply",
+      { status: "ok", response: { postgres_changes: [] } },
+    ]);
+    expect(await socket.next("presence_state", (f: unknown[]) => f[3] === "presence_state")).toEqual([
+      "1",
+      null,
+      "realtime:fx-rt-join",
+      "presence_state",
+      {},
+    ]);
   });
 
   test("phx_leave is acknowledged and the channel closes", async () => {
@@ -84,16 +122,40 @@ describe("Phoenix protocol", () => {
     socket.send(JSON.stringify(["5", "5", "realtime:fx-rt-leave", "phx_join", { config: {} }]));
     await socket.next("join reply", (f: unknown[]) => f[1] === "5");
     socket.send(JSON.stringify(["5", "6", "realtime:fx-rt-leave", "phx_leave", {}]));
-    expect(await socket.next("leave reply", (f: unknown[]) => f[1] === "6")).toEqual(["5", "6", "realtime:fx-rt-leave", "phx_reply", { status: "ok", response: {} }]);
-    expect(await socket.next("phx_close", (f: unknown[]) => f[3] === "phx_close")).toEqual(["5", "5", "realtime:fx-rt-leave", "phx_close", {}]);
+    expect(await socket.next("leave reply", (f: unknown[]) => f[1] === "6")).toEqual([
+      "5",
+      "6",
+      "realtime:fx-rt-leave",
+      "phx_reply",
+      { status: "ok", response: {} },
+    ]);
+    expect(await socket.next("phx_close", (f: unknown[]) => f[3] === "phx_close")).toEqual([
+      "5",
+      "5",
+      "realtime:fx-rt-leave",
+      "phx_close",
+      {},
+    ]);
   });
 
   test("topics outside realtime:* and events for channels not joined get Phoenix's unmatched topic reply", async () => {
     const socket = await raw("2.0.0");
     socket.send(JSON.stringify(["1", "1", "rooms:lobby", "phx_join", {}]));
-    expect(await socket.next("join reply", (f: unknown[]) => f[1] === "1")).toEqual([null, "1", "rooms:lobby", "phx_reply", { status: "error", response: { reason: "unmatched topic" } }]);
+    expect(await socket.next("join reply", (f: unknown[]) => f[1] === "1")).toEqual([
+      null,
+      "1",
+      "rooms:lobby",
+      "phx_reply",
+      { status: "error", response: { reason: "unmatched topic" } },
+    ]);
     socket.send(JSON.stringify(["9", "2", "realtime:never-joined", "broadcast", { type: "broadcast", event: "x", payload: {} }]));
-    expect(await socket.next("reply", (f: unknown[]) => f[1] === "2")).toEqual([null, "2", "realtime:never-joined", "phx_reply", { status: "error", response: { reason: "unmatched topic" } }]);
+    expect(await socket.next("reply", (f: unknown[]) => f[1] === "2")).toEqual([
+      null,
+      "2",
+      "realtime:never-joined",
+      "phx_reply",
+      { status: "error", response: { reason: "unmatched topic" } },
+    ]);
   });
 
   test("an empty topic name is refused with Realtime's TopicNameRequired", async () => {
@@ -112,7 +174,11 @@ describe("Phoenix protocol", () => {
 describe("bad input", () => {
   test.each([
     ["not JSON", "{oops", "frame is not valid JSON"],
-    ["an object under vsn 2.0.0", JSON.stringify({ topic: "phoenix", event: "heartbeat", payload: {}, ref: "1" }), "expected [join_ref, ref, topic, event, payload]"],
+    [
+      "an object under vsn 2.0.0",
+      JSON.stringify({ topic: "phoenix", event: "heartbeat", payload: {}, ref: "1" }),
+      "expected [join_ref, ref, topic, event, payload]",
+    ],
     ["a non-string topic", JSON.stringify([null, "1", 42, "heartbeat", {}]), "topic must be a string"],
   ])("a malformed frame (%s) closes only that socket with 1007 and the reason", async (_name, frame, reason) => {
     const bad = await raw("2.0.0");
@@ -120,7 +186,13 @@ describe("bad input", () => {
     bad.send(frame);
     expect(await waitFor("close", () => bad.closed)).toEqual({ code: 1007, reason: `Invalid frame: ${reason}` });
     good.send(JSON.stringify([null, "1", "phoenix", "heartbeat", {}]));
-    expect(await good.next("heartbeat reply", (f: unknown[]) => f[1] === "1")).toEqual([null, "1", "phoenix", "phx_reply", { status: "ok", response: {} }]);
+    expect(await good.next("heartbeat reply", (f: unknown[]) => f[1] === "1")).toEqual([
+      null,
+      "1",
+      "phoenix",
+      "phx_reply",
+      { status: "ok", response: {} },
+    ]);
   });
 
   test("a truncated binary broadcast frame closes the socket with 1007", async () => {
@@ -131,7 +203,8 @@ describe("bad input", () => {
 
   test("more than 100 channels on one socket are refused with Realtime's ChannelRateLimitReached", async () => {
     const socket = await raw("2.0.0");
-    for (let i = 1; i <= 101; i++) socket.send(JSON.stringify([String(i), String(i), `realtime:fx-rt-many-${i}`, "phx_join", { config: {} }]));
+    for (let i = 1; i <= 101; i++)
+      socket.send(JSON.stringify([String(i), String(i), `realtime:fx-rt-many-${i}`, "phx_join", { config: {} }]));
     expect(await socket.next("101st join reply", (f: unknown[]) => f[1] === "101")).toEqual([
       "101",
       "101",
@@ -139,7 +212,9 @@ describe("bad input", () => {
       "phx_reply",
       { status: "error", response: { reason: "ChannelRateLimitReached: Too many channels" } },
     ]);
-    expect(socket.json().filter((f) => (f as unknown[])[3] === "phx_reply" && ((f as unknown[])[4] as { status: string }).status === "ok")).toHaveLength(100);
+    expect(
+      socket.json().filter((f) => (f as unknown[])[3] === "phx_reply" && ((f as unknown[])[4] as { status: string }).status === "ok"),
+    ).toHaveLength(100);
   });
 
   test("a broadcast payload that is not an object is forwarded as sent", async () => {
@@ -148,7 +223,13 @@ describe("bad input", () => {
     await a.next("join", (f: unknown[]) => f[1] === "1");
     await b.next("join", (f: unknown[]) => f[1] === "1");
     a.send(JSON.stringify(["1", "2", "realtime:fx-rt-odd", "broadcast", "just a string"]));
-    expect(await b.next("broadcast", (f: unknown[]) => f[3] === "broadcast")).toEqual(["1", null, "realtime:fx-rt-odd", "broadcast", "just a string"]);
+    expect(await b.next("broadcast", (f: unknown[]) => f[3] === "broadcast")).toEqual([
+      "1",
+      null,
+      "realtime:fx-rt-odd",
+      "broadcast",
+      "just a string",
+    ]);
   });
 
   test("an unsupported protocol version or a missing apikey is refused at the upgrade", async () => {
@@ -159,19 +240,32 @@ describe("bad input", () => {
 
   test.each([
     ["a token that is not a JWT", "garbage", "MalformedJWT: The token provided is not a valid JWT"],
-    ["a token signed with another secret", signHs256({ role: "authenticated", exp: 4_000_000_000 }, "another-secret-another-secret-another-secret"), "JwtSignatureError: Failed to validate JWT signature"],
+    [
+      "a token signed with another secret",
+      signHs256({ role: "authenticated", exp: 4_000_000_000 }, "another-secret-another-secret-another-secret"),
+      "JwtSignatureError: Failed to validate JWT signature",
+    ],
     ["a token without role and exp", signHs256({ sub: "x" }), "InvalidJWTToken: Fields `role` and `exp` are required in JWT"],
   ])("joining with %s is refused with Realtime's reason", async (_name, token, reason) => {
     const socket = await raw("2.0.0");
     socket.send(JSON.stringify(["1", "1", "realtime:fx-rt-token", "phx_join", { config: {}, access_token: token }]));
-    expect(await socket.next("join reply", (f: unknown[]) => f[1] === "1")).toEqual(["1", "1", "realtime:fx-rt-token", "phx_reply", { status: "error", response: { reason } }]);
+    expect(await socket.next("join reply", (f: unknown[]) => f[1] === "1")).toEqual([
+      "1",
+      "1",
+      "realtime:fx-rt-token",
+      "phx_reply",
+      { status: "error", response: { reason } },
+    ]);
   });
 
   test("an expired token is refused, saying how long ago it expired", async () => {
     const socket = await raw("2.0.0");
     const expired = signHs256({ role: "authenticated", exp: Math.floor(Date.now() / 1000) - 100 });
     socket.send(JSON.stringify(["1", "1", "realtime:fx-rt-token", "phx_join", { config: {}, access_token: expired }]));
-    const reply = await socket.next<[string, string, string, string, { status: string; response: { reason: string } }]>("join reply", (f) => f[1] === "1");
+    const reply = await socket.next<[string, string, string, string, { status: string; response: { reason: string } }]>(
+      "join reply",
+      (f) => f[1] === "1",
+    );
     expect(reply[4].status).toBe("error");
     expect(reply[4].response.reason).toMatch(/^InvalidJWTToken: Token has expired 1\d\d seconds ago$/);
   });
@@ -180,11 +274,20 @@ describe("bad input", () => {
     const response = await fetch(`${apiUrl}/realtime/v1/api/broadcast`, {
       method: "POST",
       headers: { apikey: anonKey, "Content-Type": "application/json" },
-      body: JSON.stringify({ messages: [{ topic: "t", event: "e", payload: {} }, { event: "e", payload: {} }] }),
+      body: JSON.stringify({
+        messages: [
+          { topic: "t", event: "e", payload: {} },
+          { event: "e", payload: {} },
+        ],
+      }),
     });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ errors: { messages: [{}, { topic: ["can't be blank"] }] } });
-    const empty = await fetch(`${apiUrl}/realtime/v1/api/broadcast`, { method: "POST", headers: { apikey: anonKey, "Content-Type": "application/json" }, body: "{}" });
+    const empty = await fetch(`${apiUrl}/realtime/v1/api/broadcast`, {
+      method: "POST",
+      headers: { apikey: anonKey, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(empty.status).toBe(422);
     expect(await empty.json()).toEqual({ errors: { messages: ["can't be blank"] } });
   });
@@ -301,10 +404,14 @@ describe("private channels: realtime.messages policies decide", () => {
     const intruder = (await realtimeClient(bob)).channel(privateTopic(alice), { config: { private: true } });
     const refused = await subscribe(intruder);
     expect(refused.status).toBe("CHANNEL_ERROR");
-    expect(refused.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: ${privateTopic(alice)}`);
+    expect(refused.error?.message).toBe(
+      `Unauthorized: You do not have permissions to read from this Channel topic: ${privateTopic(alice)}`,
+    );
     await intruder.unsubscribe();
     const anon = (await realtimeClient("anon")).channel(privateTopic(alice), { config: { private: true } });
-    expect((await subscribe(anon)).error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: ${privateTopic(alice)}`);
+    expect((await subscribe(anon)).error?.message).toBe(
+      `Unauthorized: You do not have permissions to read from this Channel topic: ${privateTopic(alice)}`,
+    );
     await anon.unsubscribe();
     // the public channel of the same name is a different topic
     const publicTwin = (await realtimeClient(bob)).channel(privateTopic(alice));
@@ -331,7 +438,9 @@ describe("private channels: realtime.messages policies decide", () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ message: "Unauthorized" });
     // alice may write to her own private topic and hears herself only with self
-    const own = (await realtimeClient(alice)).channel(privateTopic(alice), { config: { private: true, broadcast: { self: true, ack: true } } });
+    const own = (await realtimeClient(alice)).channel(privateTopic(alice), {
+      config: { private: true, broadcast: { self: true, ack: true } },
+    });
     const mine: unknown[] = [];
     own.on("broadcast", { event: "*" }, (m) => mine.push(m));
     expect((await subscribe(own)).status).toBe("SUBSCRIBED");
@@ -415,7 +524,14 @@ test("a channel whose token runs out is shut down at expiry with a system error"
     await client.removeAllChannels();
   }
   await waitFor("channel closed at expiry", () => statuses.includes("CLOSED"));
-  expect(system).toEqual([{ extension: "system", status: "error", message: expect.stringMatching(/^Token has expired \d+ seconds ago$/), channel: "fx-rt-expiring" }]);
+  expect(system).toEqual([
+    {
+      extension: "system",
+      status: "error",
+      message: expect.stringMatching(/^Token has expired \d+ seconds ago$/),
+      channel: "fx-rt-expiring",
+    },
+  ]);
 });
 
 test("the opaque sb_publishable key works as apikey and as the join's access_token", async () => {
@@ -433,10 +549,15 @@ test("the opaque sb_publishable key works as apikey and as the join's access_tok
 
 test("[realtime] enabled = false in config.toml turns the service off, as with supabase start", async () => {
   const route = await createRealtimeRoute({ config: { raw: { realtime: { enabled: false } } } } as unknown as ServerContext);
-  const server = http.createServer((req, res) => void route.handler(req, res, { path: req.url ?? "/", url: new URL(req.url ?? "/", "http://x") }));
+  const server = http.createServer(
+    (req, res) => void route.handler(req, res, { path: req.url ?? "/", url: new URL(req.url ?? "/", "http://x") }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/broadcast`, { method: "POST", body: "{}" });
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/broadcast`, {
+      method: "POST",
+      body: "{}",
+    });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: "no Route matched with those values" });
     expect(route.upgrade).toBeDefined();

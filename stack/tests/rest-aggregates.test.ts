@@ -9,7 +9,7 @@ let release: () => void;
 let held: Promise<void>;
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 60_000; !(await check()); ) {
+  for (const deadline = Date.now() + 60_000; !(await check());) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -56,7 +56,9 @@ describe("aggregates when enabled", () => {
   });
 
   test("sum, avg, min and max with aliases and casts of the result", async () => {
-    const { data, error } = await f.anon.from(f.t.messages).select("likes.sum(), average:likes.avg()::int, likes.min(), most:likes.max(), total:count()");
+    const { data, error } = await f.anon
+      .from(f.t.messages)
+      .select("likes.sum(), average:likes.avg()::int, likes.min(), most:likes.max(), total:count()");
     expect(error).toBeNull();
     expect(data).toEqual([{ sum: 16, average: 3, min: 0, most: 7, total: 5 }]);
   });
@@ -73,7 +75,11 @@ describe("aggregates when enabled", () => {
       { channel_id: 1, count: 3, sum: 9 },
       { channel_id: 2, count: 2, sum: 7 },
     ]);
-    const aliased = await f.anon.from(f.t.messages).select("channel:channel_id, posts:count()").order("channel_id", { ascending: false }).limit(1);
+    const aliased = await f.anon
+      .from(f.t.messages)
+      .select("channel:channel_id, posts:count()")
+      .order("channel_id", { ascending: false })
+      .limit(1);
     expect(aliased.data).toEqual([{ channel: 2, posts: 2 }]);
   });
 
@@ -95,8 +101,20 @@ describe("aggregates when enabled", () => {
       { slug: "random", [f.t.messages]: [{ count: 2, max: 7 }] },
       { slug: "quiet", [f.t.messages]: [{ count: 0, max: null }] },
     ]);
-    const grouped = await f.anon.from(f.t.people).select(`username, ${f.t.messages}(channel_id, count())`).eq("id", 1).order("channel_id", { referencedTable: f.t.messages });
-    expect(grouped.data).toEqual([{ username: "alice", [f.t.messages]: [{ channel_id: 1, count: 2 }, { channel_id: 2, count: 1 }] }]);
+    const grouped = await f.anon
+      .from(f.t.people)
+      .select(`username, ${f.t.messages}(channel_id, count())`)
+      .eq("id", 1)
+      .order("channel_id", { referencedTable: f.t.messages });
+    expect(grouped.data).toEqual([
+      {
+        username: "alice",
+        [f.t.messages]: [
+          { channel_id: 1, count: 2 },
+          { channel_id: 2, count: 1 },
+        ],
+      },
+    ]);
   });
 
   test("on a set-returning function's rows", async () => {

@@ -39,18 +39,31 @@ describe("JWT", () => {
       hint: null,
       message: "No suitable key or wrong key type",
     });
-    await expectError(await f.rest(`/${a}`, { token: "not.ajwt" }), 401, { code: "PGRST301", details: null, hint: null, message: "Expected 3 parts in JWT; got 2" });
+    await expectError(await f.rest(`/${a}`, { token: "not.ajwt" }), 401, {
+      code: "PGRST301",
+      details: null,
+      hint: null,
+      message: "Expected 3 parts in JWT; got 2",
+    });
   });
 
   test("a role that does not exist is 401 (22023)", async () => {
     const ghost = signHs256({ sub: f.users.alice, role: "ghost", exp: Math.floor(Date.now() / 1000) + 60 });
-    await expectError(await f.rest(`/${a}`, { token: ghost }), 401, { code: "22023", details: null, hint: null, message: 'role "ghost" does not exist' });
+    await expectError(await f.rest(`/${a}`, { token: ghost }), 401, {
+      code: "22023",
+      details: null,
+      hint: null,
+      message: 'role "ghost" does not exist',
+    });
   });
 
   test("supabase-js surfaces the error object", async () => {
     const { createClient } = await import("@supabase/supabase-js");
     const { apiUrl, anonKey } = await import("./helpers/stack.ts");
-    const client = createClient(apiUrl, anonKey, { auth: { persistSession: false }, global: { headers: { Authorization: `Bearer ${userToken(f.users.bob, { exp: 1 })}` } } });
+    const client = createClient(apiUrl, anonKey, {
+      auth: { persistSession: false },
+      global: { headers: { Authorization: `Bearer ${userToken(f.users.bob, { exp: 1 })}` } },
+    });
     const { error, status } = await client.from(a).select("id");
     expect(status).toBe(401);
     expect(error).toEqual({ code: "PGRST303", details: null, hint: null, message: "JWT expired" });
@@ -83,7 +96,9 @@ describe("schema cache misses", () => {
     const unrelated = await f.rest(`/${a}?select=*,${f.t.tags}(*)`);
     expect(await unrelated.json()).toMatchObject({ code: "PGRST200", hint: null });
     const hinted = await f.rest(`/${p}?select=*,${a}!nothing(*)`);
-    expect((await hinted.json()).details).toBe(`Searched for a foreign key relationship between '${p}' and '${a}' using the hint 'nothing' in the schema 'public', but no matches were found.`);
+    expect((await hinted.json()).details).toBe(
+      `Searched for a foreign key relationship between '${p}' and '${a}' using the hint 'nothing' in the schema 'public', but no matches were found.`,
+    );
     await expectError(await f.rest(`/${p}?select=*,${a}(*)`), 300, {
       code: "PGRST201",
       details: [
@@ -122,7 +137,9 @@ describe("request errors", () => {
       expect(res.status, query).toBe(400);
       const body = await res.json();
       expect(body.code, query).toBe("PGRST100");
-      expect(body.message, query).toMatch(/^"failed to parse (select parameter|filter|logic tree|order|limit parameter) \(.*\)" \(line 1, column \d+\)$/);
+      expect(body.message, query).toMatch(
+        /^"failed to parse (select parameter|filter|logic tree|order|limit parameter) \(.*\)" \(line 1, column \d+\)$/,
+      );
     }
     await expectError(await f.rest(`/${a}?order=id.up`), 400, {
       code: "PGRST100",
@@ -146,20 +163,55 @@ describe("request errors", () => {
   test("aggregates are disabled as on Supabase: PGRST123", async () => {
     // Shared with the aggregates suite, which switches them on for a while.
     await withAggregatesSwitch("shared", async () => {
-      await expectError(await f.rest(`/${a}?select=count()`), 400, { code: "PGRST123", details: null, hint: null, message: "Use of aggregate functions is not allowed" });
-      await expectError(await f.rest(`/${a}?select=age.sum(),name`), 400, { code: "PGRST123", details: null, hint: null, message: "Use of aggregate functions is not allowed" });
-      await expectError(await f.rest(`/${a}?select=name,${p}!author_id(rating::int.max())`), 400, { code: "PGRST123", details: null, hint: null, message: "Use of aggregate functions is not allowed" });
+      await expectError(await f.rest(`/${a}?select=count()`), 400, {
+        code: "PGRST123",
+        details: null,
+        hint: null,
+        message: "Use of aggregate functions is not allowed",
+      });
+      await expectError(await f.rest(`/${a}?select=age.sum(),name`), 400, {
+        code: "PGRST123",
+        details: null,
+        hint: null,
+        message: "Use of aggregate functions is not allowed",
+      });
+      await expectError(await f.rest(`/${a}?select=name,${p}!author_id(rating::int.max())`), 400, {
+        code: "PGRST123",
+        details: null,
+        hint: null,
+        message: "Use of aggregate functions is not allowed",
+      });
     });
   });
 
   test("wrong types in filters are 400 22P02", async () => {
-    await expectError(await f.rest(`/${a}?id=eq.abc`), 400, { code: "22P02", details: null, hint: null, message: 'invalid input syntax for type bigint: "abc"' });
+    await expectError(await f.rest(`/${a}?id=eq.abc`), 400, {
+      code: "22P02",
+      details: null,
+      hint: null,
+      message: 'invalid input syntax for type bigint: "abc"',
+    });
   });
 
   test("unsupported media types, methods and paths", async () => {
-    await expectError(await f.rest(`/${a}`, { headers: { Accept: "application/xml" } }), 406, { code: "PGRST107", details: null, hint: null, message: "None of these media types are available: application/xml" });
-    await expectError(await f.rest(`/${a}/1`), 404, { code: "PGRST125", details: null, hint: null, message: "Invalid path specified in request URL" });
-    await expectError(await f.rest(`/${a}`, { method: "PROPFIND" }), 405, { code: "PGRST117", details: null, hint: null, message: "Unsupported HTTP method: PROPFIND" });
+    await expectError(await f.rest(`/${a}`, { headers: { Accept: "application/xml" } }), 406, {
+      code: "PGRST107",
+      details: null,
+      hint: null,
+      message: "None of these media types are available: application/xml",
+    });
+    await expectError(await f.rest(`/${a}/1`), 404, {
+      code: "PGRST125",
+      details: null,
+      hint: null,
+      message: "Invalid path specified in request URL",
+    });
+    await expectError(await f.rest(`/${a}`, { method: "PROPFIND" }), 405, {
+      code: "PGRST117",
+      details: null,
+      hint: null,
+      message: "Unsupported HTTP method: PROPFIND",
+    });
   });
 
   test("strict handling refuses unknown preferences: PGRST122", async () => {

@@ -23,7 +23,16 @@ export interface Fixture {
 
 export function userToken(sub: string, extra: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
-  return signHs256({ sub, role: "authenticated", aud: "authenticated", iat: now, exp: now + 3600, email: `${sub.slice(0, 8)}@example.test`, session_id: randomUUID(), ...extra });
+  return signHs256({
+    sub,
+    role: "authenticated",
+    aud: "authenticated",
+    iat: now,
+    exp: now + 3600,
+    email: `${sub.slice(0, 8)}@example.test`,
+    session_id: randomUUID(),
+    ...extra,
+  });
 }
 
 function clientFor(token?: string): SupabaseClient {
@@ -164,16 +173,24 @@ export async function createFixture(prefix: string): Promise<Fixture> {
     return fetch(`${apiUrl}/rest/v1${path}`, { ...init, headers });
   };
   // Wait (up to 90 s on a busy machine) until the API's schema cache has the fixture; say so if it never does.
-  for (const deadline = Date.now() + 90_000; ; ) {
+  for (const deadline = Date.now() + 90_000; ;) {
     const probe = await rest(`/rpc/${prefix}_hello`);
     const table = await rest(`/${prefix}_published?limit=0`);
     if (probe.status === 200 && table.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`the REST schema cache never picked up the ${prefix} fixture (rpc ${probe.status}, table ${table.status})`);
+    if (Date.now() > deadline)
+      throw new Error(`the REST schema cache never picked up the ${prefix} fixture (rpc ${probe.status}, table ${table.status})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
     prefix,
-    t: { authors: `${prefix}_authors`, posts: `${prefix}_posts`, tags: `${prefix}_tags`, postTags: `${prefix}_post_tags`, published: `${prefix}_published`, notes: `${prefix}_notes` },
+    t: {
+      authors: `${prefix}_authors`,
+      posts: `${prefix}_posts`,
+      tags: `${prefix}_tags`,
+      postTags: `${prefix}_post_tags`,
+      published: `${prefix}_published`,
+      notes: `${prefix}_notes`,
+    },
     users: { alice, bob },
     anon: clientFor(),
     alice: clientFor(tokens.alice),

@@ -28,16 +28,134 @@ function prng(seed: number) {
 }
 
 const fragments = [
-  "id", "name", "age", "meta", "tags", "posts", "author", "*", "...", "!inner", "!left", "!", "(", ")", ",", ".", ":", "::", "::text", "::int[]",
-  "->", "->>", '"', "'", "\\", "{", "}", "[", "]", "eq", "neq", "gt", "like", "ilike", "in", "is", "cs", "ov", "fts", "fts(english)", "not", "or", "and",
-  "any", "all", "(any)", "asc", "desc", "nullsfirst", "nullslast", "null", "true", "1", "-1", "99999999999999999999", "1.5e308", "%", "*", "_", ";", "--",
-  "drop table x", " ", "\u0000", "\u00e9", "\ud83d\ude00", "$1", "count()", "sum()", "limit", "offset", "order", "select", "=", "&", "+", "~",
+  "id",
+  "name",
+  "age",
+  "meta",
+  "tags",
+  "posts",
+  "author",
+  "*",
+  "...",
+  "!inner",
+  "!left",
+  "!",
+  "(",
+  ")",
+  ",",
+  ".",
+  ":",
+  "::",
+  "::text",
+  "::int[]",
+  "->",
+  "->>",
+  '"',
+  "'",
+  "\\",
+  "{",
+  "}",
+  "[",
+  "]",
+  "eq",
+  "neq",
+  "gt",
+  "like",
+  "ilike",
+  "in",
+  "is",
+  "cs",
+  "ov",
+  "fts",
+  "fts(english)",
+  "not",
+  "or",
+  "and",
+  "any",
+  "all",
+  "(any)",
+  "asc",
+  "desc",
+  "nullsfirst",
+  "nullslast",
+  "null",
+  "true",
+  "1",
+  "-1",
+  "99999999999999999999",
+  "1.5e308",
+  "%",
+  "*",
+  "_",
+  ";",
+  "--",
+  "drop table x",
+  " ",
+  "\u0000",
+  "\u00e9",
+  "\ud83d\ude00",
+  "$1",
+  "count()",
+  "sum()",
+  "limit",
+  "offset",
+  "order",
+  "select",
+  "=",
+  "&",
+  "+",
+  "~",
 ];
-const keys = ["select", "order", "limit", "offset", "or", "and", "not.or", "not.and", "id", "name", "meta->>city", "meta->x->>y", "tags", "posts.id", "posts.order", "posts.limit", "x.y.z", "columns", "on_conflict", "", "select"];
+const keys = [
+  "select",
+  "order",
+  "limit",
+  "offset",
+  "or",
+  "and",
+  "not.or",
+  "not.and",
+  "id",
+  "name",
+  "meta->>city",
+  "meta->x->>y",
+  "tags",
+  "posts.id",
+  "posts.order",
+  "posts.limit",
+  "x.y.z",
+  "columns",
+  "on_conflict",
+  "",
+  "select",
+];
 const bodies = [
-  "", "{", "}", "[", "[]", "{}", "null", "true", "1", '"x"', '{"name":', '{"name":1}', '{"nope":1}', '[{"name":"a"},{"age":1}]', '[1,2]', '[[[]]]',
-  '{"name":"\\u0000"}', '{"age":"x"}', '{"age":1e400}', '{"meta":{"a":[1,{"b":null}]}}', "\u0000", "{'a':1}", '{"id":' + "9".repeat(50) + "}",
-  "[" + "[".repeat(3000) + "]".repeat(3000) + "]", '{"tags":"not-an-array"}', '{"tags":[1,[2]]}',
+  "",
+  "{",
+  "}",
+  "[",
+  "[]",
+  "{}",
+  "null",
+  "true",
+  "1",
+  '"x"',
+  '{"name":',
+  '{"name":1}',
+  '{"nope":1}',
+  '[{"name":"a"},{"age":1}]',
+  "[1,2]",
+  "[[[]]]",
+  '{"name":"\\u0000"}',
+  '{"age":"x"}',
+  '{"age":1e400}',
+  '{"meta":{"a":[1,{"b":null}]}}',
+  "\u0000",
+  "{'a':1}",
+  '{"id":' + "9".repeat(50) + "}",
+  "[" + "[".repeat(3000) + "]".repeat(3000) + "]",
+  '{"tags":"not-an-array"}',
+  '{"tags":[1,[2]]}',
 ];
 
 function randomText(r: ReturnType<typeof prng>, max = 8): string {
@@ -55,20 +173,52 @@ interface Probe {
 }
 
 function randomProbe(r: ReturnType<typeof prng>): Probe {
-  const resource = r.pick([f.t.authors, f.t.authors, f.t.posts, f.t.published, `rpc/${f.prefix}_add`, `rpc/${f.prefix}_older_than`, `rpc/${f.prefix}_echo`, "rpc/nope", randomText(r, 2)]);
+  const resource = r.pick([
+    f.t.authors,
+    f.t.authors,
+    f.t.posts,
+    f.t.published,
+    `rpc/${f.prefix}_add`,
+    `rpc/${f.prefix}_older_than`,
+    `rpc/${f.prefix}_echo`,
+    "rpc/nope",
+    randomText(r, 2),
+  ]);
   const params = new URLSearchParams();
   const count = r.int(4);
   for (let i = 0; i < count; i++) {
     const key = r.next() < 0.8 ? r.pick(keys) : randomText(r, 3);
-    const value = r.next() < 0.3 ? `${r.pick(["eq", "in", "not.eq", "or", "is", "like(any)", "fts(x)"])}.${randomText(r, 4)}` : randomText(r);
+    const value =
+      r.next() < 0.3 ? `${r.pick(["eq", "in", "not.eq", "or", "is", "like(any)", "fts(x)"])}.${randomText(r, 4)}` : randomText(r);
     params.append(key, value);
   }
   const method = r.pick(["GET", "GET", "GET", "HEAD", "POST", "PATCH", "DELETE", "PUT"]);
   const headers: Record<string, string> = {};
-  if (r.next() < 0.3) headers.Prefer = r.pick(["return=representation", "count=exact", "count=planned", "count=estimated", "resolution=merge-duplicates", "missing=default", "handling=strict, max-affected=0", "params=single-object", "return=bogus", "count=exact, handling=strict, x"]);
-  if (r.next() < 0.2) headers.Accept = r.pick(["application/vnd.pgrst.object+json", "text/csv", "application/xml", "*/*;q=0", "application/json;q=abc", ",,,"]);
+  if (r.next() < 0.3)
+    headers.Prefer = r.pick([
+      "return=representation",
+      "count=exact",
+      "count=planned",
+      "count=estimated",
+      "resolution=merge-duplicates",
+      "missing=default",
+      "handling=strict, max-affected=0",
+      "params=single-object",
+      "return=bogus",
+      "count=exact, handling=strict, x",
+    ]);
+  if (r.next() < 0.2)
+    headers.Accept = r.pick([
+      "application/vnd.pgrst.object+json",
+      "text/csv",
+      "application/xml",
+      "*/*;q=0",
+      "application/json;q=abc",
+      ",,,",
+    ]);
   if (r.next() < 0.1) headers.Range = r.pick(["0-1", "5-2", "a-b", "-1", "0-"]);
-  if (r.next() < 0.1) headers[method === "GET" || method === "HEAD" ? "Accept-Profile" : "Content-Profile"] = r.pick(["public", "auth", "", "pg_catalog"]);
+  if (r.next() < 0.1)
+    headers[method === "GET" || method === "HEAD" ? "Accept-Profile" : "Content-Profile"] = r.pick(["public", "auth", "", "pg_catalog"]);
   let body: string | undefined;
   if (method !== "GET" && method !== "HEAD") {
     headers["Content-Type"] = r.next() < 0.9 ? "application/json" : r.pick(["text/plain", "application/x-www-form-urlencoded", "text/csv"]);
@@ -89,12 +239,16 @@ test("a few thousand malformed requests: no 5xx, every refusal is a PostgREST er
       const probe = probes[index++];
       const res = await f.rest(probe.path, { method: probe.method, headers: probe.headers, body: probe.body });
       const text = await res.text();
-      if (res.status >= 500) failures.push(`${res.status} ${probe.method} ${probe.path} ${JSON.stringify(probe.headers)} ${probe.body?.slice(0, 80)} → ${text.slice(0, 200)}`);
+      if (res.status >= 500)
+        failures.push(
+          `${res.status} ${probe.method} ${probe.path} ${JSON.stringify(probe.headers)} ${probe.body?.slice(0, 80)} → ${text.slice(0, 200)}`,
+        );
       else if (res.status >= 400) {
         refused++;
         if (probe.method !== "HEAD") {
           const error = JSON.parse(text) as Record<string, unknown>;
-          if (typeof error.code !== "string" || typeof error.message !== "string" || !("details" in error) || !("hint" in error)) failures.push(`shape ${probe.path} → ${text.slice(0, 200)}`);
+          if (typeof error.code !== "string" || typeof error.message !== "string" || !("details" in error) || !("hint" in error))
+            failures.push(`shape ${probe.path} → ${text.slice(0, 200)}`);
         }
       }
     }

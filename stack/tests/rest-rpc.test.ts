@@ -31,7 +31,12 @@ describe("rpc", () => {
       { id: 1, name: "Alice" },
       { id: 2, name: "Bob" },
     ]);
-    const filtered = await f.anon.rpc(fn("older_than"), { min_age: 0 }, { count: "exact" }).select("name").lt("age", 40).order("age", { ascending: false }).limit(1);
+    const filtered = await f.anon
+      .rpc(fn("older_than"), { min_age: 0 }, { count: "exact" })
+      .select("name")
+      .lt("age", 40)
+      .order("age", { ascending: false })
+      .limit(1);
     expect(filtered).toMatchObject({ data: [{ name: "Alice" }], count: 2, status: 206 });
     const embedded = await f.anon.rpc(fn("older_than"), { min_age: 40 }).select(`name, posts:${f.t.posts}!author_id(title)`);
     expect(embedded.data).toEqual([{ name: "Bob", posts: [{ title: "Fjord sounds" }] }]);
@@ -56,7 +61,11 @@ describe("rpc", () => {
 
   test("a single unnamed jsonb parameter gets the whole body; params=single-object likewise", async () => {
     expect((await f.anon.rpc(fn("echo"), { any: ["shape"], n: 1 })).data).toEqual({ any: ["shape"], n: 1 });
-    const res = await f.rest(`/rpc/${fn("keys")}`, { method: "POST", headers: { "Content-Type": "application/json", Prefer: "params=single-object" }, body: JSON.stringify({ x: 1, y: 2, z: 3 }) });
+    const res = await f.rest(`/rpc/${fn("keys")}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Prefer: "params=single-object" },
+      body: JSON.stringify({ x: 1, y: 2, z: 3 }),
+    });
     expect(await res.json()).toBe(3);
   });
 
@@ -65,7 +74,14 @@ describe("rpc", () => {
     expect(bump).toMatchObject({ status: 204, data: null, error: null });
     expect((await f.sql(`select age from public.${f.t.authors} where id = 1`)).rows).toEqual([{ age: 35 }]);
     const who = await f.bob.rpc(fn("whoami"));
-    expect(who.data).toEqual({ uid: f.users.bob, role: "authenticated", method: "POST", path: `/rpc/${fn("whoami")}`, client: expect.stringMatching(/^supabase-js/), timeout: "8s" });
+    expect(who.data).toEqual({
+      uid: f.users.bob,
+      role: "authenticated",
+      method: "POST",
+      path: `/rpc/${fn("whoami")}`,
+      client: expect.stringMatching(/^supabase-js/),
+      timeout: "8s",
+    });
     // The impersonated role's own settings apply (ALTER ROLE anon SET statement_timeout = '3s').
     const anon = await f.anon.rpc(fn("whoami"), {}, { get: true });
     expect(anon.data).toMatchObject({ uid: null, role: "anon", method: "GET", timeout: "3s" });

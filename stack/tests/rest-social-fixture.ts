@@ -110,7 +110,9 @@ analyze public.${p}_events;
 export async function createSocialFixture(p: string): Promise<SocialFixture> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const tables = ["messages", "channels", "friends", "profiles", "collections", "events", "people"].map((name) => `public.${p}_${name}`).join(", ");
+  const tables = ["messages", "channels", "friends", "profiles", "collections", "events", "people"]
+    .map((name) => `public.${p}_${name}`)
+    .join(", ");
   const dropSql = `drop table if exists ${tables} cascade;
     do $$ declare f record; begin for f in select p.oid::regprocedure as sig from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' and p.proname like '${p}\\_%' loop execute 'drop function ' || f.sig; end loop; end $$;`;
   await db.query(dropSql);
@@ -123,11 +125,12 @@ export async function createSocialFixture(p: string): Promise<SocialFixture> {
     if (init.service) headers.set("Authorization", `Bearer ${serviceRoleKey}`);
     return fetch(`${apiUrl}/rest/v1${path}`, { ...init, headers });
   };
-  for (const deadline = Date.now() + 90_000; ; ) {
+  for (const deadline = Date.now() + 90_000; ;) {
     const probe = await rest(`/rpc/${p}_numbers?n=1`);
     const table = await rest(`/${p}_events?limit=0`);
     if (probe.status === 200 && table.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`the REST schema cache never picked up the ${p} fixture (rpc ${probe.status}, table ${table.status})`);
+    if (Date.now() > deadline)
+      throw new Error(`the REST schema cache never picked up the ${p} fixture (rpc ${probe.status}, table ${table.status})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const options = { auth: { persistSession: false, autoRefreshToken: false } };

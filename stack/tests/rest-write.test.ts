@@ -40,18 +40,45 @@ describe("insert", () => {
   });
 
   test("bulk insert: columns= from every object; missing keys are null, or defaults with missing=default", async () => {
-    const nulls = await f.alice.from(a).insert([{ name: "Bulk1", user_id: f.users.alice }, { name: "Bulk2", user_id: f.users.alice, tags: ["x"] }]).select("name, tags");
+    const nulls = await f.alice
+      .from(a)
+      .insert([
+        { name: "Bulk1", user_id: f.users.alice },
+        { name: "Bulk2", user_id: f.users.alice, tags: ["x"] },
+      ])
+      .select("name, tags");
     expect(nulls.status).toBe(400);
-    expect(nulls.error).toMatchObject({ code: "23502", message: `null value in column "tags" of relation "${a}" violates not-null constraint` });
+    expect(nulls.error).toMatchObject({
+      code: "23502",
+      message: `null value in column "tags" of relation "${a}" violates not-null constraint`,
+    });
     const defaults = await f.alice
       .from(a)
-      .insert([{ name: "Bulk1", user_id: f.users.alice }, { name: "Bulk2", user_id: f.users.alice, tags: ["x"] }], { defaultToNull: false })
+      .insert(
+        [
+          { name: "Bulk1", user_id: f.users.alice },
+          { name: "Bulk2", user_id: f.users.alice, tags: ["x"] },
+        ],
+        { defaultToNull: false },
+      )
       .select("name, tags");
-    expect(defaults).toMatchObject({ status: 201, data: [{ name: "Bulk1", tags: [] }, { name: "Bulk2", tags: ["x"] }] });
+    expect(defaults).toMatchObject({
+      status: 201,
+      data: [
+        { name: "Bulk1", tags: [] },
+        { name: "Bulk2", tags: ["x"] },
+      ],
+    });
   });
 
   test("count=exact on a write reports the affected rows", async () => {
-    const inserted = await f.service.from(f.t.tags).insert([{ id: 50, name: "fifty" }, { id: 51, name: "fifty-one" }], { count: "exact" });
+    const inserted = await f.service.from(f.t.tags).insert(
+      [
+        { id: 50, name: "fifty" },
+        { id: 51, name: "fifty-one" },
+      ],
+      { count: "exact" },
+    );
     expect(inserted).toMatchObject({ status: 201, count: 2 });
     const updated = await f.rest(`/${a}?id=in.(3,4)`, {
       method: "PATCH",
@@ -72,7 +99,11 @@ describe("insert", () => {
   test("return=headers-only answers Location for the new row", async () => {
     const res = await f.rest(`/${f.t.tags}`, {
       method: "POST",
-      headers: { apikey: (await import("./helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "return=headers-only" },
+      headers: {
+        apikey: (await import("./helpers/stack.ts")).serviceRoleKey,
+        "Content-Type": "application/json",
+        Prefer: "return=headers-only",
+      },
       body: JSON.stringify({ id: 40, name: "located" }),
     });
     expect(res.status).toBe(201);
@@ -89,16 +120,41 @@ describe("insert", () => {
   });
 
   test("upsert merges on the primary key or on_conflict, or ignores duplicates", async () => {
-    const merged = await f.service.from(f.t.tags).upsert([{ id: 1, name: "Audio" }, { id: 20, name: "new" }]).select();
-    expect(merged).toMatchObject({ status: 201, data: [{ id: 1, name: "Audio" }, { id: 20, name: "new" }] });
-    const ignored = await f.service.from(f.t.tags).upsert([{ id: 1, name: "ignored" }, { id: 21, name: "also new" }], { ignoreDuplicates: true }).select();
+    const merged = await f.service
+      .from(f.t.tags)
+      .upsert([
+        { id: 1, name: "Audio" },
+        { id: 20, name: "new" },
+      ])
+      .select();
+    expect(merged).toMatchObject({
+      status: 201,
+      data: [
+        { id: 1, name: "Audio" },
+        { id: 20, name: "new" },
+      ],
+    });
+    const ignored = await f.service
+      .from(f.t.tags)
+      .upsert(
+        [
+          { id: 1, name: "ignored" },
+          { id: 21, name: "also new" },
+        ],
+        { ignoreDuplicates: true },
+      )
+      .select();
     expect(ignored.data).toEqual([{ id: 21, name: "also new" }]);
     const byName = await f.service.from(f.t.tags).upsert({ id: 2, name: "video" }, { onConflict: "name" }).select();
     expect(byName.data).toEqual([{ id: 2, name: "video" }]);
     expect(await row(`select name from public.${f.t.tags} where id = 1`)).toEqual([{ name: "Audio" }]);
     const res = await f.rest(`/${f.t.tags}?on_conflict=name`, {
       method: "POST",
-      headers: { apikey: (await import("./helpers/stack.ts")).serviceRoleKey, "Content-Type": "application/json", Prefer: "resolution=merge-duplicates,return=representation" },
+      headers: {
+        apikey: (await import("./helpers/stack.ts")).serviceRoleKey,
+        "Content-Type": "application/json",
+        Prefer: "resolution=merge-duplicates,return=representation",
+      },
       body: JSON.stringify({ id: 2, name: "video" }),
     });
     expect(res.status).toBe(200); // an upsert that only updated answers 200, not 201
@@ -109,7 +165,12 @@ describe("insert", () => {
     const dup = await f.alice.from(a).insert({ name: "Alice", user_id: f.users.alice });
     expect(dup.status).toBe(409);
     // With RLS on the table, Postgres leaves out the key detail (it could reveal hidden rows).
-    expect(dup.error).toEqual({ code: "23505", details: null, hint: null, message: `duplicate key value violates unique constraint "${a}_name_key"` });
+    expect(dup.error).toEqual({
+      code: "23505",
+      details: null,
+      hint: null,
+      message: `duplicate key value violates unique constraint "${a}_name_key"`,
+    });
     const fk = await f.service.from(p).insert({ author_id: 999, title: "orphan" });
     expect(fk.status).toBe(409);
     expect(fk.error).toMatchObject({ code: "23503", details: `Key (author_id)=(999) is not present in table "${a}".` });
@@ -124,7 +185,12 @@ describe("insert", () => {
   test("RLS and grants: 401 for anon, 403 for a signed-in user", async () => {
     const anon = await f.anon.from(a).insert({ name: "Sneaky" });
     expect(anon.status).toBe(401);
-    expect(anon.error).toEqual({ code: "42501", details: null, hint: null, message: `new row violates row-level security policy for table "${a}"` });
+    expect(anon.error).toEqual({
+      code: "42501",
+      details: null,
+      hint: null,
+      message: `new row violates row-level security policy for table "${a}"`,
+    });
     const other = await f.alice.from(a).insert({ name: "Impostor", user_id: f.users.bob });
     expect(other.status).toBe(403);
     expect(other.error?.code).toBe("42501");
@@ -136,11 +202,20 @@ describe("insert", () => {
   test("unknown payload columns are PGRST204; bad JSON is PGRST102; keys must match in bulk", async () => {
     const unknown = await f.service.from(a).insert({ name: "X", nickname: "x" });
     expect(unknown.status).toBe(400);
-    expect(unknown.error).toEqual({ code: "PGRST204", details: null, hint: null, message: `Could not find the 'nickname' column of '${a}' in the schema cache` });
+    expect(unknown.error).toEqual({
+      code: "PGRST204",
+      details: null,
+      hint: null,
+      message: `Could not find the 'nickname' column of '${a}' in the schema cache`,
+    });
     const bad = await f.rest(`/${a}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{not json" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ code: "PGRST102", details: null, hint: null, message: "Empty or invalid json" });
-    const mismatch = await f.rest(`/${a}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify([{ name: "a" }, { age: 1 }]) });
+    const mismatch = await f.rest(`/${a}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify([{ name: "a" }, { age: 1 }]),
+    });
     expect(await mismatch.json()).toMatchObject({ code: "PGRST102", message: "All object keys must match" });
   });
 
@@ -156,7 +231,11 @@ describe("PUT", () => {
   test("PUT upserts one row addressed by its primary key", async () => {
     const { serviceRoleKey } = await import("./helpers/stack.ts");
     const put = (id: number, body: unknown, query = `id=eq.${id}`) =>
-      f.rest(`/${f.t.tags}?${query}`, { method: "PUT", headers: { apikey: serviceRoleKey, "Content-Type": "application/json", Prefer: "return=representation" }, body: JSON.stringify(body) });
+      f.rest(`/${f.t.tags}?${query}`, {
+        method: "PUT",
+        headers: { apikey: serviceRoleKey, "Content-Type": "application/json", Prefer: "return=representation" },
+        body: JSON.stringify(body),
+      });
     const created = await put(70, { id: 70, name: "seventy" });
     expect(created.status).toBe(200);
     expect(await created.json()).toEqual([{ id: 70, name: "seventy" }]);
@@ -164,7 +243,12 @@ describe("PUT", () => {
     expect(await replaced.json()).toEqual([{ id: 70, name: "SEVENTY" }]);
     const wrongFilter = await put(70, { id: 70, name: "x" }, "name=eq.x");
     expect(wrongFilter.status).toBe(405);
-    expect(await wrongFilter.json()).toEqual({ code: "PGRST105", details: null, hint: null, message: "Filters must include all and only primary key columns with 'eq' operators" });
+    expect(await wrongFilter.json()).toEqual({
+      code: "PGRST105",
+      details: null,
+      hint: null,
+      message: "Filters must include all and only primary key columns with 'eq' operators",
+    });
   });
 });
 
@@ -172,7 +256,12 @@ describe("update and delete", () => {
   test("the app's profile update: .update().eq() changes only the caller's row", async () => {
     const mine = await f.alice.from(a).update({ bio: "updated" }).eq("id", 1);
     expect(mine).toMatchObject({ status: 204, error: null, data: null });
-    const raw = await f.rest(`/${a}?id=in.(1,3)`, { method: "PATCH", token: f.tokens.alice, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ bio: "updated" }) });
+    const raw = await f.rest(`/${a}?id=in.(1,3)`, {
+      method: "PATCH",
+      token: f.tokens.alice,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ bio: "updated" }),
+    });
     expect(raw.status).toBe(204);
     expect(raw.headers.get("content-range")).toBe("0-0/*");
     const theirs = await f.alice.from(a).update({ bio: "hijacked" }).eq("id", 2).select();
@@ -184,7 +273,12 @@ describe("update and delete", () => {
   });
 
   test("update with representation, filters and embeds", async () => {
-    const { data, status } = await f.alice.from(p).update({ rating: 2 }).eq("author_id", 1).select(`id, rating, author:${a}!author_id(name)`).order("id");
+    const { data, status } = await f.alice
+      .from(p)
+      .update({ rating: 2 })
+      .eq("author_id", 1)
+      .select(`id, rating, author:${a}!author_id(name)`)
+      .order("id");
     expect(status).toBe(200);
     expect(data).toEqual([
       { id: 1, rating: 2, author: { name: "Alice" } },
@@ -200,7 +294,12 @@ describe("update and delete", () => {
       body: JSON.stringify({ rating: 9 }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: "PGRST124", details: "The query affects 2 rows", hint: null, message: "Query result exceeds max-affected preference constraint" });
+    expect(await res.json()).toEqual({
+      code: "PGRST124",
+      details: "The query affects 2 rows",
+      hint: null,
+      message: "Query result exceeds max-affected preference constraint",
+    });
     expect(await row(`select count(*)::int as n from public.${p} where rating = 9`)).toEqual([{ n: 0 }]);
     const within = await f.rest(`/${p}?author_id=eq.1`, {
       method: "PATCH",

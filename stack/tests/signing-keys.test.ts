@@ -26,7 +26,9 @@ let session: { access_token: string };
 
 beforeAll(async () => {
   user = await createConfirmedUser("signing-keys");
-  const signedIn = await createClient(apiUrl, publishableKey, { auth: { persistSession: false, autoRefreshToken: false } }).auth.signInWithPassword(user);
+  const signedIn = await createClient(apiUrl, publishableKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  }).auth.signInWithPassword(user);
   if (signedIn.error) throw signedIn.error;
   session = signedIn.data.session;
 });
@@ -36,7 +38,16 @@ afterAll(async () => {
 });
 
 function claimsFor(overrides: Record<string, unknown> = {}) {
-  return { sub: user.id, role: "authenticated", aud: "authenticated", email: user.email, iat: now(), exp: now() + 600, session_id: randomUUID(), ...overrides };
+  return {
+    sub: user.id,
+    role: "authenticated",
+    aud: "authenticated",
+    email: user.email,
+    iat: now(),
+    exp: now() + 600,
+    session_id: randomUUID(),
+    ...overrides,
+  };
 }
 
 /** An HS256 token whose HMAC key is the project's public key (as PEM): the algorithm-confusion attack. */
@@ -54,10 +65,13 @@ const refused: Array<[string, () => string]> = [
   ["HS256 signed with the public key, naming its kid (algorithm confusion)", () => confused(true)],
   ["HS256 signed with the public key, no kid", () => confused(false)],
   ["an expired ES256 token", () => signJwt(claimsFor({ iat: now() - 700, exp: now() - 100 }), ring)],
-  ["a tampered ES256 payload", () => {
-    const [head, , signature] = signJwt(claimsFor(), ring).split(".");
-    return `${head}.${b64(claimsFor({ role: "service_role" }))}.${signature}`;
-  }],
+  [
+    "a tampered ES256 payload",
+    () => {
+      const [head, , signature] = signJwt(claimsFor(), ring).split(".");
+      return `${head}.${b64(claimsFor({ role: "service_role" }))}.${signature}`;
+    },
+  ],
 ];
 
 async function callAuth(token: string) {
@@ -66,7 +80,9 @@ async function callAuth(token: string) {
 }
 
 async function callRest(token: string) {
-  const response = await fetch(`${apiUrl}/rest/v1/profiles?select=id&limit=1`, { headers: { apikey: publishableKey, Authorization: `Bearer ${token}` } });
+  const response = await fetch(`${apiUrl}/rest/v1/profiles?select=id&limit=1`, {
+    headers: { apikey: publishableKey, Authorization: `Bearer ${token}` },
+  });
   return { status: response.status, body: (await response.json()) as unknown };
 }
 
@@ -87,7 +103,10 @@ async function callFunction(token: string) {
 async function joinRealtime(token: string, topic = `fx-sk-${randomUUID()}`) {
   const socket = await RawSocket.open("2.0.0", publishableKey);
   socket.send(JSON.stringify(["1", "1", `realtime:${topic}`, "phx_join", { config: {}, access_token: token }]));
-  const reply = await socket.next<[string, string, string, string, { status: string; response: { reason?: string } }]>("join reply", (f) => f[1] === "1");
+  const reply = await socket.next<[string, string, string, string, { status: string; response: { reason?: string } }]>(
+    "join reply",
+    (f) => f[1] === "1",
+  );
   return { socket, topic, reply: reply[4] };
 }
 
@@ -108,7 +127,9 @@ describe("GET /auth/v1/.well-known/jwks.json", () => {
       if (key.kty === "EC") expect(key).toMatchObject({ crv: "P-256", x: source.x, y: source.y });
       else expect(key).toMatchObject({ n: source.n, e: source.e });
       // a browser can import it for verification, as supabase-js does
-      await expect(webcrypto.subtle.importKey("jwk", key as webcrypto.JsonWebKey, { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"])).resolves.toBeDefined();
+      await expect(
+        webcrypto.subtle.importKey("jwk", key as webcrypto.JsonWebKey, { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]),
+      ).resolves.toBeDefined();
     }
   });
 
@@ -125,7 +146,12 @@ describe("access tokens", () => {
     expect(decodeJwt(session.access_token)).toMatchObject({ sub: user.id, role: "authenticated", aal: "aal1" });
     const jwks = (await (await fetch(`${apiUrl}/auth/v1/.well-known/jwks.json`)).json()) as { keys: webcrypto.JsonWebKey[] };
     const key = await webcrypto.subtle.importKey("jwk", jwks.keys[0], { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-    const valid = await webcrypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, Buffer.from(signature, "base64url"), Buffer.from(`${head}.${payload}`));
+    const valid = await webcrypto.subtle.verify(
+      { name: "ECDSA", hash: "SHA-256" },
+      key,
+      Buffer.from(signature, "base64url"),
+      Buffer.from(`${head}.${payload}`),
+    );
     expect(valid).toBe(true);
   });
 
@@ -135,7 +161,10 @@ describe("access tokens", () => {
       requests.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
       return fetch(input, init);
     };
-    const client = createClient(apiUrl, publishableKey, { auth: { persistSession: false, autoRefreshToken: false, storageKey: `sk-${randomUUID()}` }, global: { fetch: counting } });
+    const client = createClient(apiUrl, publishableKey, {
+      auth: { persistSession: false, autoRefreshToken: false, storageKey: `sk-${randomUUID()}` },
+      global: { fetch: counting },
+    });
     for (let i = 0; i < 3; i++) {
       const { data, error } = await client.auth.getClaims(session.access_token);
       expect(error).toBeNull();
@@ -143,7 +172,9 @@ describe("access tokens", () => {
     }
     expect(requests).toEqual(["/auth/v1/.well-known/jwks.json"]);
     // a forged token is refused locally too
-    const forged = await client.auth.getClaims(signJwt(claimsFor(), createKeyring(parseSigningKeys(JSON.stringify([{ ...generateSigningJwk("ES256"), kid: projectKeys[0].kid }])))));
+    const forged = await client.auth.getClaims(
+      signJwt(claimsFor(), createKeyring(parseSigningKeys(JSON.stringify([{ ...generateSigningJwk("ES256"), kid: projectKeys[0].kid }])))),
+    );
     expect(forged.error?.message).toBe("Invalid JWT signature");
   });
 });
@@ -159,7 +190,10 @@ describe("every service accepts tokens signed by the project's keys and legacy H
     expect((await callAuth(token)).body).toMatchObject({ id: user.id });
     expect(await callRest(token)).toMatchObject({ status: 200 });
     expect(await callStorage(token)).toMatchObject({ status: 200 });
-    expect(await callFunction(token)).toEqual({ status: 200, body: { message: "Hello Keys!", name: "Keys", user_id: user.id, role: "authenticated" } });
+    expect(await callFunction(token)).toEqual({
+      status: 200,
+      body: { message: "Hello Keys!", name: "Keys", user_id: user.id, role: "authenticated" },
+    });
     const { socket, reply } = await joinRealtime(token);
     expect(reply.status).toBe("ok");
     socket.close();
@@ -190,7 +224,11 @@ describe("every service refuses", () => {
     expect(await callFunction(token)).toEqual({ status: 401, body: { msg: "Invalid JWT" } });
     const { socket, reply } = await joinRealtime(token);
     expect(reply.status).toBe("error");
-    expect(reply.response.reason).toMatch(name.includes("expired") ? /^InvalidJWTToken: Token has expired/ : /^(JwtSignatureError: Failed to validate JWT signature|MalformedJWT: The token provided is not a valid JWT)$/);
+    expect(reply.response.reason).toMatch(
+      name.includes("expired")
+        ? /^InvalidJWTToken: Token has expired/
+        : /^(JwtSignatureError: Failed to validate JWT signature|MalformedJWT: The token provided is not a valid JWT)$/,
+    );
     socket.close();
   });
 
@@ -198,22 +236,33 @@ describe("every service refuses", () => {
     const messages = await Promise.all(refused.slice(0, 5).map(async ([, make]) => (await callAuth(make())).body.msg));
     const prefix = "invalid JWT: unable to parse or verify signature, ";
     const foreignKid = foreignRing.signing!.kid;
-    expect(messages.slice(0, 2)).toEqual([`${prefix}token signature is invalid: signing method none is invalid`, `${prefix}token signature is invalid: signing method none is invalid`]);
-    expect(messages[2]).toBe(`${prefix}token is unverifiable: error while executing keyfunc: unrecognized JWT kid ${foreignKid} for algorithm ES256`);
+    expect(messages.slice(0, 2)).toEqual([
+      `${prefix}token signature is invalid: signing method none is invalid`,
+      `${prefix}token signature is invalid: signing method none is invalid`,
+    ]);
+    expect(messages[2]).toBe(
+      `${prefix}token is unverifiable: error while executing keyfunc: unrecognized JWT kid ${foreignKid} for algorithm ES256`,
+    );
     expect(messages[3]).toBe(`${prefix}token signature is invalid: key is of invalid type`);
     expect(messages[4]).toBe(`${prefix}token signature is invalid: signature is invalid`);
   });
 
-  test.each(refused.filter(([name]) => !name.includes("expired")))("Realtime: %s sent as access_token on an open channel closes it", async (_name, make) => {
-    const { socket, topic, reply } = await joinRealtime(session.access_token);
-    expect(reply.status).toBe("ok");
-    socket.send(JSON.stringify(["1", "2", `realtime:${topic}`, "access_token", { access_token: make() }]));
-    const system = await socket.next<[string, string | null, string, string, Record<string, unknown>]>("system error", (f) => f[3] === "system");
-    expect(system[4]).toMatchObject({ extension: "system", status: "error" });
-    expect(String(system[4].message)).toMatch(/^(Failed to validate JWT signature|The token provided is not a valid JWT)$/);
-    await socket.next("phx_close", (f: unknown[]) => f[3] === "phx_close");
-    socket.close();
-  });
+  test.each(refused.filter(([name]) => !name.includes("expired")))(
+    "Realtime: %s sent as access_token on an open channel closes it",
+    async (_name, make) => {
+      const { socket, topic, reply } = await joinRealtime(session.access_token);
+      expect(reply.status).toBe("ok");
+      socket.send(JSON.stringify(["1", "2", `realtime:${topic}`, "access_token", { access_token: make() }]));
+      const system = await socket.next<[string, string | null, string, string, Record<string, unknown>]>(
+        "system error",
+        (f) => f[3] === "system",
+      );
+      expect(system[4]).toMatchObject({ extension: "system", status: "error" });
+      expect(String(system[4].message)).toMatch(/^(Failed to validate JWT signature|The token provided is not a valid JWT)$/);
+      await socket.next("phx_close", (f: unknown[]) => f[3] === "phx_close");
+      socket.close();
+    },
+  );
 
   test("Realtime: a fresh ES256 token sent on an open channel keeps it", async () => {
     const { socket, topic, reply } = await joinRealtime(session.access_token);
@@ -228,19 +277,43 @@ describe("every service refuses", () => {
 
 describe("publishable and secret keys with asymmetric signing", () => {
   test("sb_ keys stand for role JWTs signed with the project's key (as supabase start generates them)", async () => {
-    for (const [key, role] of [[publishableKey, "anon"], [secretKey, "service_role"]] as const) {
+    for (const [key, role] of [
+      [publishableKey, "anon"],
+      [secretKey, "service_role"],
+    ] as const) {
       const jwt = apiKeyJwt(key)!;
-      expect(JSON.parse(Buffer.from(jwt.split(".")[0], "base64url").toString())).toEqual({ alg: "ES256", kid: projectKeys[0].kid, typ: "JWT" });
+      expect(JSON.parse(Buffer.from(jwt.split(".")[0], "base64url").toString())).toEqual({
+        alg: "ES256",
+        kid: projectKeys[0].kid,
+        typ: "JWT",
+      });
       expect(verifyJwt(jwt, now(), ring)).toMatchObject({ ok: true, claims: { iss: "supabase-demo", role } });
     }
     // the Authorization the hello function receives is what the gateway forwarded
-    const anon = await fetch(`${apiUrl}/functions/v1/hello`, { method: "POST", headers: { apikey: publishableKey, "Content-Type": "application/json" }, body: '{"name":"a"}' });
+    const anon = await fetch(`${apiUrl}/functions/v1/hello`, {
+      method: "POST",
+      headers: { apikey: publishableKey, "Content-Type": "application/json" },
+      body: '{"name":"a"}',
+    });
     expect(await anon.json()).toMatchObject({ role: "anon", user_id: null });
-    const service = await fetch(`${apiUrl}/functions/v1/hello`, { method: "POST", headers: { apikey: secretKey, Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" }, body: '{"name":"s"}' });
+    const service = await fetch(`${apiUrl}/functions/v1/hello`, {
+      method: "POST",
+      headers: { apikey: secretKey, Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
+      body: '{"name":"s"}',
+    });
     expect(await service.json()).toMatchObject({ role: "service_role" });
     // the secret key reaches the admin API; the publishable key does not
-    expect((await fetch(`${apiUrl}/auth/v1/admin/users?per_page=1`, { headers: { apikey: secretKey, Authorization: `Bearer ${secretKey}` } })).status).toBe(200);
-    expect((await fetch(`${apiUrl}/auth/v1/admin/users?per_page=1`, { headers: { apikey: publishableKey, Authorization: `Bearer ${publishableKey}` } })).status).toBe(403);
+    expect(
+      (await fetch(`${apiUrl}/auth/v1/admin/users?per_page=1`, { headers: { apikey: secretKey, Authorization: `Bearer ${secretKey}` } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await fetch(`${apiUrl}/auth/v1/admin/users?per_page=1`, {
+          headers: { apikey: publishableKey, Authorization: `Bearer ${publishableKey}` },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   test("a token signed with the project's key is not an API key", async () => {
@@ -252,5 +325,7 @@ describe("publishable and secret keys with asymmetric signing", () => {
 
 test("the public key in the JWKS is the one that verifies (not the private key file's other parts)", () => {
   const published = createPublicKey({ key: { ...projectKeys[0].publicJwk }, format: "jwk" });
-  expect(published.export({ type: "spki", format: "der" }).equals(projectKeys[0].publicKey.export({ type: "spki", format: "der" }))).toBe(true);
+  expect(published.export({ type: "spki", format: "der" }).equals(projectKeys[0].publicKey.export({ type: "spki", format: "der" }))).toBe(
+    true,
+  );
 });

@@ -30,7 +30,9 @@ describe("migrationsUpToDate", () => {
 
   test("is false when the database knows a version the folder lacks, so the CLI explains it", async () => {
     const dir = copyOfMigrations("missing");
-    const [first] = readdirSync(dir).filter((file) => file.endsWith(".sql")).sort();
+    const [first] = readdirSync(dir)
+      .filter((file) => file.endsWith(".sql"))
+      .sort();
     rmSync(path.join(dir, first));
     expect(await migrationsUpToDate(config, dir)).toBe(false);
   });

@@ -46,12 +46,19 @@ describe("POST /object/list-v2/{bucket}", () => {
       "pics/p.txt",
       "z_last.txt",
     ]);
-    expect(data?.objects[0]).toMatchObject({ id: expect.any(String), metadata: expect.objectContaining({ mimetype: "text/plain", size: 5 }), created_at: expect.any(String) });
+    expect(data?.objects[0]).toMatchObject({
+      id: expect.any(String),
+      metadata: expect.objectContaining({ mimetype: "text/plain", size: 5 }),
+      created_at: expect.any(String),
+    });
   });
 
   test("with_delimiter: the folders once (ending in /) and the objects directly below the prefix", async () => {
     const { data } = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/`, with_delimiter: true });
-    expect(data?.folders).toEqual([{ id: null, name: `${fx.alice.id}/docs/` }, { id: null, name: `${fx.alice.id}/pics/` }]);
+    expect(data?.folders).toEqual([
+      { id: null, name: `${fx.alice.id}/docs/` },
+      { id: null, name: `${fx.alice.id}/pics/` },
+    ]);
     expect(data?.objects.map((o) => o.name.slice(fx.alice.id.length + 1))).toEqual(["a.txt", "a_b.txt", "axb.txt", "z_last.txt"]);
     const inner = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/docs/`, with_delimiter: true });
     expect(inner.data?.folders).toEqual([{ id: null, name: `${fx.alice.id}/docs/deep/` }]);
@@ -63,7 +70,9 @@ describe("POST /object/list-v2/{bucket}", () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const { data, error } = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/`, with_delimiter: true, limit: 2, cursor });
+      const { data, error } = await fx.alice.client.storage
+        .from(fx.privateBucket)
+        .listV2({ prefix: `${fx.alice.id}/`, with_delimiter: true, limit: 2, cursor });
       expect(error).toBeNull();
       seen.push(...(data?.folders ?? []).map((f) => f.name), ...(data?.objects ?? []).map((o) => o.name));
       cursor = data?.hasNext ? data.nextCursor : undefined;
@@ -71,15 +80,26 @@ describe("POST /object/list-v2/{bucket}", () => {
       pages++;
     } while (cursor);
     expect(pages).toBe(3);
-    expect(seen.map((name) => name.slice(fx.alice.id.length + 1)).sort()).toEqual(["a.txt", "a_b.txt", "axb.txt", "docs/", "pics/", "z_last.txt"]);
+    expect(seen.map((name) => name.slice(fx.alice.id.length + 1)).sort()).toEqual([
+      "a.txt",
+      "a_b.txt",
+      "axb.txt",
+      "docs/",
+      "pics/",
+      "z_last.txt",
+    ]);
   });
 
   test("a prefix is matched literally (_ is not a wildcard); sortBy orders by a date column across pages", async () => {
     const literal = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/a_` });
     expect(literal.data?.objects.map((o) => o.name)).toEqual([`${fx.alice.id}/a_b.txt`]);
-    const newest = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/`, sortBy: { column: "created_at", order: "desc" }, limit: 1 });
+    const newest = await fx.alice.client.storage
+      .from(fx.privateBucket)
+      .listV2({ prefix: `${fx.alice.id}/`, sortBy: { column: "created_at", order: "desc" }, limit: 1 });
     expect(newest.data?.objects.map((o) => o.name)).toEqual([`${fx.alice.id}/z_last.txt`]);
-    const next = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/`, cursor: newest.data?.nextCursor, limit: 1 });
+    const next = await fx.alice.client.storage
+      .from(fx.privateBucket)
+      .listV2({ prefix: `${fx.alice.id}/`, cursor: newest.data?.nextCursor, limit: 1 });
     expect(next.data?.objects.map((o) => o.name)).toEqual([`${fx.alice.id}/pics/p.txt`]);
   });
 
@@ -106,7 +126,12 @@ describe("POST /object/list-v2/{bucket}", () => {
 
   test("a cursor that is not storage-api's token is an invalid parameter", async () => {
     const response = await listV2(fx.alice.jwt, fx.privateBucket, { cursor: Buffer.from("garbage").toString("base64") });
-    expect(await response.json()).toEqual({ statusCode: "400", code: "InvalidParameter", error: "InvalidParameter", message: "Invalid Parameter continuation token" });
+    expect(await response.json()).toEqual({
+      statusCode: "400",
+      code: "InvalidParameter",
+      error: "InvalidParameter",
+      message: "Invalid Parameter continuation token",
+    });
   });
 });
 
@@ -116,8 +141,13 @@ describe("objects and buckets", () => {
     expect(plain.error).toBeNull();
     expect(plain.data?.metadata).toEqual({});
     await fx.alice.client.storage.from(fx.privateBucket).upload(`${fx.alice.id}/tagged.txt`, text("t"), { metadata: { kind: "note" } });
-    expect((await fx.alice.client.storage.from(fx.privateBucket).info(`${fx.alice.id}/tagged.txt`)).data?.metadata).toEqual({ kind: "note" });
-    const [row] = await adminQuery<{ user_metadata: unknown }>("select user_metadata from storage.objects where bucket_id = $1 and name = $2", [fx.privateBucket, `${fx.alice.id}/a.txt`]);
+    expect((await fx.alice.client.storage.from(fx.privateBucket).info(`${fx.alice.id}/tagged.txt`)).data?.metadata).toEqual({
+      kind: "note",
+    });
+    const [row] = await adminQuery<{ user_metadata: unknown }>(
+      "select user_metadata from storage.objects where bucket_id = $1 and name = $2",
+      [fx.privateBucket, `${fx.alice.id}/a.txt`],
+    );
     expect(row.user_metadata).toEqual({});
   });
 
@@ -127,29 +157,59 @@ describe("objects and buckets", () => {
     await fx.service.storage.from(bucket).upload("x/one.txt", text("1"));
     await fx.service.storage.from(bucket).upload("two.txt", text("2"));
     try {
-      expect(await fx.service.storage.emptyBucket(bucket)).toEqual({ data: { message: "Empty bucket has been queued. Completion may take up to an hour." }, error: null });
+      expect(await fx.service.storage.emptyBucket(bucket)).toEqual({
+        data: { message: "Empty bucket has been queued. Completion may take up to an hour." },
+        error: null,
+      });
       expect(await adminQuery("select name from storage.objects where bucket_id = $1", [bucket])).toEqual([]);
       expect(filesOf(bucket)).toEqual([]);
       // Already empty: the same answer.
-      expect((await fx.service.storage.emptyBucket(bucket)).data).toEqual({ message: "Empty bucket has been queued. Completion may take up to an hour." });
+      expect((await fx.service.storage.emptyBucket(bucket)).data).toEqual({
+        message: "Empty bucket has been queued. Completion may take up to an hour.",
+      });
     } finally {
       await fx.service.storage.deleteBucket(bucket);
     }
   });
 
   test("emptyBucket of a bucket the caller cannot see is Bucket not found; a missing token is refused", async () => {
-    expect((await fx.alice.client.storage.emptyBucket(fx.privateBucket)).error).toMatchObject({ statusCode: "404", message: "Bucket not found" });
-    expect((await fx.service.storage.emptyBucket("fx-st-conf-nowhere")).error).toMatchObject({ statusCode: "404", message: "Bucket not found" });
+    expect((await fx.alice.client.storage.emptyBucket(fx.privateBucket)).error).toMatchObject({
+      statusCode: "404",
+      message: "Bucket not found",
+    });
+    expect((await fx.service.storage.emptyBucket("fx-st-conf-nowhere")).error).toMatchObject({
+      statusCode: "404",
+      message: "Bucket not found",
+    });
     const noToken = await fetch(`${apiUrl}/storage/v1/bucket/${fx.privateBucket}/empty`, { method: "POST" });
     expect(noToken.status).toBe(400);
-    expect(await noToken.json()).toEqual({ statusCode: "403", code: "AccessDenied", error: "Unauthorized", message: "Invalid Compact JWS" });
+    expect(await noToken.json()).toEqual({
+      statusCode: "403",
+      code: "AccessDenied",
+      error: "Unauthorized",
+      message: "Invalid Compact JWS",
+    });
   });
 
   test("a request without a token is refused with jose's message, as storage-api verifies it", async () => {
-    const response = await fetch(`${apiUrl}/storage/v1/object/list/${fx.privateBucket}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ prefix: "" }) });
+    const response = await fetch(`${apiUrl}/storage/v1/object/list/${fx.privateBucket}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ prefix: "" }),
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ statusCode: "403", code: "AccessDenied", error: "Unauthorized", message: "Invalid Compact JWS" });
+    expect(await response.json()).toEqual({
+      statusCode: "403",
+      code: "AccessDenied",
+      error: "Unauthorized",
+      message: "Invalid Compact JWS",
+    });
     const garbage = await fetch(`${apiUrl}/storage/v1/bucket`, { headers: { Authorization: "Bearer not-a-jwt" } });
-    expect(await garbage.json()).toEqual({ statusCode: "403", code: "AccessDenied", error: "Unauthorized", message: "Invalid Compact JWS" });
+    expect(await garbage.json()).toEqual({
+      statusCode: "403",
+      code: "AccessDenied",
+      error: "Unauthorized",
+      message: "Invalid Compact JWS",
+    });
   });
 });

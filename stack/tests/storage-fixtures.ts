@@ -20,11 +20,23 @@ export interface TestUser {
 
 export function userJwt(id: string, email: string, extra: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
-  return signHs256({ sub: id, role: "authenticated", aud: "authenticated", email, iat: now, exp: now + 3600, session_id: randomUUID(), ...extra });
+  return signHs256({
+    sub: id,
+    role: "authenticated",
+    aud: "authenticated",
+    email,
+    iat: now,
+    exp: now + 3600,
+    session_id: randomUUID(),
+    ...extra,
+  });
 }
 
 export function clientWithJwt(jwt: string): SupabaseClient {
-  return createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false }, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+  return createClient(apiUrl, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers: { Authorization: `Bearer ${jwt}` } },
+  });
 }
 
 export async function adminQuery<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -71,7 +83,10 @@ export interface StorageFixture {
  * Private bucket: a user reads, writes and deletes only inside the folder named by their id.
  * Public bucket: anyone reads; a user writes only inside their own folder.
  */
-export async function setupStorageFixture(tag: string, options: { fileSizeLimit?: number; allowedMimeTypes?: string[] } = {}): Promise<StorageFixture> {
+export async function setupStorageFixture(
+  tag: string,
+  options: { fileSizeLimit?: number; allowedMimeTypes?: string[] } = {},
+): Promise<StorageFixture> {
   const privateBucket = `fx-st-${tag}-private`;
   const publicBucket = `fx-st-${tag}-public`;
   const policy = `fx_st_${tag.replaceAll("-", "_")}`;
@@ -115,7 +130,10 @@ export async function setupStorageFixture(tag: string, options: { fileSizeLimit?
         await service.storage.emptyBucket(bucket);
         await service.storage.deleteBucket(bucket);
       }
-      const policies = await adminQuery<{ policyname: string }>("select policyname from pg_policies where schemaname = 'storage' and tablename = 'objects' and policyname like $1", [`${policy}%`]);
+      const policies = await adminQuery<{ policyname: string }>(
+        "select policyname from pg_policies where schemaname = 'storage' and tablename = 'objects' and policyname like $1",
+        [`${policy}%`],
+      );
       for (const { policyname } of policies) await adminQuery(`drop policy ${policyname} on storage.objects`);
       await adminQuery("delete from storage.objects where bucket_id = any($1)", [[privateBucket, publicBucket]]);
       await adminQuery("delete from storage.buckets where id = any($1)", [[privateBucket, publicBucket]]);

@@ -34,7 +34,12 @@ async function read(body: Buffer, boundary: string, size: number) {
 describe("multipart reader", () => {
   test.each([1, 3, 7, 64, 4096, 1 << 20])("reads fields and the file from %i-byte chunks", async (size) => {
     // Bytes that look like parts of a delimiter must come through untouched.
-    const file = Buffer.concat([randomBytes(3000), Buffer.from("\r\n--\r\n-\r\n--formdata-undici"), randomBytes(3000), Buffer.from("\r\n")]);
+    const file = Buffer.concat([
+      randomBytes(3000),
+      Buffer.from("\r\n--\r\n-\r\n--formdata-undici"),
+      randomBytes(3000),
+      Buffer.from("\r\n"),
+    ]);
     const form = new FormData();
     form.append("cacheControl", "3600");
     form.append("metadata", JSON.stringify({ a: 1 }));

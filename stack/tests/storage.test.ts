@@ -22,8 +22,18 @@ describe("buckets from config.toml", () => {
     const { data, error } = await fx.service.storage.listBuckets();
     expect(error).toBeNull();
     const byId = Object.fromEntries((data ?? []).map((bucket) => [bucket.id, bucket]));
-    expect(byId.avatars).toMatchObject({ id: "avatars", name: "avatars", public: true, file_size_limit: 2 * 1024 * 1024, allowed_mime_types: ["image/png", "image/jpeg", "image/webp", "image/gif"] });
-    expect(byId["room-covers"]).toMatchObject({ public: true, file_size_limit: 5 * 1024 * 1024, allowed_mime_types: ["image/png", "image/jpeg", "image/webp"] });
+    expect(byId.avatars).toMatchObject({
+      id: "avatars",
+      name: "avatars",
+      public: true,
+      file_size_limit: 2 * 1024 * 1024,
+      allowed_mime_types: ["image/png", "image/jpeg", "image/webp", "image/gif"],
+    });
+    expect(byId["room-covers"]).toMatchObject({
+      public: true,
+      file_size_limit: 5 * 1024 * 1024,
+      allowed_mime_types: ["image/png", "image/jpeg", "image/webp"],
+    });
     expect(byId.media).toMatchObject({ public: false, file_size_limit: 50 * 1024 * 1024, allowed_mime_types: ["audio/*", "video/*"] });
   });
 
@@ -48,17 +58,26 @@ describe("upload and download", () => {
       expect(denied.data).toBeNull();
       expect(denied.error).toMatchObject({ status: 400, statusCode: "404" });
     }
-    const response = await fetch(`${apiUrl}/storage/v1/object/${fx.privateBucket}/${path}`, { headers: { apikey: anonKey, Authorization: `Bearer ${fx.bob.jwt}` } });
+    const response = await fetch(`${apiUrl}/storage/v1/object/${fx.privateBucket}/${path}`, {
+      headers: { apikey: anonKey, Authorization: `Bearer ${fx.bob.jwt}` },
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ statusCode: "404", code: "NoSuchKey", error: "not_found", message: "Object not found" });
 
-    const [row] = await adminQuery<{ owner: string; owner_id: string; metadata: Record<string, unknown> }>("select owner::text, owner_id, metadata from storage.objects where bucket_id = $1 and name = $2", [
-      fx.privateBucket,
-      path,
-    ]);
+    const [row] = await adminQuery<{ owner: string; owner_id: string; metadata: Record<string, unknown> }>(
+      "select owner::text, owner_id, metadata from storage.objects where bucket_id = $1 and name = $2",
+      [fx.privateBucket, path],
+    );
     expect(row.owner).toBe(fx.alice.id);
     expect(row.owner_id).toBe(fx.alice.id);
-    expect(row.metadata).toMatchObject({ size: 11, mimetype: "text/plain", cacheControl: "max-age=3600", contentLength: 11, httpStatusCode: 200, eTag: '"9d082190e9eb2fd1a01a8657e5d726bb"' });
+    expect(row.metadata).toMatchObject({
+      size: 11,
+      mimetype: "text/plain",
+      cacheControl: "max-age=3600",
+      contentLength: 11,
+      httpStatusCode: 200,
+      eTag: '"9d082190e9eb2fd1a01a8657e5d726bb"',
+    });
   });
 
   test("raw bodies keep their content type and cache control; a second upload is a 409 unless upserted", async () => {
@@ -71,7 +90,9 @@ describe("upload and download", () => {
 
     const replaced = await bucket.upload(path, Buffer.from('{"v":3}'), { contentType: "application/json", upsert: true });
     expect(replaced.error).toBeNull();
-    const response = await fetch(`${apiUrl}/storage/v1/object/authenticated/${fx.privateBucket}/${path}`, { headers: { apikey: anonKey, Authorization: `Bearer ${fx.alice.jwt}` } });
+    const response = await fetch(`${apiUrl}/storage/v1/object/authenticated/${fx.privateBucket}/${path}`, {
+      headers: { apikey: anonKey, Authorization: `Bearer ${fx.alice.jwt}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(response.headers.get("cache-control")).toBe("max-age=3600");
@@ -98,7 +119,10 @@ describe("upload and download", () => {
     const { error } = await fx.service.storage.from(fx.privateBucket).upload("system/config.txt", text("by service"));
     expect(error).toBeNull();
     expect(await (await fx.service.storage.from(fx.privateBucket).download("system/config.txt")).data?.text()).toBe("by service");
-    const [row] = await adminQuery<{ owner_id: string | null }>("select owner_id from storage.objects where bucket_id = $1 and name = 'system/config.txt'", [fx.privateBucket]);
+    const [row] = await adminQuery<{ owner_id: string | null }>(
+      "select owner_id from storage.objects where bucket_id = $1 and name = 'system/config.txt'",
+      [fx.privateBucket],
+    );
     expect(row.owner_id).toBeNull();
   });
 
@@ -124,7 +148,12 @@ describe("missing things and image transformations", () => {
     const upload = await fx.alice.client.storage.from("fx-st-main-nowhere").upload(`${fx.alice.id}/x.txt`, text("x"));
     expect(upload.error).toMatchObject({ status: 400, statusCode: "404", message: "Bucket not found" });
     const download = await fetch(`${apiUrl}/storage/v1/object/fx-st-main-nowhere/x.txt`, { headers: { apikey: anonKey } });
-    expect(await download.json()).toEqual({ statusCode: "404", code: "NoSuchBucket", error: "Bucket not found", message: "Bucket not found" });
+    expect(await download.json()).toEqual({
+      statusCode: "404",
+      code: "NoSuchBucket",
+      error: "Bucket not found",
+      message: "Bucket not found",
+    });
   });
 
   test("transformation URLs answer as storage-api without [storage.image_transformation]: no such route", async () => {
@@ -138,7 +167,12 @@ describe("missing things and image transformations", () => {
     const response = await fetch(publicUrl);
     expect(response.status).toBe(404);
     const below = publicUrl.slice(publicUrl.indexOf("/render/"));
-    expect(await response.json()).toEqual({ statusCode: "404", code: "InvalidRequest", error: "Not Found", message: `Route GET:${below} not found` });
+    expect(await response.json()).toEqual({
+      statusCode: "404",
+      code: "InvalidRequest",
+      error: "Not Found",
+      message: `Route GET:${below} not found`,
+    });
     // The original stays where it is.
     expect(await (await fetch(fx.alice.client.storage.from(fx.publicBucket).getPublicUrl(path).data.publicUrl)).text()).toBe("original");
   });
@@ -160,14 +194,20 @@ describe("public buckets", () => {
     await fx.alice.client.storage.from(fx.privateBucket).upload(`${fx.alice.id}/secret.txt`, text("secret"));
     const hidden = await fetch(fx.alice.client.storage.from(fx.privateBucket).getPublicUrl(`${fx.alice.id}/secret.txt`).data.publicUrl);
     expect(hidden.status).toBe(400);
-    expect(await hidden.json()).toEqual({ statusCode: "404", code: "NoSuchBucket", error: "Bucket not found", message: "Bucket not found" });
+    expect(await hidden.json()).toEqual({
+      statusCode: "404",
+      code: "NoSuchBucket",
+      error: "Bucket not found",
+      message: "Bucket not found",
+    });
   });
 });
 
 describe("info, exists and list", () => {
   beforeAll(async () => {
     const bucket = fx.alice.client.storage.from(fx.privateBucket);
-    for (const name of ["b.txt", "a.txt", "c.txt", "sub/inner.txt"]) await bucket.upload(`${fx.alice.id}/list/${name}`, text(`content of ${name}`), { metadata: { tag: name } });
+    for (const name of ["b.txt", "a.txt", "c.txt", "sub/inner.txt"])
+      await bucket.upload(`${fx.alice.id}/list/${name}`, text(`content of ${name}`), { metadata: { tag: name } });
     await fx.bob.client.storage.from(fx.privateBucket).upload(`${fx.bob.id}/list/bob.txt`, text("bob"));
   });
 
@@ -175,12 +215,22 @@ describe("info, exists and list", () => {
     const path = `${fx.alice.id}/list/a.txt`;
     const { data, error } = await fx.alice.client.storage.from(fx.privateBucket).info(path);
     expect(error).toBeNull();
-    expect(data).toMatchObject({ name: path, bucketId: fx.privateBucket, size: 16, contentType: "text/plain", cacheControl: "max-age=3600", metadata: { tag: "a.txt" } });
+    expect(data).toMatchObject({
+      name: path,
+      bucketId: fx.privateBucket,
+      size: 16,
+      contentType: "text/plain",
+      cacheControl: "max-age=3600",
+      metadata: { tag: "a.txt" },
+    });
     expect(data?.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect((await fx.alice.client.storage.from(fx.privateBucket).exists(path)).data).toBe(true);
     expect((await fx.bob.client.storage.from(fx.privateBucket).exists(path)).data).toBe(false);
     expect((await fx.alice.client.storage.from(fx.privateBucket).exists(`${fx.alice.id}/list/none.txt`)).data).toBe(false);
-    const head = await fetch(`${apiUrl}/storage/v1/object/${fx.privateBucket}/${path}`, { method: "HEAD", headers: { apikey: anonKey, Authorization: `Bearer ${fx.alice.jwt}` } });
+    const head = await fetch(`${apiUrl}/storage/v1/object/${fx.privateBucket}/${path}`, {
+      method: "HEAD",
+      headers: { apikey: anonKey, Authorization: `Bearer ${fx.alice.jwt}` },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-length")).toBe("16");
   });
@@ -215,10 +265,17 @@ describe("move, copy and remove", () => {
     const bucket = fx.alice.client.storage.from(fx.privateBucket);
     await bucket.upload(`${fx.alice.id}/move/from.txt`, text("moving"));
     const moved = await bucket.move(`${fx.alice.id}/move/from.txt`, `${fx.alice.id}/move/to.txt`);
-    expect(moved).toEqual({ data: { message: "Successfully moved", Id: expect.any(String), Key: `${fx.alice.id}/move/to.txt` }, error: null });
+    expect(moved).toEqual({
+      data: { message: "Successfully moved", Id: expect.any(String), Key: `${fx.alice.id}/move/to.txt` },
+      error: null,
+    });
     expect(await (await bucket.download(`${fx.alice.id}/move/to.txt`)).data?.text()).toBe("moving");
     expect((await bucket.exists(`${fx.alice.id}/move/from.txt`)).data).toBe(false);
-    expect(filesOf(fx.privateBucket).filter((file) => file.startsWith(`${fx.alice.id}/move/`)).map((file) => file.replace(/\.[0-9a-f-]{36}$/, ""))).toEqual([`${fx.alice.id}/move/to.txt`]);
+    expect(
+      filesOf(fx.privateBucket)
+        .filter((file) => file.startsWith(`${fx.alice.id}/move/`))
+        .map((file) => file.replace(/\.[0-9a-f-]{36}$/, "")),
+    ).toEqual([`${fx.alice.id}/move/to.txt`]);
 
     const intoBob = await bucket.move(`${fx.alice.id}/move/to.txt`, `${fx.bob.id}/stolen.txt`);
     expect(intoBob.error).toMatchObject({ statusCode: "403", message: "new row violates row-level security policy" });
@@ -279,9 +336,19 @@ describe("signed URLs", () => {
     const expired = signHs256({ url: `${fx.privateBucket}/${path()}`, iat: now - 120, exp: now - 60 });
     const late = await fetch(`${apiUrl}/storage/v1/object/sign/${fx.privateBucket}/${path()}?token=${expired}`);
     expect(late.status).toBe(400);
-    expect(await late.json()).toEqual({ statusCode: "400", code: "InvalidJWT", error: "InvalidJWT", message: "\"exp\" claim timestamp check failed" });
+    expect(await late.json()).toEqual({
+      statusCode: "400",
+      code: "InvalidJWT",
+      error: "InvalidJWT",
+      message: '"exp" claim timestamp check failed',
+    });
     const other = await fetch(`${apiUrl}/storage/v1/object/sign/${fx.privateBucket}/${fx.alice.id}/signed/other.txt?token=${token}`);
-    expect(await other.json()).toEqual({ statusCode: "400", code: "InvalidSignature", error: "InvalidSignature", message: "Invalid signature" });
+    expect(await other.json()).toEqual({
+      statusCode: "400",
+      code: "InvalidSignature",
+      error: "InvalidSignature",
+      message: "Invalid signature",
+    });
   });
 
   test("signing needs read access; batches report what cannot be signed", async () => {
@@ -289,7 +356,12 @@ describe("signed URLs", () => {
     expect(denied.error).toMatchObject({ statusCode: "404", message: "Object not found" });
     const batch = await fx.alice.client.storage.from(fx.privateBucket).createSignedUrls([path(), `${fx.alice.id}/signed/missing.txt`], 60);
     expect(batch.error).toBeNull();
-    expect(batch.data?.[1]).toEqual({ error: "Either the object does not exist or you do not have access to it", path: `${fx.alice.id}/signed/missing.txt`, signedURL: null, signedUrl: null });
+    expect(batch.data?.[1]).toEqual({
+      error: "Either the object does not exist or you do not have access to it",
+      path: `${fx.alice.id}/signed/missing.txt`,
+      signedURL: null,
+      signedUrl: null,
+    });
     expect(await (await fetch(batch.data?.[0].signedUrl ?? "")).text()).toBe("signed content");
     const invalid = await fx.alice.client.storage.from(fx.privateBucket).createSignedUrl(path(), 0);
     expect(invalid.error).toMatchObject({ status: 400, statusCode: "400" });
@@ -300,11 +372,18 @@ describe("signed URLs", () => {
     const signed = await fx.alice.client.storage.from(fx.privateBucket).createSignedUploadUrl(target);
     expect(signed.error).toBeNull();
     expect(signed.data?.path).toBe(target);
-    const uploaded = await anonClient().storage.from(fx.privateBucket).uploadToSignedUrl(target, signed.data?.token ?? "", text("via token"));
+    const uploaded = await anonClient()
+      .storage.from(fx.privateBucket)
+      .uploadToSignedUrl(target, signed.data?.token ?? "", text("via token"));
     expect(uploaded).toEqual({ data: { path: target, fullPath: `${fx.privateBucket}/${target}` }, error: null });
-    const [row] = await adminQuery<{ owner_id: string }>("select owner_id from storage.objects where bucket_id = $1 and name = $2", [fx.privateBucket, target]);
+    const [row] = await adminQuery<{ owner_id: string }>("select owner_id from storage.objects where bucket_id = $1 and name = $2", [
+      fx.privateBucket,
+      target,
+    ]);
     expect(row.owner_id).toBe(fx.alice.id);
-    const twice = await anonClient().storage.from(fx.privateBucket).uploadToSignedUrl(target, signed.data?.token ?? "", text("again"));
+    const twice = await anonClient()
+      .storage.from(fx.privateBucket)
+      .uploadToSignedUrl(target, signed.data?.token ?? "", text("again"));
     expect(twice.error).toMatchObject({ statusCode: "409" });
 
     const forBob = await fx.bob.client.storage.from(fx.privateBucket).createSignedUploadUrl(`${fx.alice.id}/signed/bob.txt`);
@@ -335,7 +414,9 @@ describe("anon and the service role on every object operation", () => {
     expect((await anon.from(fx.publicBucket).move(own(), `${fx.alice.id}/roles/moved.txt`)).error).toMatchObject({ statusCode: "404" });
     expect((await anon.from(fx.publicBucket).copy(own(), `${fx.alice.id}/roles/copied.txt`)).error).toMatchObject({ statusCode: "403" });
     expect(await anon.from(fx.publicBucket).remove([own()])).toEqual({ data: [], error: null });
-    expect((await anon.from(fx.publicBucket).createSignedUploadUrl(`${fx.alice.id}/roles/anon.txt`)).error).toMatchObject({ statusCode: "403" });
+    expect((await anon.from(fx.publicBucket).createSignedUploadUrl(`${fx.alice.id}/roles/anon.txt`)).error).toMatchObject({
+      statusCode: "403",
+    });
     expect(await (await fx.alice.client.storage.from(fx.publicBucket).download(own())).data?.text()).toBe("in public");
   });
 
@@ -345,9 +426,17 @@ describe("anon and the service role on every object operation", () => {
     expect((await service.list(`${fx.alice.id}/roles`)).data?.map((item) => item.name)).toEqual(["file.txt"]);
     expect((await service.copy(own(), `${fx.bob.id}/roles/from-alice.txt`)).error).toBeNull();
     expect((await service.move(`${fx.bob.id}/roles/from-alice.txt`, `${fx.bob.id}/roles/moved.txt`)).error).toBeNull();
-    expect(await (await fx.bob.client.storage.from(fx.privateBucket).download(`${fx.bob.id}/roles/moved.txt`)).data?.text()).toBe("in private");
+    expect(await (await fx.bob.client.storage.from(fx.privateBucket).download(`${fx.bob.id}/roles/moved.txt`)).data?.text()).toBe(
+      "in private",
+    );
     const signedUpload = await service.createSignedUploadUrl(`${fx.bob.id}/roles/signed.txt`);
-    expect((await anonClient().storage.from(fx.privateBucket).uploadToSignedUrl(`${fx.bob.id}/roles/signed.txt`, signedUpload.data?.token ?? "", text("s"))).error).toBeNull();
+    expect(
+      (
+        await anonClient()
+          .storage.from(fx.privateBucket)
+          .uploadToSignedUrl(`${fx.bob.id}/roles/signed.txt`, signedUpload.data?.token ?? "", text("s"))
+      ).error,
+    ).toBeNull();
     const removed = await service.remove([`${fx.bob.id}/roles/moved.txt`, `${fx.bob.id}/roles/signed.txt`]);
     expect(removed.data?.map((row) => row.name).sort()).toEqual([`${fx.bob.id}/roles/moved.txt`, `${fx.bob.id}/roles/signed.txt`]);
   });
@@ -386,14 +475,24 @@ describe("bucket API", () => {
 
   test("the service role creates, reads, updates, empties and deletes a bucket", async () => {
     const storage = fx.service.storage;
-    expect(await storage.createBucket(id, { public: false, fileSizeLimit: "1MB", allowedMimeTypes: ["text/plain"] })).toEqual({ data: { name: id }, error: null });
+    expect(await storage.createBucket(id, { public: false, fileSizeLimit: "1MB", allowedMimeTypes: ["text/plain"] })).toEqual({
+      data: { name: id },
+      error: null,
+    });
     const got = await storage.getBucket(id);
     expect(got.data).toMatchObject({ id, name: id, public: false, file_size_limit: 1_000_000, allowed_mime_types: ["text/plain"] });
-    expect((await storage.createBucket(id)).error).toMatchObject({ status: 400, statusCode: "409", message: "The resource already exists" });
+    expect((await storage.createBucket(id)).error).toMatchObject({
+      status: 400,
+      statusCode: "409",
+      message: "The resource already exists",
+    });
     expect((await storage.updateBucket(id, { public: true, fileSizeLimit: 10 })).data).toEqual({ message: "Successfully updated" });
     expect((await storage.getBucket(id)).data).toMatchObject({ public: true, file_size_limit: 10, allowed_mime_types: ["text/plain"] });
     await storage.from(id).upload("a.txt", text("0123456789"));
-    expect((await storage.deleteBucket(id)).error).toMatchObject({ statusCode: "409", message: "The bucket you tried to delete is not empty" });
+    expect((await storage.deleteBucket(id)).error).toMatchObject({
+      statusCode: "409",
+      message: "The bucket you tried to delete is not empty",
+    });
     expect((await storage.emptyBucket(id)).data).toEqual({ message: "Empty bucket has been queued. Completion may take up to an hour." });
     expect(filesOf(id)).toEqual([]);
     expect((await storage.deleteBucket(id)).data).toEqual({ message: "Successfully deleted" });
@@ -402,12 +501,22 @@ describe("bucket API", () => {
 
   test("anon and users may not manage buckets; bad settings are refused", async () => {
     for (const client of [anonClient(), fx.alice.client]) {
-      expect((await client.storage.createBucket("fx-st-main-nope")).error).toMatchObject({ status: 400, statusCode: "403", message: "new row violates row-level security policy" });
+      expect((await client.storage.createBucket("fx-st-main-nope")).error).toMatchObject({
+        status: 400,
+        statusCode: "403",
+        message: "new row violates row-level security policy",
+      });
     }
     expect((await fx.alice.client.storage.getBucket("avatars")).error).toMatchObject({ statusCode: "404" });
-    expect((await fx.service.storage.createBucket("fx-st-main-huge", { public: false, fileSizeLimit: "100GB" })).error).toMatchObject({ statusCode: "413", message: "The object exceeded the maximum allowed size" });
+    expect((await fx.service.storage.createBucket("fx-st-main-huge", { public: false, fileSizeLimit: "100GB" })).error).toMatchObject({
+      statusCode: "413",
+      message: "The object exceeded the maximum allowed size",
+    });
     expect((await fx.service.storage.createBucket("fx st/bad")).error).toMatchObject({ statusCode: "400", message: "Bucket name invalid" });
-    expect((await fx.service.storage.deleteBucket("fx-st-main-none")).error).toMatchObject({ statusCode: "404", message: "Bucket not found" });
+    expect((await fx.service.storage.deleteBucket("fx-st-main-none")).error).toMatchObject({
+      statusCode: "404",
+      message: "Bucket not found",
+    });
   });
 });
 
@@ -420,9 +529,16 @@ describe("authentication", () => {
       body: "x",
     });
     expect(upload.status).toBe(400);
-    expect(await upload.json()).toEqual({ statusCode: "403", code: "AccessDenied", error: "Unauthorized", message: "signature verification failed" });
+    expect(await upload.json()).toEqual({
+      statusCode: "403",
+      code: "AccessDenied",
+      error: "Unauthorized",
+      message: "signature verification failed",
+    });
     await fx.alice.client.storage.from(fx.publicBucket).upload(`${fx.alice.id}/open.txt`, text("open"));
-    const read = await fetch(`${apiUrl}/storage/v1/object/${fx.publicBucket}/${fx.alice.id}/open.txt`, { headers: { Authorization: `Bearer ${forged}` } });
+    const read = await fetch(`${apiUrl}/storage/v1/object/${fx.publicBucket}/${fx.alice.id}/open.txt`, {
+      headers: { Authorization: `Bearer ${forged}` },
+    });
     expect(await read.text()).toBe("open");
   });
 

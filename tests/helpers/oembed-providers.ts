@@ -21,7 +21,16 @@ import type { OembedProviderKey } from "../../lib/media/oembed-providers.ts";
 
 export type ProviderMode = "ok" | "slow" | "huge" | "redirect" | "html" | "missing" | "notjson" | "reset";
 
-export const providerKeys: readonly OembedProviderKey[] = ["youtube", "vimeo", "soundcloud", "spotify", "twitch", "tiktok", "wistia", "mux"];
+export const providerKeys: readonly OembedProviderKey[] = [
+  "youtube",
+  "vimeo",
+  "soundcloud",
+  "spotify",
+  "twitch",
+  "tiktok",
+  "wistia",
+  "mux",
+];
 
 const modeWords: readonly Exclude<ProviderMode, "ok">[] = ["slow", "huge", "redirect", "html", "missing", "notjson", "reset"];
 
@@ -96,7 +105,8 @@ export function realAnswer(provider: OembedProviderKey, link: string): Record<st
         thumbnail_url: "https://i.vimeocdn.com/video/452001751-8216e0571c251a09d7a8387550942d89f7f86f6398f8ed886e639b0dd50d3c90-d_640",
         thumbnail_width: 640,
         thumbnail_height: 360,
-        thumbnail_url_with_play_button: "https://i.vimeocdn.com/filter/overlay?src0=https%3A%2F%2Fi.vimeocdn.com%2Fvideo%2F452001751-d_640&src1=http%3A%2F%2Ff.vimeocdn.com%2Fp%2Fimages%2Fcrawler_play.png",
+        thumbnail_url_with_play_button:
+          "https://i.vimeocdn.com/filter/overlay?src0=https%3A%2F%2Fi.vimeocdn.com%2Fvideo%2F452001751-d_640&src1=http%3A%2F%2Ff.vimeocdn.com%2Fp%2Fimages%2Fcrawler_play.png",
         upload_date: "2013-10-15 14:08:29",
         video_id: Number(id) || 76979871,
         uri: `/videos/${id}`,
@@ -160,7 +170,8 @@ export function realAnswer(provider: OembedProviderKey, link: string): Record<st
         html: `<blockquote class="tiktok-embed" cite="https://www.tiktok.com/@scout2015/video/${id}" data-video-id="${id}" data-embed-from="oembed" style="max-width: 605px;min-width: 325px;" > <section> <a target="_blank" title="@scout2015" href="https://www.tiktok.com/@scout2015?refer=embed">@scout2015</a> <p>Scramble up ur name & I’ll try to guess it😍❤️</p> </section> </blockquote> <script async src="https://www.tiktok.com/embed.js"></script>`,
         thumbnail_width: 576,
         thumbnail_height: 1024,
-        thumbnail_url: "https://p16-sign-va.tiktokcdn.com/obj/tos-maliva-p-0068/06kv6rfcesljdjr45ukb0000d844090v0200000a05?x-expires=1700000000&x-signature=abc",
+        thumbnail_url:
+          "https://p16-sign-va.tiktokcdn.com/obj/tos-maliva-p-0068/06kv6rfcesljdjr45ukb0000d844090v0200000a05?x-expires=1700000000&x-signature=abc",
         provider_url: "https://www.tiktok.com",
         provider_name: "TikTok",
         author_unique_id: "scout2015",
@@ -236,7 +247,14 @@ export async function startOembedProviders(options: { port?: number } = {}): Pro
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const provider = /^\/([a-z]+)\/oembed$/.exec(url.pathname)?.[1] as OembedProviderKey | undefined;
     const link = url.searchParams.get("url");
-    requests.push({ provider: provider ?? "", method: req.method ?? "", path: url.pathname, url: link, format: url.searchParams.get("format"), host: req.headers.host });
+    requests.push({
+      provider: provider ?? "",
+      method: req.method ?? "",
+      path: url.pathname,
+      url: link,
+      format: url.searchParams.get("format"),
+      host: req.headers.host,
+    });
     if (!provider || !providerKeys.includes(provider) || !link) {
       res.writeHead(400, { "Content-Type": "text/plain" }).end("Bad Request");
       return;
@@ -256,7 +274,9 @@ export async function startOembedProviders(options: { port?: number } = {}): Pro
         res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" }).end("Not Found");
         return;
       case "notjson":
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>Sign in</title><p>Please sign in</p>");
+        res
+          .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+          .end("<!doctype html><title>Sign in</title><p>Please sign in</p>");
         return;
       case "redirect":
         res.writeHead(302, { Location: `${elsewhereOrigin}/${provider}/oembed${url.search}` }).end();

@@ -29,7 +29,12 @@ export async function createRoom(ownerId: string, visibility: "public" | "gated"
   const id = randomUUID();
   const slug = `${visibility}-${id.slice(0, 8)}`;
   if (visibility === "public") {
-    await adminQuery("insert into public.rooms (id, slug, name, owner_id, visibility) values ($1, $2, $3, $4, 'public')", [id, slug, `Room ${slug}`, ownerId]);
+    await adminQuery("insert into public.rooms (id, slug, name, owner_id, visibility) values ($1, $2, $3, $4, 'public')", [
+      id,
+      slug,
+      `Room ${slug}`,
+      ownerId,
+    ]);
   } else {
     await adminQuery(
       `with room as (insert into public.rooms (id, slug, name, owner_id, visibility) values ($1, $2, $3, $4, 'gated') returning id)

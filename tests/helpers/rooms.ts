@@ -4,12 +4,19 @@ import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import type { RoomGateRecord } from "../../lib/validation/room";
 import { adminQuery } from "./stack";
 
-export async function createRoom(owner: SupabaseClient, label: string, gate: RoomGateRecord | null = null): Promise<{ id: string; slug: string }> {
+export async function createRoom(
+  owner: SupabaseClient,
+  label: string,
+  gate: RoomGateRecord | null = null,
+): Promise<{ id: string; slug: string }> {
   const slug = `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const { data, error } = await owner.rpc("create_room", { slug, name: `Room ${label}`, description: "", gate: gate as never });
   if (error) throw new Error(`create_room ${slug}: ${error.message}`);
   // Suites arrange many rooms for one owner; the daily quota is not their subject (rate-limits.test.ts is).
-  await adminQuery("delete from private.rate_events e using public.rooms r where r.id = $1 and e.person = r.owner_id and e.action = 'rooms'", [(data as { id: string }).id]);
+  await adminQuery(
+    "delete from private.rate_events e using public.rooms r where r.id = $1 and e.person = r.owner_id and e.action = 'rooms'",
+    [(data as { id: string }).id],
+  );
   return { id: (data as { id: string }).id, slug };
 }
 
@@ -38,7 +45,10 @@ export interface MembershipRow {
 }
 
 export async function membershipsOf(roomId: string, userId: string): Promise<MembershipRow[]> {
-  return adminQuery<MembershipRow>("select room_id, user_id, role, verified_wallet, verified_at from public.memberships where room_id = $1 and user_id = $2", [roomId, userId]);
+  return adminQuery<MembershipRow>(
+    "select room_id, user_id, role, verified_wallet, verified_at from public.memberships where room_id = $1 and user_id = $2",
+    [roomId, userId],
+  );
 }
 
 /** Sets a membership's last check to `ms` ago (as the server, with the service role), as if time had passed. */

@@ -12,6 +12,8 @@ export interface TextShapeCase {
   comment: boolean;
 }
 
-const { cases } = JSON.parse(readFileSync(new URL("../fixtures/text-shapes.json", import.meta.url), "utf8")) as { cases: (TextShapeCase & { repeat?: number })[] };
+const { cases } = JSON.parse(readFileSync(new URL("../fixtures/text-shapes.json", import.meta.url), "utf8")) as {
+  cases: (TextShapeCase & { repeat?: number })[];
+};
 
 export const textShapeCases: TextShapeCase[] = cases.map(({ repeat, ...shape }) => ({ ...shape, value: shape.value.repeat(repeat ?? 1) }));

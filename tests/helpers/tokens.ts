@@ -7,7 +7,12 @@ import { contracts, deployer, localDeployment } from "../../chain/deployment";
 import { config } from "./stack";
 
 const deployment = localDeployment(config);
-export const localChain = defineChain({ id: deployment.chainId, name: "Local chain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [deployment.rpcUrl] } } });
+export const localChain = defineChain({
+  id: deployment.chainId,
+  name: "Local chain",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [deployment.rpcUrl] } },
+});
 const chainReader = createPublicClient({ chain: localChain, transport: http(deployment.rpcUrl) });
 
 const mintAbi = parseAbi(["function mint(address to, uint256 amount)"]);
@@ -19,7 +24,10 @@ const itemsAbi = parseAbi([
 ]);
 
 /** Sends a transaction and waits for it; retries when another test took the sender's nonce first. */
-async function send(privateKey: Hex, request: { address: `0x${string}`; abi: readonly unknown[]; functionName: string; args: readonly unknown[] }): Promise<void> {
+async function send(
+  privateKey: Hex,
+  request: { address: `0x${string}`; abi: readonly unknown[]; functionName: string; args: readonly unknown[] },
+): Promise<void> {
   const wallet = createWalletClient({ account: privateKeyToAccount(privateKey), chain: localChain, transport: http(deployment.rpcUrl) });
   for (let attempt = 0; ; attempt++) {
     try {

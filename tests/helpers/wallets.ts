@@ -70,7 +70,11 @@ export function randomWallet(privateKey: Hex = generatePrivateKey()) {
 }
 
 /** Nonce, message, signature and the call: what the Wallets section does, in one step. */
-export async function linkWallet(client: SupabaseClient, signer: ReturnType<typeof randomWallet>, options: MessageOptions = {}): Promise<Answer> {
+export async function linkWallet(
+  client: SupabaseClient,
+  signer: ReturnType<typeof randomWallet>,
+  options: MessageOptions = {},
+): Promise<Answer> {
   const nonce = await issueNonce(client);
   const message = linkMessage(nonce, signer.address, options);
   return callLinkWallet(client, { message, signature: await signer.signMessage({ message }) });

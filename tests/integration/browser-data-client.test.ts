@@ -92,7 +92,9 @@ test("the live client joins a member's gated room channel with the cookies' toke
   const auth = createClient();
   const signedIn = await auth.signInWithPassword({ email, password });
   auth.stopAutoRefresh();
-  expect(signedIn.data.session?.expires_in, "the stack issues tokens that outlive the refresh margin").toBeGreaterThan(tokenRefreshMarginMs / 1000);
+  expect(signedIn.data.session?.expires_in, "the stack issues tokens that outlive the refresh margin").toBeGreaterThan(
+    tokenRefreshMarginMs / 1000,
+  );
   const room = await createRoom(userId, "gated"); // its owner is its first member
   let loads = 0;
   const session = { loaded: () => false, load: async () => (loads++, auth) };
@@ -109,7 +111,10 @@ test("the live client joins a member's gated room channel with the cookies' toke
   try {
     const titles: string[] = [];
     expect(await join((title) => titles.push(title))).toBe("SUBSCRIBED");
-    await adminQuery("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, 'Heard live', 'embed', 'https://example.com/a.mp3')", [room.id, userId]);
+    await adminQuery(
+      "insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, 'Heard live', 'embed', 'https://example.com/a.mp3')",
+      [room.id, userId],
+    );
     await vi.waitFor(() => expect(titles).toEqual(["Heard live"]), { timeout: 10_000 });
     expect(loads, "the session client was not needed for a token that is not due").toBe(0);
 

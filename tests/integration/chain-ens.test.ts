@@ -55,10 +55,20 @@ describe("ENS on the local chain, through thirdweb", () => {
 
   test("the public resolver answers the registry's records directly too", async () => {
     const resolver = getContract({ client, chain: resolverChain, address: contracts.publicResolver });
-    const addr = await readContract({ contract: resolver, method: "function addr(bytes32 node) view returns (address)", params: [namehash("ada.eth")] });
+    const addr = await readContract({
+      contract: resolver,
+      method: "function addr(bytes32 node) view returns (address)",
+      params: [namehash("ada.eth")],
+    });
     expect(addr).toBe(ada.address);
     const registry = getContract({ client, chain: resolverChain, address: contracts.ensRegistry });
-    expect(await readContract({ contract: registry, method: "function owner(bytes32 node) view returns (address)", params: [namehash("grace.eth")] })).toBe(grace.address);
+    expect(
+      await readContract({
+        contract: registry,
+        method: "function owner(bytes32 node) view returns (address)",
+        params: [namehash("grace.eth")],
+      }),
+    ).toBe(grace.address);
   });
 });
 
@@ -75,10 +85,26 @@ describe("primary names are verified forward", () => {
 
   test("an address claiming a name that points elsewhere is refused, not shown as that name", async () => {
     const impostor = devAccounts[4];
-    const wallet = createWalletClient({ account: privateKeyToAccount(impostor.privateKey), chain: { id: deployment.chainId, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [deployment.rpcUrl] } } }, transport: http(deployment.rpcUrl) });
-    await wallet.writeContract({ address: contracts.reverseRegistrar, abi: parseAbi(["function setName(string name) returns (bytes32)"]), functionName: "setName", args: ["ada.eth"] });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(impostor.privateKey),
+      chain: {
+        id: deployment.chainId,
+        name: "local",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [deployment.rpcUrl] } },
+      },
+      transport: http(deployment.rpcUrl),
+    });
+    await wallet.writeContract({
+      address: contracts.reverseRegistrar,
+      abi: parseAbi(["function setName(string name) returns (bytes32)"]),
+      functionName: "setName",
+      args: ["ada.eth"],
+    });
     // thirdweb re-throws the universal resolver's ReverseAddressMismatch(string,bytes) instead of returning the name
-    await expect(resolveName({ ...ens, address: impostor.address })).rejects.toMatchObject({ data: expect.stringMatching(new RegExp(`^${toFunctionSelector("ReverseAddressMismatch(string,bytes)")}`)) });
+    await expect(resolveName({ ...ens, address: impostor.address })).rejects.toMatchObject({
+      data: expect.stringMatching(new RegExp(`^${toFunctionSelector("ReverseAddressMismatch(string,bytes)")}`)),
+    });
     expect(await resolveName({ ...ens, address: ada.address })).toBe("ada.eth");
   });
 });

@@ -37,7 +37,12 @@ describe("a function on the running stack", { timeout: 120_000 }, () => {
     const { data, error } = await anonClient().functions.invoke(name, { body: {} });
     expect(error).toBeNull();
     expect(data).toEqual({
-      env: { CHAIN_RPC_31337: localDeployment(config).rpcUrl, ENS_CHAIN_ID: "31337", ENS_UNIVERSAL_RESOLVER: contracts.universalResolver, NEXT_PUBLIC_CHAIN_RPC_31337: null },
+      env: {
+        CHAIN_RPC_31337: localDeployment(config).rpcUrl,
+        ENS_CHAIN_ID: "31337",
+        ENS_UNIVERSAL_RESOLVER: contracts.universalResolver,
+        NEXT_PUBLIC_CHAIN_RPC_31337: null,
+      },
       chainId: "0x7a69",
       hasResolverCode: true,
     });

@@ -33,18 +33,34 @@ function chainLogTail(): string {
   return existsSync(log) ? `\n--- chain.log (tail) ---\n${readFileSync(log, "utf8").trim().split("\n").slice(-10).join("\n")}` : "";
 }
 
-const chain = { id: 31337, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } } as const;
+const chain = {
+  id: 31337,
+  name: "local",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [rpcUrl] } },
+} as const;
 // retries: a kept-alive connection to an Anvil that has since restarted fails once
 const client = createPublicClient({ chain, transport: http(rpcUrl, { retryCount: 3 }) });
 const { ada } = seededWallets;
 const cue = (amount: bigint) => amount * 10n ** 18n;
-const balanceOf = (address: `0x${string}`) => client.readContract({ address: contracts.erc20, abi: erc20Abi, functionName: "balanceOf", args: [address] });
+const balanceOf = (address: `0x${string}`) =>
+  client.readContract({ address: contracts.erc20, abi: erc20Abi, functionName: "balanceOf", args: [address] });
 const avatarRecord = (name: string) =>
-  client.readContract({ address: contracts.publicResolver, abi: parseAbi(["function text(bytes32 node, string key) view returns (string)"]), functionName: "text", args: [namehash(name), "avatar"] });
+  client.readContract({
+    address: contracts.publicResolver,
+    abi: parseAbi(["function text(bytes32 node, string key) view returns (string)"]),
+    functionName: "text",
+    args: [namehash(name), "avatar"],
+  });
 
 async function adaSends(amount: bigint): Promise<void> {
   const wallet = createWalletClient({ account: privateKeyToAccount(ada.privateKey), chain, transport: http(rpcUrl) });
-  const hash = await wallet.writeContract({ address: contracts.erc20, abi: erc20Abi, functionName: "transfer", args: [namelessAccount.address, amount] });
+  const hash = await wallet.writeContract({
+    address: contracts.erc20,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [namelessAccount.address, amount],
+  });
   expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
 }
 

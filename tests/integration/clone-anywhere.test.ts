@@ -20,7 +20,12 @@ const ports = { STACK_API_PORT: "61421", STACK_DB_PORT: "61422", STACK_INBOX_POR
 const env = { ...process.env, STACK_WORKDIR: clone, STACK_DIR: path.join(clone, ".stack"), ...ports, STACK_DB_WATCHDOG_GRACE_MS: "600000" };
 
 function stack(args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(packageDir, "cli.ts"), ...args], { cwd: clone, env, encoding: "utf8", timeout: 180_000 });
+  const result = spawnSync(process.execPath, [path.join(packageDir, "cli.ts"), ...args], {
+    cwd: clone,
+    env,
+    encoding: "utf8",
+    timeout: 180_000,
+  });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 

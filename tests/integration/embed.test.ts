@@ -58,13 +58,19 @@ const behaving = {
 };
 
 const cacheRows = (url: string) =>
-  adminQuery<{ url: string; provider: string; title: string | null; author: string | null; thumbnail_url: string | null; fetched_at: Date }>(
-    "select url, provider, title, author, thumbnail_url, fetched_at from public.media_embeds where url = $1",
-    [url],
-  );
+  adminQuery<{
+    url: string;
+    provider: string;
+    title: string | null;
+    author: string | null;
+    thumbnail_url: string | null;
+    fetched_at: Date;
+  }>("select url, provider, title, author, thumbnail_url, fetched_at from public.media_embeds where url = $1", [url]);
 
 async function clearCache() {
-  await adminQuery("delete from public.media_embeds where url = any($1)", [[...Object.values(links), ...Object.values(behaving)].map((link) => new URL(link).href)]);
+  await adminQuery("delete from public.media_embeds where url = any($1)", [
+    [...Object.values(links), ...Object.values(behaving)].map((link) => new URL(link).href),
+  ]);
 }
 
 beforeAll(async () => {
@@ -97,7 +103,16 @@ describe("an allow-listed provider's link", () => {
       expect(first.body.cached).toBe(false);
       expect(first.body.url).toBe(new URL(link).href);
       expect(first.body.embed).toMatchObject({ provider: key });
-      expect(Object.keys(first.body.embed!).sort()).toEqual(["author", "duration", "height", "provider", "provider_name", "thumbnail_url", "title", "width"]);
+      expect(Object.keys(first.body.embed!).sort()).toEqual([
+        "author",
+        "duration",
+        "height",
+        "provider",
+        "provider_name",
+        "thumbnail_url",
+        "title",
+        "width",
+      ]);
       expect(JSON.stringify(first.body)).not.toMatch(/iframe|<script|blockquote/);
       const rows = await cacheRows(new URL(link).href);
       expect(rows).toHaveLength(1);
@@ -106,11 +121,16 @@ describe("an allow-listed provider's link", () => {
       const asked = providers.requests.filter((request) => request.provider === key);
       expect(asked, key).toHaveLength(1);
       expect(asked[0]).toMatchObject({ method: "GET", path: `/${key}/oembed`, format: "json" });
-      expect(asked[0].url).toBe(key === "mux" ? "https://player.mux.com/EcHgOK9coz5K4rjSwOkoE7Y7O01201YMIC200RI6lNxnhs" : new URL(link).href);
+      expect(asked[0].url).toBe(
+        key === "mux" ? "https://player.mux.com/EcHgOK9coz5K4rjSwOkoE7Y7O01201YMIC200RI6lNxnhs" : new URL(link).href,
+      );
 
       const second = await callEmbed(embed, { url: link });
       expect(second).toEqual({ status: 200, body: { ...first.body, cached: true } });
-      expect(providers.requests.filter((request) => request.provider === key), `${key} asked again`).toHaveLength(1);
+      expect(
+        providers.requests.filter((request) => request.provider === key),
+        `${key} asked again`,
+      ).toHaveLength(1);
     }
   });
 
@@ -122,7 +142,16 @@ describe("an allow-listed provider's link", () => {
       body: {
         url: links.youtube,
         cached: false,
-        embed: { provider: "youtube", provider_name: "YouTube", title: "Me at the zoo", author: "jawed", thumbnail_url: "https://i.ytimg.com/vi/jNQXAC9IVRw/hqdefault.jpg", duration: null, width: 200, height: 150 },
+        embed: {
+          provider: "youtube",
+          provider_name: "YouTube",
+          title: "Me at the zoo",
+          author: "jawed",
+          thumbnail_url: "https://i.ytimg.com/vi/jNQXAC9IVRw/hqdefault.jpg",
+          duration: null,
+          width: 200,
+          height: 150,
+        },
       },
     });
   });
@@ -154,7 +183,12 @@ describe("a provider that fails: a typed answer naming it, nothing cached", () =
   }
 
   test("no answer within 5 s: the function gives up and says it couldn't reach the provider", async () => {
-    await expectFailure(behaving.slow, 503, "provider_unreachable", "We couldn't reach YouTube to read this link's details — you can still post it");
+    await expectFailure(
+      behaving.slow,
+      503,
+      "provider_unreachable",
+      "We couldn't reach YouTube to read this link's details — you can still post it",
+    );
     await vi.waitFor(() => expect(providers.abandoned).toContainEqual({ provider: "youtube", mode: "slow" }));
   });
 
@@ -174,7 +208,12 @@ describe("a provider that fails: a typed answer naming it, nothing cached", () =
   });
 
   test("404 (a private or removed video)", async () => {
-    await expectFailure(behaving.missing, 502, "provider_not_found", "YouTube has no details for this link (it may be private or removed) — you can still post it");
+    await expectFailure(
+      behaving.missing,
+      502,
+      "provider_not_found",
+      "YouTube has no details for this link (it may be private or removed) — you can still post it",
+    );
   });
 
   test("a page instead of JSON", async () => {
@@ -185,14 +224,32 @@ describe("a provider that fails: a typed answer naming it, nothing cached", () =
 describe("lookUpEmbed, the app's typed call", () => {
   test("metadata, a failure with the provider's name and message, and a refusal", async () => {
     await adminQuery("delete from public.media_embeds where url = $1", [links.spotify]);
-    expect(await lookUpEmbed(embed, links.spotify)).toMatchObject({ ok: true, url: links.spotify, cached: false, embed: { provider: "spotify", title: "Never Gonna Give You Up" } });
-    expect(await lookUpEmbed(embed, behaving.reset)).toEqual({ ok: false, code: "provider_unreachable", error: "We couldn't reach YouTube to read this link's details — you can still post it", provider: "YouTube" });
-    expect(await lookUpEmbed(embed, "http://www.youtube.com/watch?v=jNQXAC9IVRw")).toEqual({ ok: false, code: "invalid_url", error: mediaUrlMessages.not_https });
+    expect(await lookUpEmbed(embed, links.spotify)).toMatchObject({
+      ok: true,
+      url: links.spotify,
+      cached: false,
+      embed: { provider: "spotify", title: "Never Gonna Give You Up" },
+    });
+    expect(await lookUpEmbed(embed, behaving.reset)).toEqual({
+      ok: false,
+      code: "provider_unreachable",
+      error: "We couldn't reach YouTube to read this link's details — you can still post it",
+      provider: "YouTube",
+    });
+    expect(await lookUpEmbed(embed, "http://www.youtube.com/watch?v=jNQXAC9IVRw")).toEqual({
+      ok: false,
+      code: "invalid_url",
+      error: mediaUrlMessages.not_https,
+    });
   });
 
   test("a backend that cannot be reached at all", async () => {
     const nowhere = createClient("http://127.0.0.1:9", anonKey, { accessToken: async () => token });
-    expect(await lookUpEmbed(nowhere, links.youtube)).toEqual({ ok: false, code: "network", error: "We couldn't look up this link's details just now — you can still post it." });
+    expect(await lookUpEmbed(nowhere, links.youtube)).toEqual({
+      ok: false,
+      code: "network",
+      error: "We couldn't look up this link's details just now — you can still post it.",
+    });
   });
 });
 
@@ -210,21 +267,34 @@ describe("bad input: 400 with a clear message, nothing fetched", () => {
     expect(await callEmbed(embed, { url })).toEqual({ status: 400, body: { code: "invalid_url", error: message } });
   });
 
-  test.each(["https://www.dailymotion.com/video/x7tgad0", "https://cdn.example.com/song.mp3", "https://www.youtube.com/results?search_query=zoo"])(
-    "not allow-listed: %s",
-    async (url) => {
-      expect(await callEmbed(embed, { url })).toEqual({ status: 400, body: { code: "not_allow_listed", error: embedMessages.notAllowListed } });
-    },
-  );
+  test.each([
+    "https://www.dailymotion.com/video/x7tgad0",
+    "https://cdn.example.com/song.mp3",
+    "https://www.youtube.com/results?search_query=zoo",
+  ])("not allow-listed: %s", async (url) => {
+    expect(await callEmbed(embed, { url })).toEqual({
+      status: 400,
+      body: { code: "not_allow_listed", error: embedMessages.notAllowListed },
+    });
+  });
 
   test("a body that is not {url}", async () => {
     for (const body of [{}, { url: 42 }, { url: links.youtube, endpoint: "http://127.0.0.1:1/" }, []]) {
-      expect(await callEmbed(embed, body), JSON.stringify(body)).toEqual({ status: 400, body: { code: "malformed", error: embedMessages.malformed } });
+      expect(await callEmbed(embed, body), JSON.stringify(body)).toEqual({
+        status: 400,
+        body: { code: "malformed", error: embedMessages.malformed },
+      });
     }
-    const raw = await fetch(`${functions.url}/functions/v1/embed`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: "{not json" });
+    const raw = await fetch(`${functions.url}/functions/v1/embed`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: "{not json",
+    });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toEqual({ code: "malformed", error: embedMessages.malformed });
-    const get = await fetch(`${functions.url}/functions/v1/embed?url=${encodeURIComponent(links.youtube)}`, { headers: { Authorization: `Bearer ${token}` } });
+    const get = await fetch(`${functions.url}/functions/v1/embed?url=${encodeURIComponent(links.youtube)}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(get.status).toBe(405);
   });
 });
@@ -274,14 +344,21 @@ describe("the function cannot be made to fetch a host the caller chose", () => {
       if (answer.status === 200) {
         // allow-listed after all (the extra text rides inside YouTube's own link): asked of YouTube's endpoint, with exactly that link
         expect(new URL(url).host, url).toBe("www.youtube.com");
-        expect(providers.requests.at(-1), url).toMatchObject({ provider: "youtube", path: "/youtube/oembed", url: new URL(url).href, format: "json" });
+        expect(providers.requests.at(-1), url).toMatchObject({
+          provider: "youtube",
+          path: "/youtube/oembed",
+          url: new URL(url).href,
+          format: "json",
+        });
         await adminQuery("delete from public.media_embeds where url = $1", [new URL(url).href]);
       } else {
         expect(answer.status, `${url}: ${JSON.stringify(answer.body)}`).toBe(400);
         expect(["invalid_url", "not_allow_listed"]).toContain(answer.body.code);
       }
     }
-    expect(providers.requests.every((request) => request.path === "/youtube/oembed" && request.host === new URL(providers.origin).host)).toBe(true);
+    expect(
+      providers.requests.every((request) => request.path === "/youtube/oembed" && request.host === new URL(providers.origin).host),
+    ).toBe(true);
     expect(providers.elsewhere.requests).toEqual([]);
     expect(connections).toEqual([]);
   });
@@ -289,12 +366,23 @@ describe("the function cannot be made to fetch a host the caller chose", () => {
 
 describe("callers", () => {
   test("no session: the anon key alone is refused by the function; no key or token at all by the gateway", async () => {
-    expect(await callEmbed(anonClient(), { url: links.youtube })).toEqual({ status: 401, body: { code: "not_signed_in", error: embedMessages.notSignedIn } });
-    const bare = await fetch(`${apiUrl}/functions/v1/embed`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ url: links.youtube }) });
+    expect(await callEmbed(anonClient(), { url: links.youtube })).toEqual({
+      status: 401,
+      body: { code: "not_signed_in", error: embedMessages.notSignedIn },
+    });
+    const bare = await fetch(`${apiUrl}/functions/v1/embed`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ url: links.youtube }),
+    });
     expect(bare.status).toBe(401);
     const forged = await fetch(`${apiUrl}/functions/v1/embed`, {
       method: "POST",
-      headers: { apikey: anonKey, Authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IngifQ.bad", "Content-Type": "application/json" },
+      headers: {
+        apikey: anonKey,
+        Authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IngifQ.bad",
+        "Content-Type": "application/json",
+      },
       body: JSON.stringify({ url: links.youtube }),
     });
     expect(forged.status).toBe(401);

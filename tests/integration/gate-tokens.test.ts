@@ -24,37 +24,85 @@ describe("a token that answers as its standard", () => {
   test("ERC-20: name, symbol, decimals and the label to confirm", async () => {
     expect(await describeGateToken({ ...local, standard: "erc20" }, { env })).toEqual({
       ok: true,
-      data: { name: "Cuepoint Token", symbol: "CUE", decimals: 18, chainName: "Local chain", label: "Token: Cuepoint Token (CUE) on Local chain" },
+      data: {
+        name: "Cuepoint Token",
+        symbol: "CUE",
+        decimals: 18,
+        chainName: "Local chain",
+        label: "Token: Cuepoint Token (CUE) on Local chain",
+      },
     });
   });
 
   test("ERC-721, by ERC-165", async () => {
-    expect(await describeGateToken({ chainId: 31337, contractAddress: contracts.erc721.toLowerCase() as `0x${string}`, standard: "erc721" }, { env })).toEqual({
+    expect(
+      await describeGateToken(
+        { chainId: 31337, contractAddress: contracts.erc721.toLowerCase() as `0x${string}`, standard: "erc721" },
+        { env },
+      ),
+    ).toEqual({
       ok: true,
-      data: { name: "Cuepoint Backstage Pass", symbol: "CUEPASS", decimals: 0, chainName: "Local chain", label: "Token: Cuepoint Backstage Pass (CUEPASS) on Local chain" },
+      data: {
+        name: "Cuepoint Backstage Pass",
+        symbol: "CUEPASS",
+        decimals: 0,
+        chainName: "Local chain",
+        label: "Token: Cuepoint Backstage Pass (CUEPASS) on Local chain",
+      },
     });
   });
 
   test("ERC-1155, by ERC-165; it has no name, so the label shows its address", async () => {
-    expect(await describeGateToken({ chainId: 31337, contractAddress: contracts.erc1155.toLowerCase() as `0x${string}`, standard: "erc1155" }, { env })).toEqual({
+    expect(
+      await describeGateToken(
+        { chainId: 31337, contractAddress: contracts.erc1155.toLowerCase() as `0x${string}`, standard: "erc1155" },
+        { env },
+      ),
+    ).toEqual({
       ok: true,
       data: { name: null, symbol: null, decimals: 0, chainName: "Local chain", label: "Token: 0x0165…Eb8F on Local chain" },
     });
   });
 
   test("a form's ERC-20 gate in whole tokens is saved in smallest units, with the decimals read on chain", async () => {
-    const gate = gateInputSchema.parse({ chainId: "31337", contractAddress: contracts.erc20, standard: "erc20", tokenId: "", minBalance: "5" });
+    const gate = gateInputSchema.parse({
+      chainId: "31337",
+      contractAddress: contracts.erc20,
+      standard: "erc20",
+      tokenId: "",
+      minBalance: "5",
+    });
     const prepared = await prepareGate(gate, { env });
     expect(prepared).toMatchObject({
       ok: true,
-      data: { record: { chain_id: 31337, contract_address: contracts.erc20.toLowerCase(), standard: "erc20", token_id: null, min_balance: "5000000000000000000" }, token: { symbol: "CUE" } },
+      data: {
+        record: {
+          chain_id: 31337,
+          contract_address: contracts.erc20.toLowerCase(),
+          standard: "erc20",
+          token_id: null,
+          min_balance: "5000000000000000000",
+        },
+        token: { symbol: "CUE" },
+      },
     });
   });
 
   test("a saved gate reads in human units", async () => {
-    const gate = { chain_id: 31337, contract_address: contracts.erc20.toLowerCase(), standard: "erc20" as const, token_id: null, min_balance: "1000000000000000000" };
+    const gate = {
+      chain_id: 31337,
+      contract_address: contracts.erc20.toLowerCase(),
+      standard: "erc20" as const,
+      token_id: null,
+      min_balance: "1000000000000000000",
+    };
     expect(await gateRequirementText(gate, { env })).toMatchObject({ ok: true, data: { text: "At least 1 CUE on Local chain" } });
-    expect(await gateRequirementText({ ...gate, contract_address: contracts.erc1155.toLowerCase(), standard: "erc1155", token_id: "1", min_balance: "3" }, { env })).toMatchObject({
+    expect(
+      await gateRequirementText(
+        { ...gate, contract_address: contracts.erc1155.toLowerCase(), standard: "erc1155", token_id: "1", min_balance: "3" },
+        { env },
+      ),
+    ).toMatchObject({
       ok: true,
       data: { text: "At least 3 of token #1 of 0x0165…Eb8F on Local chain" },
     });
@@ -63,7 +111,12 @@ describe("a token that answers as its standard", () => {
 
 describe("a gate that is wrong: an error for the field at fault", () => {
   test("an address with no contract (a person's wallet)", async () => {
-    expect(await describeGateToken({ chainId: 31337, contractAddress: devAccounts[3].address.toLowerCase() as `0x${string}`, standard: "erc20" }, { env })).toEqual({
+    expect(
+      await describeGateToken(
+        { chainId: 31337, contractAddress: devAccounts[3].address.toLowerCase() as `0x${string}`, standard: "erc20" },
+        { env },
+      ),
+    ).toEqual({
       ok: false,
       error: { field: "contractAddress", code: "no_contract", message: "There is no contract at 0x90F7…b906 on Local chain" },
     });
@@ -72,21 +125,40 @@ describe("a gate that is wrong: an error for the field at fault", () => {
   test("the ERC-20 chosen as an ERC-721", async () => {
     expect(await describeGateToken({ ...local, standard: "erc721" }, { env })).toEqual({
       ok: false,
-      error: { field: "standard", code: "wrong_standard", message: "The contract at 0xDc64…F6C9 on Local chain is an ERC-20 token, not an ERC-721 — choose ERC-20" },
+      error: {
+        field: "standard",
+        code: "wrong_standard",
+        message: "The contract at 0xDc64…F6C9 on Local chain is an ERC-20 token, not an ERC-721 — choose ERC-20",
+      },
     });
   });
 
   test("a contract that is no token at all (the ENS registry)", async () => {
-    expect(await describeGateToken({ chainId: 31337, contractAddress: contracts.ensRegistry.toLowerCase() as `0x${string}`, standard: "erc1155" }, { env })).toEqual({
+    expect(
+      await describeGateToken(
+        { chainId: 31337, contractAddress: contracts.ensRegistry.toLowerCase() as `0x${string}`, standard: "erc1155" },
+        { env },
+      ),
+    ).toEqual({
       ok: false,
-      error: { field: "standard", code: "wrong_standard", message: "The contract at 0x5FbD…0aa3 on Local chain doesn't answer as an ERC-1155 token — check the address and the standard" },
+      error: {
+        field: "standard",
+        code: "wrong_standard",
+        message: "The contract at 0x5FbD…0aa3 on Local chain doesn't answer as an ERC-1155 token — check the address and the standard",
+      },
     });
   });
 
   test("the ERC-721 chosen as an ERC-20, and as an ERC-1155", async () => {
     const pass = { chainId: 31337, contractAddress: contracts.erc721.toLowerCase() as `0x${string}` };
-    expect(await describeGateToken({ ...pass, standard: "erc20" }, { env })).toMatchObject({ ok: false, error: { field: "standard", code: "wrong_standard", message: expect.stringContaining("is an ERC-721 token, not an ERC-20") } });
-    expect(await describeGateToken({ ...pass, standard: "erc1155" }, { env })).toMatchObject({ ok: false, error: { field: "standard", code: "wrong_standard", message: expect.stringContaining("is an ERC-721 token, not an ERC-1155") } });
+    expect(await describeGateToken({ ...pass, standard: "erc20" }, { env })).toMatchObject({
+      ok: false,
+      error: { field: "standard", code: "wrong_standard", message: expect.stringContaining("is an ERC-721 token, not an ERC-20") },
+    });
+    expect(await describeGateToken({ ...pass, standard: "erc1155" }, { env })).toMatchObject({
+      ok: false,
+      error: { field: "standard", code: "wrong_standard", message: expect.stringContaining("is an ERC-721 token, not an ERC-1155") },
+    });
   });
 
   test("a chain this site does not read: the local chain without its RPC configured, or a chain id outside the list", async () => {
@@ -95,7 +167,10 @@ describe("a gate that is wrong: an error for the field at fault", () => {
       ok: false,
       error: { field: "chainId", code: "unsupported_chain", message: roomMessages.chainUnsupported },
     });
-    expect(await describeGateToken({ ...local, chainId: 56, standard: "erc20" }, { env })).toMatchObject({ ok: false, error: { field: "chainId", code: "unsupported_chain" } });
+    expect(await describeGateToken({ ...local, chainId: 56, standard: "erc20" }, { env })).toMatchObject({
+      ok: false,
+      error: { field: "chainId", code: "unsupported_chain" },
+    });
   });
 
   test("no thirdweb credentials: the seed's message", async () => {
@@ -109,7 +184,11 @@ describe("a gate that is wrong: an error for the field at fault", () => {
     const down = { ...env, CHAIN_RPC_31337: `http://127.0.0.1:${await closedPort()}` };
     expect(await describeGateToken({ ...local, standard: "erc20" }, { env: down })).toEqual({
       ok: false,
-      error: { field: "chainId", code: "chain_unreachable", message: "We couldn't reach Local chain to check this token. Try again in a minute." },
+      error: {
+        field: "chainId",
+        code: "chain_unreachable",
+        message: "We couldn't reach Local chain to check this token. Try again in a minute.",
+      },
     });
   });
 
@@ -119,7 +198,10 @@ describe("a gate that is wrong: an error for the field at fault", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     try {
       const down = { ...env, CHAIN_RPC_31337: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` };
-      expect(await describeGateToken({ ...local, standard: "erc20" }, { env: down, timeoutMs: 500 })).toMatchObject({ ok: false, error: { field: "chainId", code: "chain_unreachable" } });
+      expect(await describeGateToken({ ...local, standard: "erc20" }, { env: down, timeoutMs: 500 })).toMatchObject({
+        ok: false,
+        error: { field: "chainId", code: "chain_unreachable" },
+      });
     } finally {
       for (const socket of held) socket.destroy();
       silent.close();
@@ -127,7 +209,15 @@ describe("a gate that is wrong: an error for the field at fault", () => {
   });
 
   test("a minimum past uint256 once scaled by the decimals is an error for the minimum balance", async () => {
-    const gate = gateInputSchema.parse({ chainId: 31337, contractAddress: contracts.erc20, standard: "erc20", minBalance: "1" + "0".repeat(70) });
-    expect(await prepareGate(gate, { env })).toEqual({ ok: false, error: { field: "minBalance", code: "amount_too_large", message: roomMessages.minBalanceTooLarge } });
+    const gate = gateInputSchema.parse({
+      chainId: 31337,
+      contractAddress: contracts.erc20,
+      standard: "erc20",
+      minBalance: "1" + "0".repeat(70),
+    });
+    expect(await prepareGate(gate, { env })).toEqual({
+      ok: false,
+      error: { field: "minBalance", code: "amount_too_large", message: roomMessages.minBalanceTooLarge },
+    });
   });
 });

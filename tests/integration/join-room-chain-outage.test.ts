@@ -23,7 +23,13 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const gate = { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721" as const, token_id: null, min_balance: "1" };
+const gate = {
+  chain_id: 31337,
+  contract_address: contracts.erc721.toLowerCase(),
+  standard: "erc721" as const,
+  token_id: null,
+  min_balance: "1",
+};
 const unreachable = "We couldn't reach Local chain to check your tokens, so nothing changed. Try again in a minute.";
 
 let functions: StandaloneFunctions;

@@ -17,7 +17,13 @@ vi.setConfig({ testTimeout: 120_000 });
 type User = Awaited<ReturnType<typeof signedInUser>>;
 const users: User[] = [];
 const linked: string[] = [];
-const gate = { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721" as const, token_id: null, min_balance: "1" };
+const gate = {
+  chain_id: 31337,
+  contract_address: contracts.erc721.toLowerCase(),
+  standard: "erc721" as const,
+  token_id: null,
+  min_balance: "1",
+};
 const overAnHour = membershipRecheckAfterMs + 60_000;
 
 let owner: User;
@@ -105,12 +111,23 @@ describe("re-checking a member of a gated room", () => {
 
   test("owner and moderators are not re-checked, whatever they hold", async () => {
     const { user, key, tokenId, room } = await passHolderMember("moderator");
-    const promoted = await owner.client.from("memberships").update({ role: "moderator" }).eq("room_id", room.id).eq("user_id", user.id).select("role");
+    const promoted = await owner.client
+      .from("memberships")
+      .update({ role: "moderator" })
+      .eq("room_id", room.id)
+      .eq("user_id", user.id)
+      .select("role");
     expect(promoted.data).toEqual([{ role: "moderator" }]);
     await transferErc721(key, parking.address, tokenId);
     await setVerifiedAgo(admin, room.id, user.id, overAnHour);
-    expect(await recheckMembership(user.client, room.id)).toMatchObject({ ok: true, data: { status: "exempt", membership: { role: "moderator" } } });
-    expect(await recheckMembership(owner.client, room.id)).toMatchObject({ ok: true, data: { status: "exempt", membership: { role: "owner" } } });
+    expect(await recheckMembership(user.client, room.id)).toMatchObject({
+      ok: true,
+      data: { status: "exempt", membership: { role: "moderator" } },
+    });
+    expect(await recheckMembership(owner.client, room.id)).toMatchObject({
+      ok: true,
+      data: { status: "exempt", membership: { role: "owner" } },
+    });
     expect(await membershipsOf(room.id, user.id)).toHaveLength(1);
   });
 
@@ -126,13 +143,18 @@ describe("re-checking a member of a gated room", () => {
 
 describe("the database counts a gated membership only while its check is fresh; pages re-check first", () => {
   const postIn = async (roomId: string) => {
-    const { error } = await owner.client.from("posts").insert({ room_id: roomId, author_id: owner.id, title: "For holders", media_kind: "embed", media_url: "https://vimeo.com/76979871" });
+    const { error } = await owner.client
+      .from("posts")
+      .insert({ room_id: roomId, author_id: owner.id, title: "For holders", media_kind: "embed", media_url: "https://vimeo.com/76979871" });
     expect(error).toBeNull();
   };
-  const postsSeenBy = async (client: User["client"], roomId: string) => (await client.from("posts").select("title").eq("room_id", roomId)).data ?? [];
+  const postsSeenBy = async (client: User["client"], roomId: string) =>
+    (await client.from("posts").select("title").eq("room_id", roomId)).data ?? [];
 
   test("the app's lifetime of a check is the database's", async () => {
-    const [{ ms }] = await adminQuery<{ ms: number }>("select (extract(epoch from private.gated_membership_lifetime()) * 1000)::float8 as ms");
+    const [{ ms }] = await adminQuery<{ ms: number }>(
+      "select (extract(epoch from private.gated_membership_lifetime()) * 1000)::float8 as ms",
+    );
     expect(ms).toBe(gatedMembershipLifetimeMs);
     expect(gatedMembershipLifetimeMs - membershipRecheckAfterMs).toBeGreaterThan(openPageRecheckEveryMs);
   });
@@ -148,11 +170,17 @@ describe("the database counts a gated membership only while its check is fresh; 
     await setVerifiedAgo(admin, room.id, user.id, gatedMembershipLifetimeMs + 60_000);
     expect(await postsSeenBy(user.client, room.id)).toEqual([]);
     expect((await user.client.from("memberships").select("user_id").eq("room_id", room.id)).data).toEqual([{ user_id: user.id }]);
-    const refused = await user.client.from("posts").insert({ room_id: room.id, author_id: user.id, title: "late", media_kind: "embed", media_url: "https://vimeo.com/1" });
+    const refused = await user.client
+      .from("posts")
+      .insert({ room_id: room.id, author_id: user.id, title: "late", media_kind: "embed", media_url: "https://vimeo.com/1" });
     expect(refused.error?.code).toBe("42501");
 
     const [membership] = await membershipsOf(room.id, user.id);
-    const fresh = await freshMembership(user.client, { id: room.id, visibility: "gated" }, { role: "member", verified_at: membership.verified_at!.toISOString() });
+    const fresh = await freshMembership(
+      user.client,
+      { id: room.id, visibility: "gated" },
+      { role: "member", verified_at: membership.verified_at!.toISOString() },
+    );
     expect(fresh).toMatchObject({ membership: { role: "member" }, notice: null, lapsed: false });
     expect(await postsSeenBy(user.client, room.id)).toHaveLength(1);
   });
@@ -166,7 +194,8 @@ describe("the database counts a gated membership only while its check is fresh; 
     expect(fresh).toEqual({
       membership: null,
       lapsed: true,
-      notice: "You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.",
+      notice:
+        "You are no longer a member of this room. You need at least 1 CUEPASS on Local chain to join. None of your linked wallets hold enough.",
     });
     expect(await postsSeenBy(user.client, room.id)).toEqual([]);
   });

@@ -34,9 +34,27 @@ async function personWithWallet(label: string, fill?: (address: `0x${string}`) =
   return { ...user, wallet };
 }
 
-const erc20Gate = (minWhole = 1n) => ({ chain_id: 31337, contract_address: contracts.erc20.toLowerCase(), standard: "erc20" as const, token_id: null, min_balance: cue(minWhole).toString() });
-const erc721Gate = { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721" as const, token_id: null, min_balance: "1" };
-const erc1155Gate = (id: bigint, min: bigint) => ({ chain_id: 31337, contract_address: contracts.erc1155.toLowerCase(), standard: "erc1155" as const, token_id: id.toString(), min_balance: min.toString() });
+const erc20Gate = (minWhole = 1n) => ({
+  chain_id: 31337,
+  contract_address: contracts.erc20.toLowerCase(),
+  standard: "erc20" as const,
+  token_id: null,
+  min_balance: cue(minWhole).toString(),
+});
+const erc721Gate = {
+  chain_id: 31337,
+  contract_address: contracts.erc721.toLowerCase(),
+  standard: "erc721" as const,
+  token_id: null,
+  min_balance: "1",
+};
+const erc1155Gate = (id: bigint, min: bigint) => ({
+  chain_id: 31337,
+  contract_address: contracts.erc1155.toLowerCase(),
+  standard: "erc1155" as const,
+  token_id: id.toString(),
+  min_balance: min.toString(),
+});
 
 let owner: User;
 
@@ -55,7 +73,10 @@ describe("a holder joins a gated room", () => {
     const holder = await personWithWallet("cue-holder", (address) => mintErc20(address, cue(2n)));
     const answer = await callJoinRoom(holder.client, { room_id: room.id });
     expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ already_member: false, membership: { room_id: room.id, user_id: holder.id, role: "member", verified_wallet: holder.wallet.address.toLowerCase() } });
+    expect(answer.body).toMatchObject({
+      already_member: false,
+      membership: { room_id: room.id, user_id: holder.id, role: "member", verified_wallet: holder.wallet.address.toLowerCase() },
+    });
     const [row] = await membershipsOf(room.id, holder.id);
     expect(row).toMatchObject({ role: "member", verified_wallet: holder.wallet.address.toLowerCase() });
     expect(Date.now() - row.verified_at!.getTime()).toBeLessThan(60_000);
@@ -101,7 +122,10 @@ describe("a holder joins a gated room", () => {
     expect((await linkWallet(user.client, second)).status).toBe(201);
     wallets.push(second.address.toLowerCase());
     const answer = await joinRoom(user.client, room.id);
-    expect(answer).toMatchObject({ ok: true, data: { already_member: false, membership: { verified_wallet: second.address.toLowerCase() } } });
+    expect(answer).toMatchObject({
+      ok: true,
+      data: { already_member: false, membership: { verified_wallet: second.address.toLowerCase() } },
+    });
   });
 
   test("the app-side caller returns the membership as a typed result", async () => {
@@ -118,7 +142,17 @@ describe("one token, one account", () => {
     const room = await createRoom(owner.client, "one-pass", erc721Gate);
     const first = await personWithWallet("pass-first", (address) => mintErc721(address));
     expect((await callJoinRoom(first.client, { room_id: room.id })).status).toBe(201);
-    const post = await owner.client.from("posts").insert({ room_id: room.id, author_id: owner.id, title: "Members only", media_kind: "embed", media_url: "https://media.cuepoint-files.com/members.wav" }).select("id").single();
+    const post = await owner.client
+      .from("posts")
+      .insert({
+        room_id: room.id,
+        author_id: owner.id,
+        title: "Members only",
+        media_kind: "embed",
+        media_url: "https://media.cuepoint-files.com/members.wav",
+      })
+      .select("id")
+      .single();
     expect((await first.client.from("posts").select("id").eq("room_id", room.id)).data).toEqual([{ id: post.data!.id }]);
 
     // The first account unlinks the wallet (through REST, as the account page does): out at once.
@@ -148,7 +182,11 @@ describe("refusals say what is needed, in human units", () => {
     const result = await joinRoom(outsider.client, room.id);
     expect(result).toEqual({
       ok: false,
-      error: { code: "not_enough_tokens", error: "You need at least 1 CUE on Local chain to join. None of your linked wallets hold enough.", requirement: "At least 1 CUE on Local chain" },
+      error: {
+        code: "not_enough_tokens",
+        error: "You need at least 1 CUE on Local chain to join. None of your linked wallets hold enough.",
+        requirement: "At least 1 CUE on Local chain",
+      },
     });
     expect(await membershipsOf(room.id, outsider.id)).toEqual([]);
   });
@@ -166,7 +204,11 @@ describe("refusals say what is needed, in human units", () => {
     const room = await createRoom(owner.client, "two-passes", { ...erc721Gate, min_balance: "2" });
     const holder = await personWithWallet("one-pass", (address) => mintErc721(address));
     const answer = await callJoinRoom(holder.client, { room_id: room.id });
-    expect(answer.body).toEqual({ code: "not_enough_tokens", error: "You need at least 2 CUEPASS on Local chain to join. None of your linked wallets hold enough.", requirement: "At least 2 CUEPASS on Local chain" });
+    expect(answer.body).toEqual({
+      code: "not_enough_tokens",
+      error: "You need at least 2 CUEPASS on Local chain to join. None of your linked wallets hold enough.",
+      requirement: "At least 2 CUEPASS on Local chain",
+    });
   });
 
   test("no linked wallet: says so, and that a wallet is linked on the account page", async () => {
@@ -199,12 +241,24 @@ describe("rooms that are not (or no longer) there, and bad requests", () => {
     const holder = await personWithWallet("deleted-holder", (address) => mintErc721(address));
     const { error } = await owner.client.from("rooms").delete().eq("id", room.id);
     expect(error).toBeNull();
-    expect(await callJoinRoom(holder.client, { room_id: room.id })).toEqual({ status: 404, body: { code: "room_not_found", error: joinRoomMessages.roomNotFound } });
+    expect(await callJoinRoom(holder.client, { room_id: room.id })).toEqual({
+      status: 404,
+      body: { code: "room_not_found", error: joinRoomMessages.roomNotFound },
+    });
     expect(await membershipsOf(room.id, holder.id)).toEqual([]);
-    expect(await joinRoom(holder.client, crypto.randomUUID())).toEqual({ ok: false, error: { code: "room_not_found", error: joinRoomMessages.roomNotFound } });
+    expect(await joinRoom(holder.client, crypto.randomUUID())).toEqual({
+      ok: false,
+      error: { code: "room_not_found", error: joinRoomMessages.roomNotFound },
+    });
   });
 
-  test.each([{}, { room_id: "not-a-uuid" }, { room_id: crypto.randomUUID(), action: "leave" }, { room_id: crypto.randomUUID(), extra: 1 }, []])("a malformed body %j is a 400 that says what to send", async (body) => {
+  test.each([
+    {},
+    { room_id: "not-a-uuid" },
+    { room_id: crypto.randomUUID(), action: "leave" },
+    { room_id: crypto.randomUUID(), extra: 1 },
+    [],
+  ])("a malformed body %j is a 400 that says what to send", async (body) => {
     const user = users[0];
     expect(await callJoinRoom(user.client, body)).toEqual({ status: 400, body: { code: "malformed", error: joinRoomMessages.malformed } });
   });

@@ -42,7 +42,10 @@ test("the ENS chain's RPC unreachable: a correctly signed message links nothing,
   const answer = await callLinkWallet(outage, { message, signature: await wallet.signMessage({ message }) });
   expect(answer).toEqual({
     status: 503,
-    body: { code: "chain_unreachable", error: "We couldn't reach Local chain to look up this wallet's ENS name, so the wallet was not linked. Try again in a minute." },
+    body: {
+      code: "chain_unreachable",
+      error: "We couldn't reach Local chain to look up this wallet's ENS name, so the wallet was not linked. Try again in a minute.",
+    },
   });
   expect(await walletsOf(user.id)).toEqual([]);
 });

@@ -28,8 +28,14 @@ describe("linking", () => {
     const wallet = randomWallet();
     const answer = await linkWallet(owner.client, wallet);
     expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ already_linked: false, wallet: { address: wallet.address.toLowerCase(), ens_name: null, ens_avatar: null } });
-    const own = await owner.client.from("wallets").select("address, verified_at, ens_checked_at").eq("address", wallet.address.toLowerCase());
+    expect(answer.body).toMatchObject({
+      already_linked: false,
+      wallet: { address: wallet.address.toLowerCase(), ens_name: null, ens_avatar: null },
+    });
+    const own = await owner.client
+      .from("wallets")
+      .select("address, verified_at, ens_checked_at")
+      .eq("address", wallet.address.toLowerCase());
     expect(own.data).toHaveLength(1);
     expect(Date.now() - new Date(own.data![0].verified_at).getTime()).toBeLessThan(60_000);
     expect(own.data![0].ens_checked_at).not.toBeNull();
@@ -46,7 +52,11 @@ describe("linking", () => {
     await admin.from("wallets").delete().eq("address", ada.address.toLowerCase());
     const answer = await linkWallet(owner.client, randomWallet(ada.privateKey));
     expect(answer.status).toBe(201);
-    expect(answer.body.wallet).toMatchObject({ address: ada.address.toLowerCase(), ens_name: "ada.eth", ens_avatar: avatarUrl("ada.eth", config.apiPort) });
+    expect(answer.body.wallet).toMatchObject({
+      address: ada.address.toLowerCase(),
+      ens_name: "ada.eth",
+      ens_avatar: avatarUrl("ada.eth", config.apiPort),
+    });
     const { data } = await anonClient().rpc("profile_wallets", { profile_id: owner.id });
     expect(data).toEqual([{ address: ada.address.toLowerCase(), ens_name: "ada.eth", ens_avatar: avatarUrl("ada.eth", config.apiPort) }]);
     await admin.from("wallets").delete().eq("address", ada.address.toLowerCase());
@@ -82,7 +92,12 @@ describe("linking", () => {
 });
 
 describe("bad input: a clear error and nothing recorded", () => {
-  async function expectRefused(answer: Awaited<ReturnType<typeof callLinkWallet>>, status: number, code: string, message?: string | RegExp) {
+  async function expectRefused(
+    answer: Awaited<ReturnType<typeof callLinkWallet>>,
+    status: number,
+    code: string,
+    message?: string | RegExp,
+  ) {
     expect(answer.status, JSON.stringify(answer.body)).toBe(status);
     expect(answer.body.code).toBe(code);
     if (typeof message === "string") expect(answer.body.error).toBe(message);
@@ -103,24 +118,53 @@ describe("bad input: a clear error and nothing recorded", () => {
   test("an expired message: past its expiration time, issued over 10 minutes ago, or a nonce past its 10 minutes", async () => {
     const wallet = randomWallet();
     const past = new Date(Date.now() - 60_000);
-    await expectRefused(await linkWallet(owner.client, wallet, { issuedAt: new Date(Date.now() - 120_000), expirationTime: past }), 400, "expired", linkWalletMessages.expired);
-    await expectRefused(await linkWallet(owner.client, wallet, { issuedAt: new Date(Date.now() - 11 * 60_000), expirationTime: new Date(Date.now() + 60_000) }), 400, "expired");
+    await expectRefused(
+      await linkWallet(owner.client, wallet, { issuedAt: new Date(Date.now() - 120_000), expirationTime: past }),
+      400,
+      "expired",
+      linkWalletMessages.expired,
+    );
+    await expectRefused(
+      await linkWallet(owner.client, wallet, {
+        issuedAt: new Date(Date.now() - 11 * 60_000),
+        expirationTime: new Date(Date.now() + 60_000),
+      }),
+      400,
+      "expired",
+    );
     const nonce = await issueNonce(owner.client);
-    await admin.from("wallet_nonces").update({ expires_at: new Date(Date.now() - 1000).toISOString() }).eq("nonce", nonce);
+    await admin
+      .from("wallet_nonces")
+      .update({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .eq("nonce", nonce);
     const message = linkMessage(nonce, wallet.address);
     await expectRefused(await callLinkWallet(owner.client, { message, signature: await wallet.signMessage({ message }) }), 400, "expired");
   });
 
   test("a message for another domain or URI", async () => {
     const wallet = randomWallet();
-    await expectRefused(await linkWallet(owner.client, wallet, { domain: "evil.example", uri: "https://evil.example/account" }), 400, "other_domain", linkWalletMessages.otherDomain);
-    await expectRefused(await linkWallet(owner.client, wallet, { uri: "https://evil.example/account" }), 400, "other_uri", linkWalletMessages.otherUri);
+    await expectRefused(
+      await linkWallet(owner.client, wallet, { domain: "evil.example", uri: "https://evil.example/account" }),
+      400,
+      "other_domain",
+      linkWalletMessages.otherDomain,
+    );
+    await expectRefused(
+      await linkWallet(owner.client, wallet, { uri: "https://evil.example/account" }),
+      400,
+      "other_uri",
+      linkWalletMessages.otherUri,
+    );
     await expectRefused(await linkWallet(owner.client, wallet, { uri: "not a uri" }), 400, "other_uri");
   });
 
   test("an unsupported chain", async () => {
-    await expectRefused(await linkWallet(owner.client, randomWallet(), { chainId: 999 }), 400, "unsupported_chain",
-      "Chain 999 isn't supported. Switch your wallet to Ethereum, Base, Optimism, Arbitrum, Polygon or Local chain and try again.");
+    await expectRefused(
+      await linkWallet(owner.client, randomWallet(), { chainId: 999 }),
+      400,
+      "unsupported_chain",
+      "Chain 999 isn't supported. Switch your wallet to Ethereum, Base, Optimism, Arbitrum, Polygon or Local chain and try again.",
+    );
   });
 
   test("a signature by a different key", async () => {
@@ -128,7 +172,12 @@ describe("bad input: a clear error and nothing recorded", () => {
     const signer = randomWallet();
     const nonce = await issueNonce(owner.client);
     const message = linkMessage(nonce, claimed.address);
-    await expectRefused(await callLinkWallet(owner.client, { message, signature: await signer.signMessage({ message }) }), 400, "bad_signature", linkWalletMessages.badSignature);
+    await expectRefused(
+      await callLinkWallet(owner.client, { message, signature: await signer.signMessage({ message }) }),
+      400,
+      "bad_signature",
+      linkWalletMessages.badSignature,
+    );
   });
 
   test("a tampered message (signed, then changed)", async () => {
@@ -173,24 +222,50 @@ describe("bad input: a clear error and nothing recorded", () => {
     const wallet = randomWallet();
     const nonce = await issueNonce(other.client);
     const message = linkMessage(nonce, wallet.address);
-    await expectRefused(await callLinkWallet(owner.client, { message, signature: await wallet.signMessage({ message }) }), 403, "other_users_nonce", linkWalletMessages.otherUsersNonce);
-    await expectRefused(await callLinkWallet(owner.client, { message: linkMessage("NeverIssued0123456789", wallet.address), signature: await wallet.signMessage({ message }) }), 400, "unknown_nonce");
+    await expectRefused(
+      await callLinkWallet(owner.client, { message, signature: await wallet.signMessage({ message }) }),
+      403,
+      "other_users_nonce",
+      linkWalletMessages.otherUsersNonce,
+    );
+    await expectRefused(
+      await callLinkWallet(owner.client, {
+        message: linkMessage("NeverIssued0123456789", wallet.address),
+        signature: await wallet.signMessage({ message }),
+      }),
+      400,
+      "unknown_nonce",
+    );
   });
 
   test("a malformed body", async () => {
     const wallet = randomWallet();
-    for (const body of [{}, { action: "steal" }, { message: 42, signature: "0x00" }, { message: "hello", signature: "not hex" }, { action: "nonce", extra: true }, []]) {
+    for (const body of [
+      {},
+      { action: "steal" },
+      { message: 42, signature: "0x00" },
+      { message: "hello", signature: "not hex" },
+      { action: "nonce", extra: true },
+      [],
+    ]) {
       await expectRefused(await callLinkWallet(owner.client, body), 400, "malformed", linkWalletMessages.malformed);
     }
     const res = await fetch(`http://127.0.0.1:${config.apiPort}/functions/v1/link-wallet`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${(await owner.client.auth.getSession()).data.session!.access_token}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${(await owner.client.auth.getSession()).data.session!.access_token}`,
+        "Content-Type": "application/json",
+      },
       body: "{not json",
     });
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe("malformed");
     // a message that is not EIP-4361 at all
-    await expectRefused(await callLinkWallet(owner.client, { message: "please link me", signature: await wallet.signMessage({ message: "please link me" }) }), 400, "unreadable_message");
+    await expectRefused(
+      await callLinkWallet(owner.client, { message: "please link me", signature: await wallet.signMessage({ message: "please link me" }) }),
+      400,
+      "unreadable_message",
+    );
   });
 
   test("asking for nonces again and again keeps at most 10 open per user; the oldest stop working", async () => {
@@ -202,7 +277,10 @@ describe("bad input: a clear error and nothing recorded", () => {
       expect(data!.map((row) => row.nonce).sort()).toEqual(nonces.slice(2).sort());
       const wallet = randomWallet();
       const message = linkMessage(nonces[0], wallet.address);
-      expect(await callLinkWallet(user.client, { message, signature: await wallet.signMessage({ message }) })).toMatchObject({ status: 400, body: { code: "unknown_nonce" } });
+      expect(await callLinkWallet(user.client, { message, signature: await wallet.signMessage({ message }) })).toMatchObject({
+        status: 400,
+        body: { code: "unknown_nonce" },
+      });
     } finally {
       await admin.auth.admin.deleteUser(user.id);
     }
@@ -220,8 +298,12 @@ describe("bad input: a clear error and nothing recorded", () => {
     const signer = randomWallet();
     const nonce = await issueNonce(owner.client);
     const message = linkMessage(nonce, claimed.address, { chainId: 8453 });
-    await expectRefused(await callLinkWallet(owner.client, { message, signature: await signer.signMessage({ message }) }), 503, "chain_unreachable",
-      "We couldn't reach Base to check this wallet's signature, so the wallet was not linked. Try again in a minute.");
+    await expectRefused(
+      await callLinkWallet(owner.client, { message, signature: await signer.signMessage({ message }) }),
+      503,
+      "chain_unreachable",
+      "We couldn't reach Base to check this wallet's signature, so the wallet was not linked. Try again in a minute.",
+    );
   });
 });
 
@@ -230,7 +312,9 @@ describe("two-factor accounts", () => {
   test("a user with a verified authenticator links a wallet only from an aal2 session", async () => {
     const person = await signedInUser("mfa-wallet");
     const { data: factor } = await person.client.auth.mfa.enroll({ factorType: "totp" });
-    expect((await person.client.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: totp(factor!.totp.secret, -1) })).error).toBeNull();
+    expect(
+      (await person.client.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: totp(factor!.totp.secret, -1) })).error,
+    ).toBeNull();
     const aal1 = anonClient();
     await aal1.auth.signInWithPassword({ email: person.email, password: "correct-horse-battery" });
 

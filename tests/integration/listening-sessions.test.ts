@@ -28,17 +28,40 @@ function accepted<T = SessionRow>(answer: Answer): T {
   return answer.data as T;
 }
 
-const start = (client: SupabaseClient, roomId: string, postId?: string) => client.rpc("start_listening_session", { room_id: roomId, ...(postId ? { post_id: postId } : {}) });
-const play = (client: SupabaseClient, sessionId: string, postId: string | null, position: number, playing: boolean, extra: { rate?: number; at?: string } = {}) =>
+const start = (client: SupabaseClient, roomId: string, postId?: string) =>
+  client.rpc("start_listening_session", { room_id: roomId, ...(postId ? { post_id: postId } : {}) });
+const play = (
+  client: SupabaseClient,
+  sessionId: string,
+  postId: string | null,
+  position: number,
+  playing: boolean,
+  extra: { rate?: number; at?: string } = {},
+) =>
   client.rpc("set_session_playback", { session_id: sessionId, post_id: postId as string, position_seconds: position, playing, ...extra });
-const next = (client: SupabaseClient, sessionId: string, afterPostId: string | null) => client.rpc("play_next_in_session", { session_id: sessionId, after_post_id: afterPostId as string });
-const claim = (client: SupabaseClient, sessionId: string, expectedHost: string | null) => client.rpc("claim_session_host", { session_id: sessionId, expected_host_id: expectedHost as string });
-const queue = (user: TestUser, sessionId: string, postId: string) => user.client.from("session_queue").insert({ session_id: sessionId, post_id: postId, added_by: user.id }).select("status, room_id, sort_key").single();
+const next = (client: SupabaseClient, sessionId: string, afterPostId: string | null) =>
+  client.rpc("play_next_in_session", { session_id: sessionId, after_post_id: afterPostId as string });
+const claim = (client: SupabaseClient, sessionId: string, expectedHost: string | null) =>
+  client.rpc("claim_session_host", { session_id: sessionId, expected_host_id: expectedHost as string });
+const queue = (user: TestUser, sessionId: string, postId: string) =>
+  user.client
+    .from("session_queue")
+    .insert({ session_id: sessionId, post_id: postId, added_by: user.id })
+    .select("status, room_id, sort_key")
+    .single();
 
-const stored = async (sessionId: string) => (await adminQuery<SessionRow & { version: string }>("select * from public.listening_sessions where id = $1", [sessionId]))[0];
+const stored = async (sessionId: string) =>
+  (await adminQuery<SessionRow & { version: string }>("select * from public.listening_sessions where id = $1", [sessionId]))[0];
 const quietFor = (sessionId: string, seconds: number) =>
-  adminQuery("update public.listening_sessions set host_seen_at = clock_timestamp() - make_interval(secs => $2) where id = $1", [sessionId, seconds]);
-const endAll = (roomId: string) => adminQuery("update public.listening_sessions set ended_at = greatest(now(), started_at), playing = false where room_id = $1 and ended_at is null", [roomId]);
+  adminQuery("update public.listening_sessions set host_seen_at = clock_timestamp() - make_interval(secs => $2) where id = $1", [
+    sessionId,
+    seconds,
+  ]);
+const endAll = (roomId: string) =>
+  adminQuery(
+    "update public.listening_sessions set ended_at = greatest(now(), started_at), playing = false where room_id = $1 and ended_at is null",
+    [roomId],
+  );
 
 async function newPost(roomId: string, title: string, duration: number | null = 120): Promise<string> {
   const rows = await adminQuery<{ id: string }>(
@@ -55,7 +78,9 @@ async function gatedSession(postId?: string): Promise<SessionRow> {
 }
 
 beforeAll(async () => {
-  [owner, moderator, host, member, outsider] = await Promise.all(["ls-owner", "ls-moderator", "ls-host", "ls-member", "ls-outsider"].map((label) => signedInUser(label)));
+  [owner, moderator, host, member, outsider] = await Promise.all(
+    ["ls-owner", "ls-moderator", "ls-host", "ls-member", "ls-outsider"].map((label) => signedInUser(label)),
+  );
   open = await createRoom(owner.id, "public");
   gated = await createRoom(owner.id, "gated");
   for (const room of [open, gated]) {
@@ -88,7 +113,17 @@ describe("starting a session", () => {
 
   test("a moderator starts one with a post loaded; a second start is 409 with words to join it", async () => {
     const session = accepted(await start(moderator.client, open.id, posts.open));
-    expect(session).toMatchObject({ room_id: open.id, host_id: moderator.id, started_by: moderator.id, post_id: posts.open, playing: false, position_seconds: 0, rate: 1, version: 1, ended_at: null });
+    expect(session).toMatchObject({
+      room_id: open.id,
+      host_id: moderator.id,
+      started_by: moderator.id,
+      post_id: posts.open,
+      playing: false,
+      position_seconds: 0,
+      rate: 1,
+      version: 1,
+      ended_at: null,
+    });
     refused(await start(owner.client, open.id), 409, "PT409", "A session is already on in this room — join it");
   });
 
@@ -103,9 +138,17 @@ describe("starting a session", () => {
   });
 
   test("only the owner decides who may start: a moderator's change is refused with its reason", async () => {
-    const byModerator = await moderator.client.from("rooms").update({ session_starters: "moderators" }).eq("id", gated.id).select("session_starters");
+    const byModerator = await moderator.client
+      .from("rooms")
+      .update({ session_starters: "moderators" })
+      .eq("id", gated.id)
+      .select("session_starters");
     refused(byModerator, 403, "42501", "Only the owner decides who may start listening sessions");
-    const byMember = await member.client.from("rooms").update({ session_starters: "moderators" }).eq("id", gated.id).select("session_starters");
+    const byMember = await member.client
+      .from("rooms")
+      .update({ session_starters: "moderators" })
+      .eq("id", gated.id)
+      .select("session_starters");
     expect(byMember).toMatchObject({ error: null, data: [] });
     const bad = await owner.client.from("rooms").update({ session_starters: "everyone" }).eq("id", open.id).select("session_starters");
     refused(bad, 400, "23514", 'new row for relation "rooms" violates check constraint "rooms_session_starters"');
@@ -120,21 +163,56 @@ describe("playback: the host only", () => {
     const session = await gatedSession(posts.a);
     refused(await play(anonClient(), session.id, posts.a, 1, true), 401, "42501", "permission denied for function set_session_playback");
     refused(await play(serviceClient(), session.id, posts.a, 1, true), 403, "42501", "Sign in to listen together");
-    refused(await play(outsider.client, session.id, posts.a, 1, true), 403, "42501", "Only members of the room can take part in its session");
-    for (const notHost of [member, moderator, owner]) refused(await play(notHost.client, session.id, posts.a, 1, true), 403, "42501", "Only the host controls playback");
-    refused(await play(host.client, crypto.randomUUID(), posts.a, 1, true), 403, "42501", "Only members of the room can take part in its session");
+    refused(
+      await play(outsider.client, session.id, posts.a, 1, true),
+      403,
+      "42501",
+      "Only members of the room can take part in its session",
+    );
+    for (const notHost of [member, moderator, owner])
+      refused(await play(notHost.client, session.id, posts.a, 1, true), 403, "42501", "Only the host controls playback");
+    refused(
+      await play(host.client, crypto.randomUUID(), posts.a, 1, true),
+      403,
+      "42501",
+      "Only members of the room can take part in its session",
+    );
     expect((await stored(session.id)).version).toBe("1");
   });
 
   test("the host plays, pauses and seeks; a position past the end is clamped; bad input is refused with its reason", async () => {
     const session = await gatedSession(posts.a);
-    expect(accepted(await play(host.client, session.id, posts.a, 10, true))).toMatchObject({ post_id: posts.a, position_seconds: 10, playing: true, version: 2 });
-    expect(accepted(await play(host.client, session.id, posts.a, 500, false))).toMatchObject({ position_seconds: 120, playing: false, version: 3 });
-    refused(await play(host.client, session.id, posts.a, -1, true), 400, "23514", 'new row for relation "listening_sessions" violates check constraint "listening_sessions_position_range"');
-    refused(await play(host.client, session.id, posts.a, 1, true, { rate: 3 }), 400, "23514", 'new row for relation "listening_sessions" violates check constraint "listening_sessions_rate_range"');
+    expect(accepted(await play(host.client, session.id, posts.a, 10, true))).toMatchObject({
+      post_id: posts.a,
+      position_seconds: 10,
+      playing: true,
+      version: 2,
+    });
+    expect(accepted(await play(host.client, session.id, posts.a, 500, false))).toMatchObject({
+      position_seconds: 120,
+      playing: false,
+      version: 3,
+    });
+    refused(
+      await play(host.client, session.id, posts.a, -1, true),
+      400,
+      "23514",
+      'new row for relation "listening_sessions" violates check constraint "listening_sessions_position_range"',
+    );
+    refused(
+      await play(host.client, session.id, posts.a, 1, true, { rate: 3 }),
+      400,
+      "23514",
+      'new row for relation "listening_sessions" violates check constraint "listening_sessions_rate_range"',
+    );
     refused(await play(host.client, session.id, null, 0, true), 400, "22023", "Choose a post to play");
     refused(await play(host.client, session.id, posts.open, 0, true), 409, "23503", "That post isn't in this room");
-    refused(await play(host.client, session.id, posts.a, 0, true, { at: "half past" }), 400, "22007", 'invalid input syntax for type timestamp with time zone: "half past"');
+    refused(
+      await play(host.client, session.id, posts.a, 0, true, { at: "half past" }),
+      400,
+      "22007",
+      'invalid input syntax for type timestamp with time zone: "half past"',
+    );
     const misnamed = await host.client.rpc("set_session_playback", { session_id: session.id, position: 1 } as never);
     expect({ status: misnamed.status, code: misnamed.error?.code }).toEqual({ status: 404, code: "PGRST202" });
     expect((await stored(session.id)).version).toBe("3");
@@ -162,7 +240,9 @@ describe("playback: the host only", () => {
     expect([accepted(button).post_id, accepted(mediaEnd).post_id]).toEqual([posts.b, posts.b]);
     const now = await stored(session.id);
     expect(now).toMatchObject({ post_id: posts.b, position_seconds: 0, playing: true, version: "3" });
-    expect(await adminQuery("select post_id from public.session_queue where session_id = $1", [session.id])).toEqual([{ post_id: posts.c }]);
+    expect(await adminQuery("select post_id from public.session_queue where session_id = $1", [session.id])).toEqual([
+      { post_id: posts.c },
+    ]);
     expect(accepted(await next(host.client, session.id, posts.b)).post_id).toBe(posts.c);
     const paused = accepted(await next(host.client, session.id, posts.c));
     expect(paused).toMatchObject({ post_id: posts.c, playing: false });
@@ -175,8 +255,18 @@ describe("the host's place", () => {
     const beat = accepted<string>(await host.client.rpc("session_heartbeat", { session_id: session.id }));
     expect(Math.abs(Date.parse(beat) - Date.now())).toBeLessThan(5_000);
     expect((await stored(session.id)).version).toBe("1");
-    refused(await member.client.rpc("session_heartbeat", { session_id: session.id }), 403, "42501", "Only the host's page sends heartbeats");
-    refused(await outsider.client.rpc("session_heartbeat", { session_id: session.id }), 403, "42501", "Only members of the room can take part in its session");
+    refused(
+      await member.client.rpc("session_heartbeat", { session_id: session.id }),
+      403,
+      "42501",
+      "Only the host's page sends heartbeats",
+    );
+    refused(
+      await outsider.client.rpc("session_heartbeat", { session_id: session.id }),
+      403,
+      "42501",
+      "Only members of the room can take part in its session",
+    );
   });
 
   test("claims: refused while the host is here or when another host is named; allowed when quiet > 5 s, released, or the host left the room; after 2 minutes with nobody hosting, a claim ends it", async () => {
@@ -189,7 +279,14 @@ describe("the host's place", () => {
     await quietFor(session.id, 6);
     const before = (await member.client.from("listening_sessions").select("state_at, version").eq("id", session.id).single()).data!;
     const claimed = accepted(await claim(member.client, session.id, host.id));
-    expect(claimed).toMatchObject({ host_id: member.id, post_id: posts.a, position_seconds: 42, playing: true, state_at: before.state_at, version: before.version + 1 });
+    expect(claimed).toMatchObject({
+      host_id: member.id,
+      post_id: posts.a,
+      position_seconds: 42,
+      playing: true,
+      state_at: before.state_at,
+      version: before.version + 1,
+    });
     refused(await play(host.client, session.id, posts.a, 0, true), 403, "42501", "Only the host controls playback");
 
     expect(await member.client.rpc("release_session_host", { session_id: session.id })).toMatchObject({ error: null, status: 204 });
@@ -222,8 +319,18 @@ describe("the host's place", () => {
 
   test("end: a member who does not host is refused; the host ends it, and an ended session refuses changes with 409", async () => {
     const session = await gatedSession(posts.a);
-    refused(await member.client.rpc("end_listening_session", { session_id: session.id }), 403, "42501", "Only the host, moderators and the owner can end the session");
-    refused(await anonClient().rpc("end_listening_session", { session_id: session.id }), 401, "42501", "permission denied for function end_listening_session");
+    refused(
+      await member.client.rpc("end_listening_session", { session_id: session.id }),
+      403,
+      "42501",
+      "Only the host, moderators and the owner can end the session",
+    );
+    refused(
+      await anonClient().rpc("end_listening_session", { session_id: session.id }),
+      401,
+      "42501",
+      "permission denied for function end_listening_session",
+    );
     const ended = accepted(await host.client.rpc("end_listening_session", { session_id: session.id }));
     expect(ended.ended_at).not.toBeNull();
     refused(await play(host.client, session.id, posts.a, 0, true), 409, "PT409", "This session has ended");
@@ -235,10 +342,23 @@ describe("the queue and moments", () => {
   test("a member's post is a suggestion; an outsider, another room's post, a duplicate and a forged room are refused", async () => {
     const session = await gatedSession(posts.a);
     expect((await queue(member, session.id, posts.b)).data).toMatchObject({ status: "suggested", room_id: gated.id });
-    refused(await queue(member, session.id, posts.b), 409, "23505", 'duplicate key value violates unique constraint "session_queue_one_per_post"');
+    refused(
+      await queue(member, session.id, posts.b),
+      409,
+      "23505",
+      'duplicate key value violates unique constraint "session_queue_one_per_post"',
+    );
     refused(await queue(member, session.id, posts.open), 409, "23503", "That post isn't in this room");
-    refused(await queue(outsider, session.id, posts.c), 403, "42501", 'new row violates row-level security policy for table "session_queue"');
-    const forged = await member.client.from("session_queue").insert({ session_id: session.id, post_id: posts.c, added_by: member.id, room_id: open.id } as never).select();
+    refused(
+      await queue(outsider, session.id, posts.c),
+      403,
+      "42501",
+      'new row violates row-level security policy for table "session_queue"',
+    );
+    const forged = await member.client
+      .from("session_queue")
+      .insert({ session_id: session.id, post_id: posts.c, added_by: member.id, room_id: open.id } as never)
+      .select();
     refused(forged, 403, "42501", "permission denied for table session_queue");
     const accept = await member.client.from("session_queue").update({ status: "queued" }).eq("session_id", session.id).select();
     expect(accept).toMatchObject({ error: null, data: [] });
@@ -260,9 +380,17 @@ describe("the queue and moments", () => {
 
   test("a moment during the session carries it; on a post the session is not playing it is refused with 409", async () => {
     const session = await gatedSession(posts.a);
-    const stamped = await member.client.from("moments").insert({ post_id: posts.a, author_id: member.id, at_seconds: 102, body: "live at 1:42", session_id: session.id }).select("session_id").single();
+    const stamped = await member.client
+      .from("moments")
+      .insert({ post_id: posts.a, author_id: member.id, at_seconds: 102, body: "live at 1:42", session_id: session.id })
+      .select("session_id")
+      .single();
     expect(stamped).toMatchObject({ error: null, data: { session_id: session.id } });
-    const elsewhere = await member.client.from("moments").insert({ post_id: posts.b, author_id: member.id, at_seconds: 1, body: "wrong post", session_id: session.id }).select().single();
+    const elsewhere = await member.client
+      .from("moments")
+      .insert({ post_id: posts.b, author_id: member.id, at_seconds: 1, body: "wrong post", session_id: session.id })
+      .select()
+      .single();
     refused(elsewhere, 409, "PT409", "That post isn't playing in the session any more");
   });
 

@@ -25,7 +25,10 @@ const rooms: string[] = [];
 type Broadcast = { event: string; payload: Record<string, unknown> };
 
 async function client(as: { jwt: string } | "anon"): Promise<SupabaseClient> {
-  const made = createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false }, ...(as === "anon" ? {} : { accessToken: async () => as.jwt }) });
+  const made = createClient(apiUrl, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    ...(as === "anon" ? {} : { accessToken: async () => as.jwt }),
+  });
   await made.realtime.setAuth();
   clients.push(made);
   return made;
@@ -62,8 +65,12 @@ async function room(visibility: "public" | "gated"): Promise<string> {
 
 /** Writes as the owner would (the triggers broadcast as they do for the app). */
 const post = (roomId: string, title: string) =>
-  adminQuery("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871')", [roomId, owner.id, title]);
-const epochOf = async (roomId: string) => (await adminQuery<{ access_epoch: number }>("select access_epoch from public.rooms where id = $1", [roomId]))[0].access_epoch;
+  adminQuery(
+    "insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871')",
+    [roomId, owner.id, title],
+  );
+const epochOf = async (roomId: string) =>
+  (await adminQuery<{ access_epoch: number }>("select access_epoch from public.rooms where id = $1", [roomId]))[0].access_epoch;
 
 beforeAll(async () => {
   await insertAuthUsers(people);
@@ -114,7 +121,10 @@ describe("when who may read a room narrows, sockets that may not read it any mor
 
     await adminQuery("delete from public.memberships where room_id = $1 and user_id = $2", [roomId, member.id]);
     expect(await epochOf(roomId)).toBe(1);
-    await waitFor("the removed member's sockets are told", () => events(removed).includes("access") && events(removedSession).includes("access"));
+    await waitFor(
+      "the removed member's sockets are told",
+      () => events(removed).includes("access") && events(removedSession).includes("access"),
+    );
     // Their own page learns why first: the membership's end, then the move.
     expect(events(removed)).toEqual(["memberships", "access"]);
 

@@ -23,7 +23,11 @@ async function makePost(roomId: string, authorId: string, duration: number) {
 }
 
 beforeAll(async () => {
-  [owner, member, outsider] = await Promise.all([signedInUser("moments-owner"), signedInUser("moments-member"), signedInUser("moments-outsider")]);
+  [owner, member, outsider] = await Promise.all([
+    signedInUser("moments-owner"),
+    signedInUser("moments-member"),
+    signedInUser("moments-outsider"),
+  ]);
   room = await createRoom(owner.id, "public");
   gated = await createRoom(owner.id, "gated");
   await addMember(room.id, member.id);
@@ -68,7 +72,11 @@ describe("reading", () => {
     const first = page.ok ? page.data.moments[0] : null;
     await member.client.from("reactions").insert({ moment_id: first!.id, user_id: member.id, emoji: "🔥" } as never);
     const moment = await getMoment(anonClient(), first!.id);
-    expect(moment).toMatchObject({ at_seconds: 1.5, author: { display_name: expect.any(String) }, reactions: [{ emoji: "🔥", user_id: member.id }] });
+    expect(moment).toMatchObject({
+      at_seconds: 1.5,
+      author: { display_name: expect.any(String) },
+      reactions: [{ emoji: "🔥", user_id: member.id }],
+    });
   });
 
   test("a refetch through a key returns what is there up to it, and no further", async () => {
@@ -80,7 +88,9 @@ describe("reading", () => {
   });
 
   test("a gated room's moments are not readable by outsiders or visitors", async () => {
-    await member.client.from("moments").insert({ post_id: gatedPostId, author_id: member.id, at_seconds: 3, body: "members only" } as never);
+    await member.client
+      .from("moments")
+      .insert({ post_id: gatedPostId, author_id: member.id, at_seconds: 3, body: "members only" } as never);
     for (const client of [anonClient(), outsider.client]) {
       const page = await getMomentsPage(client, gatedPostId, null);
       expect(page.ok && page.data.moments).toEqual([]);
@@ -91,7 +101,11 @@ describe("reading", () => {
 });
 
 describe("refusals, in words", () => {
-  const insert = (user: TestUser, values: Record<string, unknown>) => user.client.from("moments").insert({ post_id: postId, author_id: user.id, ...values } as never).select("id");
+  const insert = (user: TestUser, values: Record<string, unknown>) =>
+    user.client
+      .from("moments")
+      .insert({ post_id: postId, author_id: user.id, ...values } as never)
+      .select("id");
 
   test("a time past the media's end", async () => {
     const { error } = await insert(member, { at_seconds: 121, body: "after the end" });
@@ -116,7 +130,10 @@ describe("refusals, in words", () => {
     const [target] = await adminQuery<{ id: string }>("select id from public.moments where post_id = $1 and at_seconds = 90", [postId]);
     const react = (emoji: string) => member.client.from("reactions").insert({ moment_id: target.id, user_id: member.id, emoji } as never);
     expect((await react("😮")).error).toBeNull();
-    expect(writeProblem((await react("😮")).error!, "reaction")).toEqual({ message: "You already reacted with that emoji", field: "emoji" });
+    expect(writeProblem((await react("😮")).error!, "reaction")).toEqual({
+      message: "You already reacted with that emoji",
+      field: "emoji",
+    });
     expect(writeProblem((await react("💩")).error!, "reaction")).toEqual({ message: momentMessages.emojiNotInSet, field: "emoji" });
     const stored = await adminQuery("select emoji from public.reactions where moment_id = $1", [target.id]);
     expect(stored).toEqual([{ emoji: "😮" }]);

@@ -15,7 +15,14 @@ const pageColumns = "id,post_id,author_id,at_seconds,body,created_at,updated_at,
 async function newPost(user: TestUser, roomId: string, title: string): Promise<string> {
   const { data, error } = await user.client
     .from("posts")
-    .insert({ room_id: roomId, author_id: user.id, title, media_kind: "embed", media_url: "https://vimeo.com/76979871", duration_seconds: 120 })
+    .insert({
+      room_id: roomId,
+      author_id: user.id,
+      title,
+      media_kind: "embed",
+      media_url: "https://vimeo.com/76979871",
+      duration_seconds: 120,
+    })
     .select("id")
     .single();
   if (error) throw error;
@@ -23,14 +30,22 @@ async function newPost(user: TestUser, roomId: string, title: string): Promise<s
 }
 
 async function comment(user: TestUser, postId: string, body: string, atSeconds: number | null = null) {
-  return user.client.from("moments").insert({ post_id: postId, author_id: user.id, at_seconds: atSeconds, body }).select("id, room_id").single();
+  return user.client
+    .from("moments")
+    .insert({ post_id: postId, author_id: user.id, at_seconds: atSeconds, body })
+    .select("id, room_id")
+    .single();
 }
 
-const momentCount = async (postId: string) => Number((await adminQuery<{ n: string }>("select count(*) as n from public.moments where post_id = $1", [postId]))[0].n);
-const reactionCount = async (postId: string) => Number((await adminQuery<{ n: string }>("select count(*) as n from public.reactions where post_id = $1", [postId]))[0].n);
+const momentCount = async (postId: string) =>
+  Number((await adminQuery<{ n: string }>("select count(*) as n from public.moments where post_id = $1", [postId]))[0].n);
+const reactionCount = async (postId: string) =>
+  Number((await adminQuery<{ n: string }>("select count(*) as n from public.reactions where post_id = $1", [postId]))[0].n);
 
 beforeAll(async () => {
-  [owner, member, other, moderator, outsider] = await Promise.all(["mo-owner", "mo-member", "mo-other", "mo-moderator", "mo-outsider"].map((label) => signedInUser(label)));
+  [owner, member, other, moderator, outsider] = await Promise.all(
+    ["mo-owner", "mo-member", "mo-other", "mo-moderator", "mo-outsider"].map((label) => signedInUser(label)),
+  );
   open = await createRoom(owner.id, "public");
   gated = await createRoom(owner.id, "gated");
   for (const room of [open, gated]) {
@@ -55,7 +70,9 @@ describe("reading a room's moments", () => {
 
     const asMember = await other.client.from("moments").select(pageColumns).eq("post_id", gatedPost).eq("id", moment!.id);
     expect(asMember.error).toBeNull();
-    expect(asMember.data).toEqual([expect.objectContaining({ body: "the drop at 1:42", at_seconds: 102, reactions: [{ emoji: "🔥", user_id: other.id }] })]);
+    expect(asMember.data).toEqual([
+      expect.objectContaining({ body: "the drop at 1:42", at_seconds: 102, reactions: [{ emoji: "🔥", user_id: other.id }] }),
+    ]);
 
     for (const stranger of [outsider.client, anonClient()]) {
       const moments = await stranger.from("moments").select(pageColumns).eq("post_id", gatedPost);
@@ -79,13 +96,20 @@ describe("reading a room's moments", () => {
     const times = [30, null, 5, 5, 120, 0, null];
     for (const [i, at] of times.entries()) expect((await comment(member, postId, `c${i}`, at)).error).toBeNull();
     const page = (query: ReturnType<typeof other.client.from>) =>
-      query.select(pageColumns).eq("post_id", postId).order("at_seconds", { ascending: true, nullsFirst: false }).order("id", { ascending: true }).limit(3);
+      query
+        .select(pageColumns)
+        .eq("post_id", postId)
+        .order("at_seconds", { ascending: true, nullsFirst: false })
+        .order("id", { ascending: true })
+        .limit(3);
     const first = await page(other.client.from("moments"));
     expect(first.error).toBeNull();
     expect(first.data!.map((m) => m.at_seconds)).toEqual([0, 5, 5]);
     const last = first.data!.at(-1)!;
     // after (at, id): `at >= cursor` on its own so the scan starts there; then the general comments by id
-    const second = await page(other.client.from("moments")).gte("at_seconds", last.at_seconds).or(`at_seconds.gt.${last.at_seconds},id.gt.${last.id}`);
+    const second = await page(other.client.from("moments"))
+      .gte("at_seconds", last.at_seconds)
+      .or(`at_seconds.gt.${last.at_seconds},id.gt.${last.id}`);
     expect(second.data!.map((m) => m.at_seconds)).toEqual([30, 120]);
     const general = await page(other.client.from("moments")).is("at_seconds", null);
     expect(general.data!.map((m) => m.at_seconds)).toEqual([null, null]);
@@ -102,8 +126,20 @@ describe("writing moments: bad input is refused with the error the app maps, and
     ["a time past the post's duration", 120.5, "a comment", "23514", "That time is past the end of the media"],
     ["a negative time", -1, "a comment", "23514", 'new row for relation "moments" violates check constraint "moments_at_seconds_range"'],
     ["an empty comment", 10, "", "23514", 'new row for relation "moments" violates check constraint "moments_body_length"'],
-    ["a comment of only whitespace", 10, " \n\t ", "23514", 'new row for relation "moments" violates check constraint "moments_body_length"'],
-    ["a 1001-character comment", 10, "x".repeat(1001), "23514", 'new row for relation "moments" violates check constraint "moments_body_length"'],
+    [
+      "a comment of only whitespace",
+      10,
+      " \n\t ",
+      "23514",
+      'new row for relation "moments" violates check constraint "moments_body_length"',
+    ],
+    [
+      "a 1001-character comment",
+      10,
+      "x".repeat(1001),
+      "23514",
+      'new row for relation "moments" violates check constraint "moments_body_length"',
+    ],
   ])("%s", async (_, at, body, code, message) => {
     const before = await momentCount(gatedPost);
     const { data, error } = await comment(member, gatedPost, body, at);
@@ -130,7 +166,9 @@ describe("writing moments: bad input is refused with the error the app maps, and
   });
 
   test("a client cannot name a moment's room (the column is not theirs to write), nor comment as someone else", async () => {
-    const forged = await member.client.from("moments").insert({ post_id: gatedPost, room_id: open.id, author_id: member.id, body: "forged" } as never);
+    const forged = await member.client
+      .from("moments")
+      .insert({ post_id: gatedPost, room_id: open.id, author_id: member.id, body: "forged" } as never);
     expect(forged.error).toMatchObject({ code: "42501", message: "permission denied for table moments" });
     const impersonated = await comment({ ...member, id: other.id }, gatedPost, "as someone else");
     expect(impersonated.error).toMatchObject({ code: "42501", message: 'new row violates row-level security policy for table "moments"' });
@@ -147,7 +185,9 @@ describe("writing moments: bad input is refused with the error the app maps, and
       expect(again.error).toMatchObject({ code: "42501", message: 'new row violates row-level security policy for table "moments"' });
       const edit = await leaver.client.from("moments").update({ body: "edited after" }).eq("id", mine!.id).select("id");
       expect(edit).toMatchObject({ error: null, data: [] });
-      expect((await adminQuery<{ body: string }>("select body from public.moments where id = $1", [mine!.id]))[0].body).toBe("before I left");
+      expect((await adminQuery<{ body: string }>("select body from public.moments where id = $1", [mine!.id]))[0].body).toBe(
+        "before I left",
+      );
     } finally {
       await deleteUsers(leaver);
     }
@@ -155,11 +195,19 @@ describe("writing moments: bad input is refused with the error the app maps, and
 
   test("authors edit their own; moderators delete any, edit none; others neither", async () => {
     const { data: mine } = await comment(member, gatedPost, "first take", 10);
-    const edited = await member.client.from("moments").update({ body: "second take", at_seconds: 11 }).eq("id", mine!.id).select("body, at_seconds").single();
+    const edited = await member.client
+      .from("moments")
+      .update({ body: "second take", at_seconds: 11 })
+      .eq("id", mine!.id)
+      .select("body, at_seconds")
+      .single();
     expect(edited.data).toEqual({ body: "second take", at_seconds: 11 });
     const pastEnd = await member.client.from("moments").update({ at_seconds: 500 }).eq("id", mine!.id);
     expect(pastEnd.error).toMatchObject({ code: "23514", message: "That time is past the end of the media" });
-    const moved = await member.client.from("moments").update({ room_id: open.id } as never).eq("id", mine!.id);
+    const moved = await member.client
+      .from("moments")
+      .update({ room_id: open.id } as never)
+      .eq("id", mine!.id);
     expect(moved.error).toMatchObject({ code: "42501", message: "permission denied for table moments" });
     expect((await other.client.from("moments").update({ body: "hijack" }).eq("id", mine!.id).select("id")).data).toEqual([]);
     expect((await other.client.from("moments").delete().eq("id", mine!.id).select("id")).data).toEqual([]);
@@ -174,13 +222,21 @@ describe("reactions", () => {
     expect((await other.client.from("reactions").insert({ moment_id: moment!.id, user_id: other.id, emoji: "👏" })).error).toBeNull();
     const before = await reactionCount(gatedPost);
     const notInSet = await other.client.from("reactions").insert({ moment_id: moment!.id, user_id: other.id, emoji: "💩" });
-    expect(notInSet.error).toMatchObject({ code: "23514", message: 'new row for relation "reactions" violates check constraint "reactions_emoji_in_set"' });
+    expect(notInSet.error).toMatchObject({
+      code: "23514",
+      message: 'new row for relation "reactions" violates check constraint "reactions_emoji_in_set"',
+    });
     const twice = await other.client.from("reactions").insert({ moment_id: moment!.id, user_id: other.id, emoji: "👏" });
-    expect(twice.error).toMatchObject({ code: "23505", message: 'duplicate key value violates unique constraint "reactions_one_per_emoji"' });
+    expect(twice.error).toMatchObject({
+      code: "23505",
+      message: 'duplicate key value violates unique constraint "reactions_one_per_emoji"',
+    });
     expect(twice.status).toBe(409);
     const outsiders = await outsider.client.from("reactions").insert({ moment_id: moment!.id, user_id: outsider.id, emoji: "🔥" });
     expect(outsiders.error).toMatchObject({ code: "42501", message: 'new row violates row-level security policy for table "reactions"' });
-    const forged = await other.client.from("reactions").insert({ moment_id: moment!.id, user_id: other.id, emoji: "🔥", room_id: open.id } as never);
+    const forged = await other.client
+      .from("reactions")
+      .insert({ moment_id: moment!.id, user_id: other.id, emoji: "🔥", room_id: open.id } as never);
     expect(forged.error).toMatchObject({ code: "42501", message: "permission denied for table reactions" });
     expect(await reactionCount(gatedPost)).toBe(before);
   });

@@ -14,7 +14,12 @@ let open: { id: string; slug: string }, gated: { id: string; slug: string };
 const admin = serviceClient();
 
 beforeAll(async () => {
-  [owner, member, moderator, outsider] = await Promise.all([signedInUser("post-owner"), signedInUser("post-member"), signedInUser("post-moderator"), signedInUser("post-outsider")]);
+  [owner, member, moderator, outsider] = await Promise.all([
+    signedInUser("post-owner"),
+    signedInUser("post-member"),
+    signedInUser("post-moderator"),
+    signedInUser("post-outsider"),
+  ]);
   open = await createRoom(owner.id, "public");
   gated = await createRoom(owner.id, "gated");
   for (const room of [open, gated]) {
@@ -25,19 +30,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await adminQuery("delete from public.rooms where id = any($1::uuid[])", [[open.id, gated.id]]);
-  const names = await adminQuery<{ name: string }>("select name from storage.objects where bucket_id = 'media' and (name like $1 or name like $2)", [`${open.id}/%`, `${gated.id}/%`]);
+  const names = await adminQuery<{ name: string }>(
+    "select name from storage.objects where bucket_id = 'media' and (name like $1 or name like $2)",
+    [`${open.id}/%`, `${gated.id}/%`],
+  );
   if (names.length) await admin.storage.from("media").remove(names.map((row) => row.name));
   await deleteUsers(owner, member, moderator, outsider);
 });
 
-const fileExists = async (path: string) => (await adminQuery("select 1 from storage.objects where bucket_id = 'media' and name = $1", [path])).length === 1;
+const fileExists = async (path: string) =>
+  (await adminQuery("select 1 from storage.objects where bucket_id = 'media' and name = $1", [path])).length === 1;
 
 /** The browser's two steps: a signed upload URL as the member, then the bytes to it. */
 async function upload(user: TestUser, roomId: string, bytes = wavFile(0.25)) {
   const path = mediaObjectPath(roomId, user.id, "audio/wav", crypto.randomUUID());
   const signed = await user.client.storage.from("media").createSignedUploadUrl(path);
   if (signed.error) throw signed.error;
-  const stored = await user.client.storage.from("media").uploadToSignedUrl(path, signed.data.token, new Blob([bytes as BlobPart], { type: "audio/wav" }), { contentType: "audio/wav" });
+  const stored = await user.client.storage
+    .from("media")
+    .uploadToSignedUrl(path, signed.data.token, new Blob([bytes as BlobPart], { type: "audio/wav" }), { contentType: "audio/wav" });
   if (stored.error) throw stored.error;
   return path;
 }
@@ -46,7 +57,13 @@ describe("link posts", () => {
   test("a member posts a link; everyone reads it in the public room", async () => {
     const { data, error } = await member.client
       .from("posts")
-      .insert({ room_id: open.id, author_id: member.id, title: "A link", media_kind: "embed", media_url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" })
+      .insert({
+        room_id: open.id,
+        author_id: member.id,
+        title: "A link",
+        media_kind: "embed",
+        media_url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+      })
       .select("id, embed")
       .single();
     expect(error).toBeNull();
@@ -56,19 +73,46 @@ describe("link posts", () => {
   });
 
   test("authors cannot write the embed metadata themselves; the server (service role) can", async () => {
-    const refused = await member.client
-      .from("posts")
-      .insert({ room_id: open.id, author_id: member.id, title: "Forged", media_kind: "embed", media_url: "https://vimeo.com/76979871", embed: { provider: "vimeo", title: "<script>" } } as never);
+    const refused = await member.client.from("posts").insert({
+      room_id: open.id,
+      author_id: member.id,
+      title: "Forged",
+      media_kind: "embed",
+      media_url: "https://vimeo.com/76979871",
+      embed: { provider: "vimeo", title: "<script>" },
+    } as never);
     expect(refused.error?.code).toBe("42501");
-    const { data: post } = await member.client.from("posts").insert({ room_id: open.id, author_id: member.id, title: "Real", media_kind: "embed", media_url: "https://vimeo.com/76979871" }).select("id").single();
-    const update = await member.client.from("posts").update({ embed: { provider: "vimeo" } } as never).eq("id", post!.id);
+    const { data: post } = await member.client
+      .from("posts")
+      .insert({ room_id: open.id, author_id: member.id, title: "Real", media_kind: "embed", media_url: "https://vimeo.com/76979871" })
+      .select("id")
+      .single();
+    const update = await member.client
+      .from("posts")
+      .update({ embed: { provider: "vimeo" } } as never)
+      .eq("id", post!.id);
     expect(update.error?.code).toBe("42501");
-    const server = await admin.from("posts").update({ embed: { provider: "vimeo", provider_name: "Vimeo", title: "A film", author: "Someone", thumbnail_url: "https://i.vimeocdn.com/a.jpg" } }).eq("id", post!.id).select("embed").single();
+    const server = await admin
+      .from("posts")
+      .update({
+        embed: {
+          provider: "vimeo",
+          provider_name: "Vimeo",
+          title: "A film",
+          author: "Someone",
+          thumbnail_url: "https://i.vimeocdn.com/a.jpg",
+        },
+      })
+      .eq("id", post!.id)
+      .select("embed")
+      .single();
     expect(server.data?.embed).toMatchObject({ provider_name: "Vimeo", title: "A film" });
   });
 
   test("someone who is not a member cannot post in the room", async () => {
-    const { error } = await outsider.client.from("posts").insert({ room_id: open.id, author_id: outsider.id, title: "Drive-by", media_kind: "embed", media_url: "https://vimeo.com/1" });
+    const { error } = await outsider.client
+      .from("posts")
+      .insert({ room_id: open.id, author_id: outsider.id, title: "Drive-by", media_kind: "embed", media_url: "https://vimeo.com/1" });
     expect(error?.code).toBe("42501");
   });
 });
@@ -94,7 +138,9 @@ describe("uploads", () => {
     const path = mediaObjectPath(open.id, member.id, "audio/wav", crypto.randomUUID());
     const signed = await member.client.storage.from("media").createSignedUploadUrl(path);
     expect(signed.error).toBeNull();
-    const { error } = await member.client.from("posts").insert({ room_id: open.id, author_id: member.id, title: "Too soon", media_kind: "upload", storage_path: path });
+    const { error } = await member.client
+      .from("posts")
+      .insert({ room_id: open.id, author_id: member.id, title: "Too soon", media_kind: "upload", storage_path: path });
     expect(error?.code).toBe("23503");
     expect(error?.message).toBe("The upload has not finished — try again once it has");
     expect((await adminQuery("select 1 from public.posts where storage_path = $1", [path])).length).toBe(0);
@@ -110,14 +156,20 @@ describe("uploads", () => {
   test("the bucket refuses what is not audio or video", async () => {
     const path = `${open.id}/${member.id}/${crypto.randomUUID()}.txt`;
     const signed = await member.client.storage.from("media").createSignedUploadUrl(path);
-    const stored = await member.client.storage.from("media").uploadToSignedUrl(path, signed.data!.token, new Blob(["hello"], { type: "text/plain" }), { contentType: "text/plain" });
+    const stored = await member.client.storage
+      .from("media")
+      .uploadToSignedUrl(path, signed.data!.token, new Blob(["hello"], { type: "text/plain" }), { contentType: "text/plain" });
     expect(stored.error).not.toBeNull();
     expect(await fileExists(path)).toBe(false);
   });
 
   test("the author deletes an upload post and its file", async () => {
     const path = await upload(member, open.id);
-    const { data: post } = await member.client.from("posts").insert({ room_id: open.id, author_id: member.id, title: "Short-lived", media_kind: "upload", storage_path: path }).select("id").single();
+    const { data: post } = await member.client
+      .from("posts")
+      .insert({ room_id: open.id, author_id: member.id, title: "Short-lived", media_kind: "upload", storage_path: path })
+      .select("id")
+      .single();
     const deleted = await member.client.from("posts").delete().eq("id", post!.id).select("storage_path");
     expect(deleted.data).toEqual([{ storage_path: path }]);
     const removed = await member.client.storage.from("media").remove([path]);
@@ -127,7 +179,11 @@ describe("uploads", () => {
 
   test("a moderator deletes another member's upload post and its file; another member cannot", async () => {
     const path = await upload(member, gated.id);
-    const { data: post } = await member.client.from("posts").insert({ room_id: gated.id, author_id: member.id, title: "Moderated", media_kind: "upload", storage_path: path }).select("id").single();
+    const { data: post } = await member.client
+      .from("posts")
+      .insert({ room_id: gated.id, author_id: member.id, title: "Moderated", media_kind: "upload", storage_path: path })
+      .select("id")
+      .single();
     const bystander = await signedInUser("post-bystander");
     await addMember(gated.id, bystander.id);
     expect((await bystander.client.from("posts").delete().eq("id", post!.id).select("id")).data).toEqual([]);
@@ -144,7 +200,9 @@ describe("a gated room to someone who is not a member", () => {
   let path = "";
   beforeAll(async () => {
     path = await upload(member, gated.id);
-    await member.client.from("posts").insert({ room_id: gated.id, author_id: member.id, title: "Members only", media_kind: "upload", storage_path: path });
+    await member.client
+      .from("posts")
+      .insert({ room_id: gated.id, author_id: member.id, title: "Members only", media_kind: "upload", storage_path: path });
   });
 
   test("REST shows none of its posts, to a signed-in outsider or to anyone signed out", async () => {
@@ -173,8 +231,13 @@ describe("files that never became a post", () => {
     const abandoned = await upload(member, open.id);
     const recent = await upload(member, open.id);
     const posted = await upload(member, open.id);
-    await member.client.from("posts").insert({ room_id: open.id, author_id: member.id, title: "Kept", media_kind: "upload", storage_path: posted });
-    await adminQuery("update storage.objects set created_at = now() - interval '2 hours' where bucket_id = 'media' and name = any($1::text[])", [[abandoned, posted]]);
+    await member.client
+      .from("posts")
+      .insert({ room_id: open.id, author_id: member.id, title: "Kept", media_kind: "upload", storage_path: posted });
+    await adminQuery(
+      "update storage.objects set created_at = now() - interval '2 hours' where bucket_id = 'media' and name = any($1::text[])",
+      [[abandoned, posted]],
+    );
 
     expect((await admin.rpc("media_orphan_uploads", { grace: "1 hour" })).data).toContain(abandoned);
     const removed = await removeOrphanUploads(admin);

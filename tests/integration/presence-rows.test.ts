@@ -26,7 +26,8 @@ afterAll(async () => {
   for (const person of [owner, member, outsider]) if (person) await admin.auth.admin.deleteUser(person.id);
 });
 
-const namesHere = async (client = owner.client) => ((await client.rpc("who_is_here", { target_room: room.id })).data ?? []).map((row: { user_id: string }) => row.user_id);
+const namesHere = async (client = owner.client) =>
+  ((await client.rpc("who_is_here", { target_room: room.id })).data ?? []).map((row: { user_id: string }) => row.user_id);
 
 test("nobody writes presence rows through REST, not even for themselves", async () => {
   for (const user_id of [member.id, owner.id]) {
@@ -42,7 +43,9 @@ test("a member's page is marked for the member themselves, and shown with their 
   expect(Date.parse(since as string)).toBeGreaterThan(Date.now() - 60_000);
   const { data: profile } = await admin.from("profiles").select("username, display_name").eq("id", member.id).single();
   const { data: rows } = await owner.client.rpc("who_is_here", { target_room: room.id });
-  expect(rows).toEqual([expect.objectContaining({ user_id: member.id, username: profile!.username, display_name: profile!.display_name, role: "member" })]);
+  expect(rows).toEqual([
+    expect.objectContaining({ user_id: member.id, username: profile!.username, display_name: profile!.display_name, role: "member" }),
+  ]);
   await member.client.rpc("leave_here", { target_room: room.id, tab });
   expect(await namesHere()).toEqual([]);
 });

@@ -24,7 +24,10 @@ beforeAll(async () => {
   room = await createRoom(owner.id, "public");
   await addMember(room.id, member.id);
   await addMember(room.id, bystander.id);
-  const [row] = await adminQuery<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, 'Burst target', 'embed', 'https://vimeo.com/76979871') returning id", [room.id, owner.id]);
+  const [row] = await adminQuery<{ id: string }>(
+    "insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, 'Burst target', 'embed', 'https://vimeo.com/76979871') returning id",
+    [room.id, owner.id],
+  );
   postId = row.id;
 });
 
@@ -34,9 +37,14 @@ afterAll(async () => {
 
 describe("a burst from one account", () => {
   test("30 comments at once: 20 are posted, 10 refused with 429 and the wait in words; the room hears only the 20", async () => {
-    const before = await adminQuery<{ n: number }>("select count(*)::int as n from realtime.messages where topic = $1 and event = 'moments'", [`room:${room.id}`]);
+    const before = await adminQuery<{ n: number }>(
+      "select count(*)::int as n from realtime.messages where topic = $1 and event = 'moments'",
+      [`room:${room.id}`],
+    );
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => member.client.from("moments").insert({ post_id: postId, author_id: member.id, at_seconds: i, body: `burst ${i}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        member.client.from("moments").insert({ post_id: postId, author_id: member.id, at_seconds: i, body: `burst ${i}` }),
+      ),
     );
     const refused = answers.filter((answer) => answer.error);
     expect(answers.length - refused.length).toBe(20);
@@ -46,19 +54,26 @@ describe("a burst from one account", () => {
     }
     const [{ n }] = await adminQuery<{ n: number }>("select count(*)::int as n from public.moments where author_id = $1", [member.id]);
     expect(n).toBe(20);
-    const after = await adminQuery<{ n: number }>("select count(*)::int as n from realtime.messages where topic = $1 and event = 'moments'", [`room:${room.id}`]);
+    const after = await adminQuery<{ n: number }>(
+      "select count(*)::int as n from realtime.messages where topic = $1 and event = 'moments'",
+      [`room:${room.id}`],
+    );
     expect(after[0].n - before[0].n).toBe(20);
     // the app's comment action shows the database's words
     expect(writeProblem(refused[0].error!, "moment").message).toBe(refused[0].error!.message);
     // someone else in the room comments as usual
-    expect((await bystander.client.from("moments").insert({ post_id: postId, author_id: bystander.id, body: "still here" })).error).toBeNull();
+    expect(
+      (await bystander.client.from("moments").insert({ post_id: postId, author_id: bystander.id, body: "still here" })).error,
+    ).toBeNull();
   });
 
   test("12 rooms at once: 10 are created, 2 refused in words; nothing of them is kept", async () => {
     const creator = await signedInUser("rl-creator");
     try {
       const stamp = Date.now().toString(36);
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => data(creator).rpc("create_room", { slug: `burst-${stamp}-${i}`, name: `Burst ${i}` })));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => data(creator).rpc("create_room", { slug: `burst-${stamp}-${i}`, name: `Burst ${i}` })),
+      );
       const refused = answers.filter((answer) => answer.error);
       expect(refused).toHaveLength(2);
       for (const answer of refused) expect(rateLimitRefusal(answer.error)).toBe("You've created 10 rooms today — try again in 24 hours");
@@ -73,7 +88,10 @@ describe("a burst from one account", () => {
     const titles = Array.from({ length: 12 }, (_, i) => `Suggestion ${i}`);
     const ids: string[] = [];
     for (const title of titles) {
-      const [row] = await adminQuery<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871') returning id", [room.id, owner.id, title]);
+      const [row] = await adminQuery<{ id: string }>(
+        "insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', 'https://vimeo.com/76979871') returning id",
+        [room.id, owner.id, title],
+      );
       ids.push(row.id);
     }
     const { data: started, error } = await data(owner).rpc("start_listening_session", { room_id: room.id });
@@ -81,8 +99,12 @@ describe("a burst from one account", () => {
     const sessionId = (started as { id: string }).id;
     const answers = await Promise.all(ids.map((id) => addToQueue(data(member), { sessionId, postId: id, userId: member.id })));
     expect(answers.filter((answer) => answer.ok)).toHaveLength(10);
-    for (const answer of answers.filter((answer) => !answer.ok)) expect(answer).toEqual({ ok: false, error: queueMessages.suggestionLimit });
-    const [{ n }] = await adminQuery<{ n: number }>("select count(*)::int as n from public.session_queue where session_id = $1 and added_by = $2 and status = 'suggested'", [sessionId, member.id]);
+    for (const answer of answers.filter((answer) => !answer.ok))
+      expect(answer).toEqual({ ok: false, error: queueMessages.suggestionLimit });
+    const [{ n }] = await adminQuery<{ n: number }>(
+      "select count(*)::int as n from public.session_queue where session_id = $1 and added_by = $2 and status = 'suggested'",
+      [sessionId, member.id],
+    );
     expect(n).toBe(10);
   });
 

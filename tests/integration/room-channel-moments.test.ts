@@ -13,7 +13,14 @@ vi.setConfig({ testTimeout: 60_000 });
 
 interface Received {
   event: string;
-  payload: { id?: string; schema?: string; table?: string; operation?: string; record?: Record<string, unknown> | null; old_record?: Record<string, unknown> | null } & Record<string, unknown>;
+  payload: {
+    id?: string;
+    schema?: string;
+    table?: string;
+    operation?: string;
+    record?: Record<string, unknown> | null;
+    old_record?: Record<string, unknown> | null;
+  } & Record<string, unknown>;
 }
 
 let owner: TestUser, writer: TestUser, listener: TestUser, outsider: TestUser;
@@ -35,7 +42,9 @@ function realtimeClient(token?: () => string): SupabaseClient {
 async function join(client: SupabaseClient, roomId: string) {
   await client.realtime.setAuth();
   // The room's current topic, as the app learns it (it moves on when access narrows).
-  const channel: RealtimeChannel = client.channel(roomTopic(roomId, await roomEpoch(roomId)), { config: { private: true, broadcast: { ack: true } } });
+  const channel: RealtimeChannel = client.channel(roomTopic(roomId, await roomEpoch(roomId)), {
+    config: { private: true, broadcast: { ack: true } },
+  });
   const got: Received[] = [];
   const statuses: string[] = [];
   channel.on("broadcast", { event: "*" }, (message) => got.push(message as unknown as Received));
@@ -66,7 +75,9 @@ async function settle(receiver: { got: Received[] }, roomId: string, postId: str
 const tokenFor = (user: TestUser) => () => userJwt(user.id, user.email);
 
 beforeAll(async () => {
-  [owner, writer, listener, outsider] = await Promise.all(["live-owner", "live-writer", "live-listener", "live-outsider"].map((label) => signedInUser(label)));
+  [owner, writer, listener, outsider] = await Promise.all(
+    ["live-owner", "live-writer", "live-listener", "live-outsider"].map((label) => signedInUser(label)),
+  );
   open = await createRoom(owner.id, "public");
   gated = await createRoom(owner.id, "gated");
   for (const room of [open, gated]) {
@@ -74,7 +85,12 @@ beforeAll(async () => {
     await addMember(room.id, listener.id);
   }
   const post = async (roomId: string) =>
-    (await adminQuery<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, 'Live', 'embed', 'https://vimeo.com/1', 300) returning id", [roomId, writer.id]))[0].id;
+    (
+      await adminQuery<{ id: string }>(
+        "insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, 'Live', 'embed', 'https://vimeo.com/1', 300) returning id",
+        [roomId, writer.id],
+      )
+    )[0].id;
   openPost = await post(open.id);
   gatedPost = await post(gated.id);
 });
@@ -90,7 +106,11 @@ describe("a room's channel carries its moments and reactions", () => {
     const room = await join(realtimeClient(tokenFor(listener)), gated.id);
     expect(room.status).toBe("SUBSCRIBED");
 
-    const { data: moment, error } = await writer.client.from("moments").insert({ post_id: gatedPost, author_id: writer.id, at_seconds: 102, body: "the drop" }).select("id").single();
+    const { data: moment, error } = await writer.client
+      .from("moments")
+      .insert({ post_id: gatedPost, author_id: writer.id, at_seconds: 102, body: "the drop" })
+      .select("id")
+      .single();
     expect(error).toBeNull();
     await writer.client.from("moments").update({ body: "the drop!" }).eq("id", moment!.id);
     await listener.client.from("reactions").insert({ moment_id: moment!.id, user_id: listener.id, emoji: "🔥" });
@@ -106,15 +126,27 @@ describe("a room's channel carries its moments and reactions", () => {
       ["moments", "DELETE"],
     ]);
     const [inserted, updated, reacted, unreacted, deleted] = room.got;
-    expect(inserted.payload).toMatchObject({ schema: "public", table: "moments", old_record: null, record: { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, at_seconds: 102, body: "the drop" } });
+    expect(inserted.payload).toMatchObject({
+      schema: "public",
+      table: "moments",
+      old_record: null,
+      record: { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, at_seconds: 102, body: "the drop" },
+    });
     expect(inserted.payload.id).toEqual(expect.any(String));
     // old_record names the row (and what it belongs to), never its words: an edit or a delete
     // leaves nothing of what was said on the channel.
     const ids = { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, session_id: null };
     expect(updated.payload).toMatchObject({ record: { body: "the drop!" } });
     expect(updated.payload.old_record).toEqual(ids);
-    expect(reacted.payload).toMatchObject({ table: "reactions", old_record: null, record: { moment_id: moment!.id, user_id: listener.id, emoji: "🔥", room_id: gated.id } });
-    expect(unreacted.payload).toMatchObject({ record: null, old_record: { moment_id: moment!.id, user_id: listener.id, room_id: gated.id } });
+    expect(reacted.payload).toMatchObject({
+      table: "reactions",
+      old_record: null,
+      record: { moment_id: moment!.id, user_id: listener.id, emoji: "🔥", room_id: gated.id },
+    });
+    expect(unreacted.payload).toMatchObject({
+      record: null,
+      old_record: { moment_id: moment!.id, user_id: listener.id, room_id: gated.id },
+    });
     expect(unreacted.payload.old_record).not.toHaveProperty("emoji");
     expect(deleted.payload).toMatchObject({ record: null });
     expect(deleted.payload.old_record).toEqual(ids);
@@ -162,7 +194,9 @@ describe("when a membership ends", () => {
       const stays = await join(realtimeClient(tokenFor(listener)), gated.id);
       expect(room.status).toBe("SUBSCRIBED");
       const closed: string[] = [];
-      room.channel.on("system", {}, (message: { status?: string; message?: string }) => closed.push(`${message.status}: ${message.message}`));
+      room.channel.on("system", {}, (message: { status?: string; message?: string }) =>
+        closed.push(`${message.status}: ${message.message}`),
+      );
       const oldTopic = room.channel.topic.replace(/^realtime:/, "");
 
       await adminQuery("delete from public.memberships where room_id = $1 and user_id = $2", [gated.id, leaver.id]);

@@ -39,7 +39,9 @@ async function join(as: { jwt: string } | "anon", roomId: string, presenceKey?: 
   const got: Broadcast[] = [];
   channel.on("broadcast", { event: "*" }, (message) => got.push(message as unknown as Broadcast));
   channel.on("presence", { event: "sync" }, () => undefined);
-  const outcome = await new Promise<{ status: string; error?: Error }>((resolve) => channel.subscribe((status, error) => resolve({ status, error })));
+  const outcome = await new Promise<{ status: string; error?: Error }>((resolve) =>
+    channel.subscribe((status, error) => resolve({ status, error })),
+  );
   return { channel, got, ...outcome };
 }
 
@@ -80,7 +82,10 @@ describe("a room's channel", () => {
     expect(room.status).toBe("SUBSCRIBED");
     await sendFromDatabase(gatedRoom, "INSERT", { table: "moments", record: { body: "at 1:42" } });
     await waitFor("the member receives it", () => room.got.length === 1);
-    expect(room.got[0]).toMatchObject({ event: "INSERT", payload: { table: "moments", record: { body: "at 1:42" }, id: expect.any(String) } });
+    expect(room.got[0]).toMatchObject({
+      event: "INSERT",
+      payload: { table: "moments", record: { body: "at 1:42" }, id: expect.any(String) },
+    });
   });
 
   test("a non-member's join of a gated room's channel is refused, and nothing reaches them", async () => {
@@ -109,14 +114,21 @@ describe("a room's channel", () => {
     const sender = await join(owner, publicRoom);
     const listener = await join(member, gatedRoom);
     const gatedSender = await join(member, gatedRoom);
-    expect(await sender.channel.send({ type: "broadcast", event: "INSERT", payload: { forged: true } }, { timeout: 1500 })).toBe("timed out");
-    expect(await gatedSender.channel.send({ type: "broadcast", event: "INSERT", payload: { forged: true } }, { timeout: 1500 })).toBe("timed out");
+    expect(await sender.channel.send({ type: "broadcast", event: "INSERT", payload: { forged: true } }, { timeout: 1500 })).toBe(
+      "timed out",
+    );
+    expect(await gatedSender.channel.send({ type: "broadcast", event: "INSERT", payload: { forged: true } }, { timeout: 1500 })).toBe(
+      "timed out",
+    );
     // the REST broadcast refuses it too
-    const response = await fetch(`${apiUrl}/realtime/v1/api/broadcast/${encodeURIComponent(`room:${gatedRoom}`)}/events/INSERT?private=true`, {
-      method: "POST",
-      headers: { apikey: anonKey, Authorization: `Bearer ${member.jwt}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ forged: true }),
-    });
+    const response = await fetch(
+      `${apiUrl}/realtime/v1/api/broadcast/${encodeURIComponent(`room:${gatedRoom}`)}/events/INSERT?private=true`,
+      {
+        method: "POST",
+        headers: { apikey: anonKey, Authorization: `Bearer ${member.jwt}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ forged: true }),
+      },
+    );
     expect(response.status).toBe(403);
     await sendFromDatabase(gatedRoom, "DELETE", { marker: true });
     await waitFor("the database's message", () => listener.got.length === 1);

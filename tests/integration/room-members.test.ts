@@ -41,7 +41,13 @@ beforeAll(async () => {
   const { error } = await service.from("memberships").insert([
     { room_id: openRoom, user_id: member.id, role: "member" },
     { room_id: openRoom, user_id: moderator.id, role: "moderator" },
-    { room_id: gatedRoom, user_id: member.id, role: "member", verified_wallet: wallets.memberQualified, verified_at: new Date().toISOString() },
+    {
+      room_id: gatedRoom,
+      user_id: member.id,
+      role: "member",
+      verified_wallet: wallets.memberQualified,
+      verified_at: new Date().toISOString(),
+    },
   ]);
   if (error) throw error;
 });

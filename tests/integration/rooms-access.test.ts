@@ -46,7 +46,10 @@ async function roomRows(slug: string) {
 }
 
 async function roleOf(roomId: string, userId: string): Promise<string | null> {
-  const rows = await adminQuery<{ role: string }>("select role from public.memberships where room_id = $1 and user_id = $2", [roomId, userId]);
+  const rows = await adminQuery<{ role: string }>("select role from public.memberships where room_id = $1 and user_id = $2", [
+    roomId,
+    userId,
+  ]);
   return rows[0]?.role ?? null;
 }
 
@@ -58,7 +61,9 @@ async function membersOf(client: SupabaseClient, roomId: string) {
 
 /** Adds a membership with a role as the server would (the service role), for fixtures. */
 async function addMember(roomId: string, person: Person, role: "member" | "moderator") {
-  const { error } = await service.from("memberships").insert({ room_id: roomId, user_id: users[person].id, role, verified_at: new Date().toISOString() });
+  const { error } = await service
+    .from("memberships")
+    .insert({ room_id: roomId, user_id: users[person].id, role, verified_at: new Date().toISOString() });
   if (error) throw new Error(`add ${person}: ${error.message}`);
 }
 
@@ -79,7 +84,11 @@ afterAll(async () => {
 
 describe("anon", () => {
   test("reads public and gated rooms and the gate, with member counts", async () => {
-    const { data, error } = await anon.from("rooms").select("slug, visibility, member_count, gate:room_gates(chain_id, standard, min_balance)").in("id", [rooms.open.id, rooms.gated.id]).order("slug");
+    const { data, error } = await anon
+      .from("rooms")
+      .select("slug, visibility, member_count, gate:room_gates(chain_id, standard, min_balance)")
+      .in("id", [rooms.open.id, rooms.gated.id])
+      .order("slug");
     expect(error).toBeNull();
     expect(data).toEqual([
       { slug: rooms.gated.slug, visibility: "gated", member_count: 4, gate: { chain_id: 31337, standard: "erc721", min_balance: "1" } },
@@ -133,11 +142,20 @@ describe("a signed-in non-member", () => {
   });
 
   test("joins and leaves a public room; the member count follows", async () => {
-    const joined = await outsider().from("memberships").insert({ room_id: rooms.open.id, user_id: users.outsider.id }).select("role").single();
+    const joined = await outsider()
+      .from("memberships")
+      .insert({ room_id: rooms.open.id, user_id: users.outsider.id })
+      .select("role")
+      .single();
     expect(joined.status).toBe(201);
     expect(joined.data).toEqual({ role: "member" });
     expect((await roomRows(rooms.open.slug))[0]).toMatchObject({ member_count: 5, members: 5 });
-    const left = await outsider().from("memberships").delete().eq("room_id", rooms.open.id).eq("user_id", users.outsider.id).select("user_id");
+    const left = await outsider()
+      .from("memberships")
+      .delete()
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.outsider.id)
+      .select("user_id");
     expect(left.data).toEqual([{ user_id: users.outsider.id }]);
     expect((await roomRows(rooms.open.slug))[0]).toMatchObject({ member_count: 4, members: 4 });
   });
@@ -154,7 +172,9 @@ describe("a signed-in non-member", () => {
     expect(other.error).toMatchObject({ code: "42501", message: 'new row violates row-level security policy for table "memberships"' });
     const withRole = await outsider().from("memberships").insert({ room_id: rooms.open.id, user_id: users.outsider.id, role: "moderator" });
     expect(withRole.error).toMatchObject({ code: "42501" });
-    const verified = await outsider().from("memberships").insert({ room_id: rooms.gated.id, user_id: users.outsider.id, verified_wallet: "0x" + "cd".repeat(20) });
+    const verified = await outsider()
+      .from("memberships")
+      .insert({ room_id: rooms.gated.id, user_id: users.outsider.id, verified_wallet: "0x" + "cd".repeat(20) });
     expect(verified.error).toMatchObject({ code: "42501" });
     expect(await roleOf(rooms.open.id, users.bystander.id)).toBeNull();
     expect(await roleOf(rooms.open.id, users.outsider.id)).toBeNull();
@@ -194,7 +214,9 @@ describe("a signed-in non-member", () => {
     }
     expect((await roomRows(rooms.open.slug))[0]).toMatchObject({ member_count: 5, members: 5 });
     const upserts = await Promise.all(
-      Array.from({ length: 4 }, () => outsider().from("memberships").upsert({ room_id: rooms.open.id, user_id: users.outsider.id }, { ignoreDuplicates: true })),
+      Array.from({ length: 4 }, () =>
+        outsider().from("memberships").upsert({ room_id: rooms.open.id, user_id: users.outsider.id }, { ignoreDuplicates: true }),
+      ),
     );
     expect(upserts.map((u) => u.error)).toEqual([null, null, null, null]);
     expect((await roomRows(rooms.open.slug))[0]).toMatchObject({ member_count: 5, members: 5 });
@@ -211,14 +233,24 @@ describe("a member", () => {
 
   test("cannot make themself owner or moderator", async () => {
     for (const role of ["owner", "moderator"]) {
-      const change = await member().from("memberships").update({ role }).eq("room_id", rooms.open.id).eq("user_id", users.member.id).select("role");
+      const change = await member()
+        .from("memberships")
+        .update({ role })
+        .eq("room_id", rooms.open.id)
+        .eq("user_id", users.member.id)
+        .select("role");
       expect(change).toMatchObject({ error: null, data: [] });
     }
     expect(await roleOf(rooms.open.id, users.member.id)).toBe("member");
   });
 
   test("cannot remove the owner or a moderator, edit the room or delete it", async () => {
-    const removal = await member().from("memberships").delete().eq("room_id", rooms.open.id).in("user_id", [users.owner.id, users.moderator.id]).select("user_id");
+    const removal = await member()
+      .from("memberships")
+      .delete()
+      .eq("room_id", rooms.open.id)
+      .in("user_id", [users.owner.id, users.moderator.id])
+      .select("user_id");
     expect(removal).toMatchObject({ error: null, data: [] });
     const edit = await member().from("rooms").update({ name: "Member's room" }).eq("id", rooms.open.id).select("id");
     expect(edit).toMatchObject({ error: null, data: [] });
@@ -232,7 +264,12 @@ describe("a moderator", () => {
   const moderator = () => users.moderator.client;
 
   test("edits the room's name and description", async () => {
-    const { data, error } = await moderator().from("rooms").update({ name: "Renamed by a moderator", description: "New words" }).eq("id", rooms.open.id).select("name, description").single();
+    const { data, error } = await moderator()
+      .from("rooms")
+      .update({ name: "Renamed by a moderator", description: "New words" })
+      .eq("id", rooms.open.id)
+      .select("name, description")
+      .single();
     expect(error).toBeNull();
     expect(data).toEqual({ name: "Renamed by a moderator", description: "New words" });
   });
@@ -247,11 +284,26 @@ describe("a moderator", () => {
   });
 
   test("cannot change roles, remove another moderator or the owner, delete the room, or touch the gate", async () => {
-    const promote = await moderator().from("memberships").update({ role: "moderator" }).eq("room_id", rooms.open.id).eq("user_id", users.member.id).select("role");
+    const promote = await moderator()
+      .from("memberships")
+      .update({ role: "moderator" })
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.member.id)
+      .select("role");
     expect(promote).toMatchObject({ error: null, data: [] });
-    const demote = await moderator().from("memberships").update({ role: "member" }).eq("room_id", rooms.open.id).eq("user_id", users.moderator2.id).select("role");
+    const demote = await moderator()
+      .from("memberships")
+      .update({ role: "member" })
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.moderator2.id)
+      .select("role");
     expect(demote).toMatchObject({ error: null, data: [] });
-    const removal = await moderator().from("memberships").delete().eq("room_id", rooms.open.id).in("user_id", [users.moderator2.id, users.owner.id]).select("user_id");
+    const removal = await moderator()
+      .from("memberships")
+      .delete()
+      .eq("room_id", rooms.open.id)
+      .in("user_id", [users.moderator2.id, users.owner.id])
+      .select("user_id");
     expect(removal).toMatchObject({ error: null, data: [] });
     const deleted = await moderator().from("rooms").delete().eq("id", rooms.open.id).select("id");
     expect(deleted).toMatchObject({ error: null, data: [] });
@@ -266,7 +318,12 @@ describe("a moderator", () => {
 
   test("removes a member", async () => {
     await addMember(rooms.open.id, "bystander", "member");
-    const removal = await moderator().from("memberships").delete().eq("room_id", rooms.open.id).eq("user_id", users.bystander.id).select("user_id");
+    const removal = await moderator()
+      .from("memberships")
+      .delete()
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.bystander.id)
+      .select("user_id");
     expect(removal).toMatchObject({ error: null, data: [{ user_id: users.bystander.id }] });
     expect((await roomRows(rooms.open.slug))[0]).toMatchObject({ member_count: 4, members: 4 });
   });
@@ -276,9 +333,21 @@ describe("the owner", () => {
   const owner = () => users.owner.client;
 
   test("promotes a member to moderator and back", async () => {
-    const up = await owner().from("memberships").update({ role: "moderator" }).eq("room_id", rooms.open.id).eq("user_id", users.member.id).select("role").single();
+    const up = await owner()
+      .from("memberships")
+      .update({ role: "moderator" })
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.member.id)
+      .select("role")
+      .single();
     expect(up).toMatchObject({ error: null, data: { role: "moderator" } });
-    const down = await owner().from("memberships").update({ role: "member" }).eq("room_id", rooms.open.id).eq("user_id", users.member.id).select("role").single();
+    const down = await owner()
+      .from("memberships")
+      .update({ role: "member" })
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.member.id)
+      .select("role")
+      .single();
     expect(down).toMatchObject({ error: null, data: { role: "member" } });
   });
 
@@ -286,7 +355,12 @@ describe("the owner", () => {
     const crown = await owner().from("memberships").update({ role: "owner" }).eq("room_id", rooms.open.id).eq("user_id", users.member.id);
     expect(crown.status).toBe(403);
     expect(crown.error).toMatchObject({ code: "42501", message: 'new row violates row-level security policy for table "memberships"' });
-    const own = await owner().from("memberships").update({ role: "member" }).eq("room_id", rooms.open.id).eq("user_id", users.owner.id).select("role");
+    const own = await owner()
+      .from("memberships")
+      .update({ role: "member" })
+      .eq("room_id", rooms.open.id)
+      .eq("user_id", users.owner.id)
+      .select("role");
     expect(own).toMatchObject({ error: null, data: [] });
     const leave = await owner().from("memberships").delete().eq("room_id", rooms.open.id).eq("user_id", users.owner.id).select("user_id");
     expect(leave).toMatchObject({ error: null, data: [] });
@@ -300,7 +374,12 @@ describe("the owner", () => {
   });
 
   test("removes a moderator", async () => {
-    const removal = await owner().from("memberships").delete().eq("room_id", rooms.gated.id).eq("user_id", users.moderator2.id).select("user_id");
+    const removal = await owner()
+      .from("memberships")
+      .delete()
+      .eq("room_id", rooms.gated.id)
+      .eq("user_id", users.moderator2.id)
+      .select("user_id");
     expect(removal).toMatchObject({ error: null, data: [{ user_id: users.moderator2.id }] });
     expect((await roomRows(rooms.gated.slug))[0]).toMatchObject({ member_count: 3, members: 3 });
   });
@@ -314,13 +393,24 @@ describe("the owner", () => {
   });
 
   test("gates a public room, replaces the gate and removes it through set_room_gate", async () => {
-    const set = await owner().rpc("set_room_gate", { room_id: rooms.open.id, gate: { chain_id: 8453, contract_address: "0x" + "EF".repeat(20), standard: "erc20", min_balance: "1000" } as never });
+    const set = await owner().rpc("set_room_gate", {
+      room_id: rooms.open.id,
+      gate: { chain_id: 8453, contract_address: "0x" + "EF".repeat(20), standard: "erc20", min_balance: "1000" } as never,
+    });
     expect(set.error).toBeNull();
-    expect(set.data).toMatchObject({ room_id: rooms.open.id, chain_id: 8453, contract_address: "0x" + "ef".repeat(20), min_balance: "1000" });
+    expect(set.data).toMatchObject({
+      room_id: rooms.open.id,
+      chain_id: 8453,
+      contract_address: "0x" + "ef".repeat(20),
+      min_balance: "1000",
+    });
     expect((await roomRows(rooms.open.slug))[0]).toMatchObject({ visibility: "gated", gates: 1 });
     expect(await membersOf(anon, rooms.open.id)).toEqual([]);
 
-    const replaced = await owner().rpc("set_room_gate", { room_id: rooms.open.id, gate: { chain_id: 137, contract_address: "0x" + "12".repeat(20), standard: "erc1155", token_id: "9" } as never });
+    const replaced = await owner().rpc("set_room_gate", {
+      room_id: rooms.open.id,
+      gate: { chain_id: 137, contract_address: "0x" + "12".repeat(20), standard: "erc1155", token_id: "9" } as never,
+    });
     expect(replaced.data).toMatchObject({ chain_id: 137, standard: "erc1155", token_id: "9", min_balance: "1" });
 
     const removed = await owner().rpc("set_room_gate", { room_id: rooms.open.id, gate: null as never });
@@ -346,17 +436,35 @@ describe("the owner", () => {
     expect(error).toBeNull();
     expect(data).toEqual([{ slug }]);
     expect(await roomRows(slug)).toEqual([]);
-    expect(await adminQuery("select 1 from public.memberships where room_id = $1 union all select 1 from public.room_gates where room_id = $1", [id])).toEqual([]);
+    expect(
+      await adminQuery("select 1 from public.memberships where room_id = $1 union all select 1 from public.room_gates where room_id = $1", [
+        id,
+      ]),
+    ).toEqual([]);
   });
 });
 
 describe("the service role (server code)", () => {
   test("reads every membership, adds a verified member to a gated room and removes one", async () => {
     expect(await membersOf(service, rooms.gated.id)).toHaveLength(3);
-    const added = await service.from("memberships").insert({ room_id: rooms.gated.id, user_id: users.outsider.id, verified_wallet: "0x" + "cd".repeat(20), verified_at: new Date().toISOString() }).select("role").single();
+    const added = await service
+      .from("memberships")
+      .insert({
+        room_id: rooms.gated.id,
+        user_id: users.outsider.id,
+        verified_wallet: "0x" + "cd".repeat(20),
+        verified_at: new Date().toISOString(),
+      })
+      .select("role")
+      .single();
     expect(added).toMatchObject({ error: null, data: { role: "member" } });
     expect(await membersOf(users.outsider.client, rooms.gated.id)).toHaveLength(4);
-    const removed = await service.from("memberships").delete().eq("room_id", rooms.gated.id).eq("user_id", users.outsider.id).select("user_id");
+    const removed = await service
+      .from("memberships")
+      .delete()
+      .eq("room_id", rooms.gated.id)
+      .eq("user_id", users.outsider.id)
+      .select("user_id");
     expect(removed.data).toHaveLength(1);
     expect(await membersOf(users.outsider.client, rooms.gated.id)).toEqual([]);
   });
@@ -385,11 +493,13 @@ describe("bad input through the API: a clear error, nothing half-written", () =>
     expect(await roomRows(slug)).toEqual([]);
   });
 
-  test("a taken slug: 409, the unique constraint whose comment reads \"That address is taken\"", async () => {
+  test('a taken slug: 409, the unique constraint whose comment reads "That address is taken"', async () => {
     const { status, error } = await createRoom(creator(), rooms.gated.slug);
     expect(status).toBe(409);
     expect(error).toMatchObject({ code: "23505", message: 'duplicate key value violates unique constraint "rooms_slug_key"' });
-    const [comment] = await adminQuery<{ text: string }>("select obj_description(oid, 'pg_constraint') as text from pg_constraint where conname = 'rooms_slug_key'");
+    const [comment] = await adminQuery<{ text: string }>(
+      "select obj_description(oid, 'pg_constraint') as text from pg_constraint where conname = 'rooms_slug_key'",
+    );
     expect(comment.text).toBe("That address is taken");
     expect(await roomRows(rooms.gated.slug)).toHaveLength(1);
   });
@@ -401,7 +511,9 @@ describe("bad input through the API: a clear error, nothing half-written", () =>
     expect(blank.error).toMatchObject({ code: "23514", message: expect.stringContaining("rooms_name_length") });
     const wordy = await creator().rpc("create_room", { slug: `wordy-${run}`, name: "Wordy", description: "d".repeat(501) });
     expect(wordy.error).toMatchObject({ code: "23514", message: expect.stringContaining("rooms_description_length") });
-    expect(await adminQuery("select 1 from public.rooms where slug = any($1)", [[`long-${run}`, `blank-${run}`, `wordy-${run}`]])).toEqual([]);
+    expect(await adminQuery("select 1 from public.rooms where slug = any($1)", [[`long-${run}`, `blank-${run}`, `wordy-${run}`]])).toEqual(
+      [],
+    );
   });
 
   test.each([
@@ -439,7 +551,9 @@ describe("bad input through the API: a clear error, nothing half-written", () =>
 
   test("a gated room inserted without its gate is refused at commit and not kept", async () => {
     const slug = `no-gate-${run}`;
-    const { status, error } = await creator().from("rooms").insert({ slug, name: "No gate", owner_id: users.outsider.id, visibility: "gated" });
+    const { status, error } = await creator()
+      .from("rooms")
+      .insert({ slug, name: "No gate", owner_id: users.outsider.id, visibility: "gated" });
     expect(status).toBe(400);
     expect(error).toMatchObject({ code: "23514", message: "A gated room needs a gate" });
     expect(await roomRows(slug)).toEqual([]);

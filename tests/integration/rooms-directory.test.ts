@@ -24,7 +24,10 @@ beforeAll(async () => {
     { slug: `${tag}-d`, name: `${tag} star*dust`, created_at: at(3) },
     { slug: `${tag}-e`, name: `${tag} 100 percent`, created_at: at(4) },
   ];
-  const { data, error } = await admin.from("rooms").insert(rows.map((row) => ({ ...row, owner_id: owner.id }))).select("id");
+  const { data, error } = await admin
+    .from("rooms")
+    .insert(rows.map((row) => ({ ...row, owner_id: owner.id })))
+    .select("id");
   if (error) throw error;
   ids.push(...data.map((row) => row.id));
 });
@@ -92,7 +95,12 @@ describe("directory pages", () => {
 describe("getRoomBySlug", () => {
   test("the room, its owner and the caller's own membership", async () => {
     const asOwner = await getRoomBySlug(owner.client, `${tag}-a`);
-    expect(asOwner.ok && asOwner.data).toMatchObject({ room: { name: `${tag} 100% vinyl` }, gate: null, membership: { role: "owner" }, viewerId: owner.id });
+    expect(asOwner.ok && asOwner.data).toMatchObject({
+      room: { name: `${tag} 100% vinyl` },
+      gate: null,
+      membership: { role: "owner" },
+      viewerId: owner.id,
+    });
     expect(asOwner.ok && asOwner.data.owner?.id).toBe(owner.id);
     const asVisitor = await getRoomBySlug(visitor.client, `${tag}-a`);
     expect(asVisitor.ok && asVisitor.data.membership).toBeNull();

@@ -41,7 +41,9 @@ async function join(user: TestUser | undefined, roomId: string, presenceKey?: st
   const got: Received[] = [];
   channel.on("broadcast", { event: "*" }, (message) => got.push(message as unknown as Received));
   channel.on("presence", { event: "sync" }, () => undefined);
-  const first = await new Promise<{ status: string; error?: Error }>((resolve) => channel.subscribe((status, error) => resolve({ status, error })));
+  const first = await new Promise<{ status: string; error?: Error }>((resolve) =>
+    channel.subscribe((status, error) => resolve({ status, error })),
+  );
   return { client, channel, got, ...first };
 }
 
@@ -57,20 +59,29 @@ const sessions = (got: Received[]) => got.filter((m) => m.event === "session").m
 const queueChanges = (got: Received[]) => got.filter((m) => m.event === "queue").map((m) => m.payload as unknown as QueueChange);
 
 async function liveSession(roomId: string, by: TestUser, postId: string): Promise<SessionRow> {
-  await adminQuery("update public.listening_sessions set ended_at = greatest(now(), started_at) where room_id = $1 and ended_at is null", [roomId]);
+  await adminQuery("update public.listening_sessions set ended_at = greatest(now(), started_at) where room_id = $1 and ended_at is null", [
+    roomId,
+  ]);
   const { data, error } = await by.client.rpc("start_listening_session", { room_id: roomId, post_id: postId });
   if (error) throw error;
   return data as SessionRow;
 }
 
 async function play(sessionId: string, postId: string, position: number, playing: boolean): Promise<SessionRow> {
-  const { data, error } = await host.client.rpc("set_session_playback", { session_id: sessionId, post_id: postId, position_seconds: position, playing });
+  const { data, error } = await host.client.rpc("set_session_playback", {
+    session_id: sessionId,
+    post_id: postId,
+    position_seconds: position,
+    playing,
+  });
   if (error) throw error;
   return data as SessionRow;
 }
 
 beforeAll(async () => {
-  [owner, host, listener, outsider] = await Promise.all(["sc-owner", "sc-host", "sc-listener", "sc-outsider"].map((label) => signedInUser(label)));
+  [owner, host, listener, outsider] = await Promise.all(
+    ["sc-owner", "sc-host", "sc-listener", "sc-outsider"].map((label) => signedInUser(label)),
+  );
   open = await createRoom(owner.id, "public");
   gated = await createRoom(owner.id, "gated");
   for (const room of [open, gated]) {
@@ -78,7 +89,12 @@ beforeAll(async () => {
     await addMember(room.id, listener.id);
   }
   const post = async (roomId: string, title: string) =>
-    (await adminQuery<{ id: string }>("insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, $3, 'embed', 'https://vimeo.com/1', 300) returning id", [roomId, host.id, title]))[0].id;
+    (
+      await adminQuery<{ id: string }>(
+        "insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, $3, 'embed', 'https://vimeo.com/1', 300) returning id",
+        [roomId, host.id, title],
+      )
+    )[0].id;
   postA = await post(gated.id, "A");
   postB = await post(gated.id, "B");
 });
@@ -113,7 +129,11 @@ describe("the session's channel carries the host's changes", () => {
   test("queue changes arrive as `queue` messages (INSERT, UPDATE, DELETE), and next is a DELETE then the new version", async () => {
     const session = await liveSession(gated.id, host, postA);
     const room = await join(listener, gated.id);
-    const { data: entry, error } = await listener.client.from("session_queue").insert({ session_id: session.id, post_id: postB, added_by: listener.id }).select("id").single();
+    const { data: entry, error } = await listener.client
+      .from("session_queue")
+      .insert({ session_id: session.id, post_id: postB, added_by: listener.id })
+      .select("id")
+      .single();
     expect(error).toBeNull();
     await host.client.from("session_queue").update({ status: "queued" }).eq("id", entry!.id);
     await host.client.rpc("play_next_in_session", { session_id: session.id, after_post_id: postA });
@@ -124,7 +144,13 @@ describe("the session's channel carries the host's changes", () => {
       ["UPDATE", "session_queue", "queued", "suggested"],
       ["DELETE", "session_queue", null, "queued"],
     ]);
-    expect(queueChanges(room.got)[0].record).toMatchObject({ id: entry!.id, session_id: session.id, room_id: gated.id, post_id: postB, added_by: listener.id });
+    expect(queueChanges(room.got)[0].record).toMatchObject({
+      id: entry!.id,
+      session_id: session.id,
+      room_id: gated.id,
+      post_id: postB,
+      added_by: listener.id,
+    });
     expect(room.got.map((m) => m.event).slice(-2)).toEqual(["queue", "session"]);
     expect(sessions(room.got)[0]).toMatchObject({ post_id: postB, position_seconds: 0, playing: true });
   });
@@ -141,7 +167,9 @@ describe("who is on the channel", () => {
     expect(refused.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: session:${gated.id}`);
     expect(anon.status).toBe("CHANNEL_ERROR");
     expect(publicRefused.status).toBe("CHANNEL_ERROR");
-    expect(publicRefused.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: session:${open.id}`);
+    expect(publicRefused.error?.message).toBe(
+      `Unauthorized: You do not have permissions to read from this Channel topic: session:${open.id}`,
+    );
     await play(session.id, postA, 5, true);
     await waitFor("the member receives it", () => sessions(member.got).length === 1);
     expect([refused.got, anon.got, publicRefused.got]).toEqual([[], [], []]);
@@ -155,11 +183,14 @@ describe("who is on the channel", () => {
     const forged = { ...session, version: 999, position_seconds: 250, playing: true };
     expect(await forger.channel.send({ type: "broadcast", event: "session", payload: forged }, { timeout: 1500 })).toBe("timed out");
     expect(await hostPage.channel.send({ type: "broadcast", event: "session", payload: forged }, { timeout: 1500 })).toBe("timed out");
-    const rest = await fetch(`${apiUrl}/realtime/v1/api/broadcast/${encodeURIComponent(sessionTopic(gated.id))}/events/session?private=true`, {
-      method: "POST",
-      headers: { apikey: anonKey, Authorization: `Bearer ${userJwt(host.id, host.email)}`, "Content-Type": "application/json" },
-      body: JSON.stringify(forged),
-    });
+    const rest = await fetch(
+      `${apiUrl}/realtime/v1/api/broadcast/${encodeURIComponent(sessionTopic(gated.id))}/events/session?private=true`,
+      {
+        method: "POST",
+        headers: { apikey: anonKey, Authorization: `Bearer ${userJwt(host.id, host.email)}`, "Content-Type": "application/json" },
+        body: JSON.stringify(forged),
+      },
+    );
     expect(rest.status).toBe(403);
     await play(session.id, postA, 10, true);
     await waitFor("the real change", () => sessions(other.got).length === 1);
@@ -173,7 +204,9 @@ describe("who is on the channel", () => {
     expect([a.status, b.status]).toEqual(["SUBSCRIBED", "SUBSCRIBED"]);
     expect(await a.channel.track({ user_id: host.id, following: true, since: Date.now() })).toBe("ok");
     expect(await b.channel.track({ user_id: listener.id, following: true, since: Date.now() })).toBe("ok");
-    await waitFor("each sees both", () => [a, b].every((r) => Object.keys(r.channel.presenceState()).sort().join() === [host.id, listener.id].sort().join()));
+    await waitFor("each sees both", () =>
+      [a, b].every((r) => Object.keys(r.channel.presenceState()).sort().join() === [host.id, listener.id].sort().join()),
+    );
     expect(b.channel.presenceState()[host.id][0]).toMatchObject({ user_id: host.id, following: true });
   });
 
@@ -189,7 +222,10 @@ describe("who is on the channel", () => {
       await waitFor("both receive it", () => sessions(gone.got).length === 1 && sessions(stays.got).length === 1);
 
       await adminQuery("delete from public.memberships where room_id = $1 and user_id = $2", [gated.id, leaver.id]);
-      await waitFor("both are told the channel moved", () => gone.got.some((m) => m.event === "access") && stays.got.some((m) => m.event === "access"));
+      await waitFor(
+        "both are told the channel moved",
+        () => gone.got.some((m) => m.event === "access") && stays.got.some((m) => m.event === "access"),
+      );
       const followed = await join(listener, gated.id);
       expect(followed.status).toBe("SUBSCRIBED");
       await play(session.id, postA, 2, true);

@@ -16,10 +16,16 @@ let sessionId: string;
 const posts: Record<string, string> = {};
 
 const data = (user: TestUser) => user.client as unknown as SupabaseClient<Database>;
-const rows = async () => adminQuery<{ post_id: string; status: string; sort_key: number; added_by: string }>("select post_id, status, sort_key, added_by from public.session_queue where session_id = $1 order by status, sort_key", [sessionId]);
+const rows = async () =>
+  adminQuery<{ post_id: string; status: string; sort_key: number; added_by: string }>(
+    "select post_id, status, sort_key, added_by from public.session_queue where session_id = $1 order by status, sort_key",
+    [sessionId],
+  );
 
 beforeAll(async () => {
-  [host, member, other, moderator, outsider] = await Promise.all(["sq-host", "sq-member", "sq-other", "sq-moderator", "sq-outsider"].map((label) => signedInUser(label)));
+  [host, member, other, moderator, outsider] = await Promise.all(
+    ["sq-host", "sq-member", "sq-other", "sq-moderator", "sq-outsider"].map((label) => signedInUser(label)),
+  );
   room = await createRoom(host.id, "public");
   await addMember(room.id, member.id);
   await addMember(room.id, other.id);
@@ -48,14 +54,26 @@ test("the host's posts are queued, in order; a member's are suggestions; a post 
   const suggested = await addToQueue(data(member), { sessionId, postId: posts["Dawn"], userId: member.id });
   expect(suggested.ok && suggested.data.status).toBe("suggested");
 
-  expect(await addToQueue(data(other), { sessionId, postId: posts["Night drive"], userId: other.id })).toEqual({ ok: false, error: queueMessages.duplicate });
-  expect(await addToQueue(data(outsider), { sessionId, postId: posts["Noon"], userId: outsider.id })).toEqual({ ok: false, error: queueMessages.membersOnly });
+  expect(await addToQueue(data(other), { sessionId, postId: posts["Night drive"], userId: other.id })).toEqual({
+    ok: false,
+    error: queueMessages.duplicate,
+  });
+  expect(await addToQueue(data(outsider), { sessionId, postId: posts["Noon"], userId: outsider.id })).toEqual({
+    ok: false,
+    error: queueMessages.membersOnly,
+  });
   expect(await rows()).toHaveLength(3);
 });
 
 test("only the host reorders and accepts; a member's try changes nothing and says who may", async () => {
-  const [dawn] = await adminQuery<{ id: string }>("select id from public.session_queue where session_id = $1 and post_id = $2", [sessionId, posts["Dawn"]]);
-  expect(await updateQueueEntry(data(member), dawn.id, { sort_key: -5, status: "queued" })).toEqual({ ok: false, error: queueMessages.onlyHostOrders });
+  const [dawn] = await adminQuery<{ id: string }>("select id from public.session_queue where session_id = $1 and post_id = $2", [
+    sessionId,
+    posts["Dawn"],
+  ]);
+  expect(await updateQueueEntry(data(member), dawn.id, { sort_key: -5, status: "queued" })).toEqual({
+    ok: false,
+    error: queueMessages.onlyHostOrders,
+  });
   expect((await rows()).find((row) => row.post_id === posts["Dawn"])?.status).toBe("suggested");
 
   const accepted = await updateQueueEntry(data(host), dawn.id, { sort_key: -5, status: "queued" });
@@ -70,7 +88,10 @@ test("people withdraw their own suggestions, not others'; moderators remove anyt
   expect(await removeFromQueue(data(other), mine.data.id)).toEqual({ ok: false, error: queueMessages.onlyAllowedRemove });
   expect(await removeFromQueue(data(member), mine.data.id)).toEqual({ ok: true, data: null });
 
-  const [dusk] = await adminQuery<{ id: string }>("select id from public.session_queue where session_id = $1 and post_id = $2", [sessionId, posts["Dusk"]]);
+  const [dusk] = await adminQuery<{ id: string }>("select id from public.session_queue where session_id = $1 and post_id = $2", [
+    sessionId,
+    posts["Dusk"],
+  ]);
   expect(await removeFromQueue(data(member), dusk.id)).toEqual({ ok: false, error: queueMessages.onlyAllowedRemove });
   expect(await removeFromQueue(data(moderator), dusk.id)).toEqual({ ok: true, data: null });
   expect((await rows()).map((row) => row.post_id).sort()).toEqual([posts["Dawn"], posts["Night drive"]].sort());
@@ -91,5 +112,8 @@ test("the picker finds posts by title, with % and _ taken literally; the queue's
 test("an ended session's queue takes nothing more", async () => {
   const { error } = await data(host).rpc("end_listening_session", { session_id: sessionId });
   expect(error).toBeNull();
-  expect(await addToQueue(data(host), { sessionId, postId: posts["Noon"], userId: host.id })).toEqual({ ok: false, error: queueMessages.sessionEnded });
+  expect(await addToQueue(data(host), { sessionId, postId: posts["Noon"], userId: host.id })).toEqual({
+    ok: false,
+    error: queueMessages.sessionEnded,
+  });
 });

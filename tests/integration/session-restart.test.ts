@@ -98,9 +98,16 @@ describe("the backend restarted mid-session", { timeout: 300_000 }, () => {
     const started = await host.client.rpc("start_listening_session", { room_id: roomId, post_id: postA });
     expect(started.error).toBeNull();
     const session = started.data as SessionRow;
-    const playing = await host.client.rpc("set_session_playback", { session_id: session.id, post_id: postA, position_seconds: 90, playing: true });
+    const playing = await host.client.rpc("set_session_playback", {
+      session_id: session.id,
+      post_id: postA,
+      position_seconds: 90,
+      playing: true,
+    });
     expect(playing.error).toBeNull();
-    expect((await listener.client.from("session_queue").insert({ session_id: session.id, post_id: postB, added_by: listener.id })).error).toBeNull();
+    expect(
+      (await listener.client.from("session_queue").insert({ session_id: session.id, post_id: postB, added_by: listener.id })).error,
+    ).toBeNull();
 
     await listener.client.realtime.setAuth();
     const channel: RealtimeChannel = listener.client.channel(sessionTopic(roomId), { config: { private: true } });
@@ -126,7 +133,12 @@ describe("the backend restarted mid-session", { timeout: 300_000 }, () => {
 
     // realtime-js reconnects and joins the channel again on its own (its backoff: up to 10 s a try).
     await waitFor("the channel joins again", () => channel.state === "joined", 90_000);
-    const seek = await host.client.rpc("set_session_playback", { session_id: session.id, post_id: postA, position_seconds: 120, playing: true });
+    const seek = await host.client.rpc("set_session_playback", {
+      session_id: session.id,
+      post_id: postA,
+      position_seconds: 120,
+      playing: true,
+    });
     expect(seek.error).toBeNull();
     await waitFor("the next version arrives", () => got.some((row) => row.version === 3));
     expect(got.find((row) => row.version === 3)).toMatchObject({ id: session.id, position_seconds: 120, playing: true, host_id: host.id });

@@ -5,7 +5,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { avatarObjectPath } from "../../lib/storage/upload.ts";
-import { adminQuery, insertAuthUsers, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
+import {
+  adminQuery,
+  insertAuthUsers,
+  anonClient,
+  apiUrl,
+  clientWithJwt,
+  publishableKey,
+  serviceClient,
+  userJwt,
+} from "../helpers/stack.ts";
 
 const users = [0, 1].map((index) => {
   const id = randomUUID();
@@ -49,7 +58,11 @@ describe("avatar upload as the app does it", () => {
   test("the browser's CORS preflight for the upload is answered", async () => {
     const response = await fetch(`${apiUrl}/storage/v1/object/avatars/${alice.id}/avatar-1.png`, {
       method: "OPTIONS",
-      headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,apikey,content-type,x-upsert" },
+      headers: {
+        Origin: "http://localhost:3000",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,apikey,content-type,x-upsert",
+      },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -69,7 +82,10 @@ describe("avatar upload as the app does it", () => {
     expect(shown.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await shown.arrayBuffer()).equals(png)).toBe(true);
 
-    const [row] = await adminQuery<{ owner_id: string; metadata: { size: number; mimetype: string } }>("select owner_id, metadata from storage.objects where bucket_id = 'avatars' and name = $1", [path]);
+    const [row] = await adminQuery<{ owner_id: string; metadata: { size: number; mimetype: string } }>(
+      "select owner_id, metadata from storage.objects where bucket_id = 'avatars' and name = $1",
+      [path],
+    );
     expect(row).toMatchObject({ owner_id: alice.id, metadata: { size: png.length, mimetype: "image/png" } });
   });
 
@@ -77,21 +93,43 @@ describe("avatar upload as the app does it", () => {
     const path = avatarObjectPath(alice.id, "image/png", 1_700_000_000_001);
     const byBob = await uploadLikeTheApp(bob, path, png, "image/png");
     expect(byBob.status).toBe(400);
-    expect(await byBob.json()).toEqual({ statusCode: "403", code: "AccessDenied", error: "Unauthorized", message: "new row violates row-level security policy" });
-    const anon = await anonClient().storage.from("avatars").upload(path, new Blob([png], { type: "image/png" }));
+    expect(await byBob.json()).toEqual({
+      statusCode: "403",
+      code: "AccessDenied",
+      error: "Unauthorized",
+      message: "new row violates row-level security policy",
+    });
+    const anon = await anonClient()
+      .storage.from("avatars")
+      .upload(path, new Blob([png], { type: "image/png" }));
     expect(anon.error).toMatchObject({ statusCode: "403" });
     expect(await adminQuery("select 1 from storage.objects where bucket_id = 'avatars' and name = $1", [path])).toEqual([]);
   });
 
   test("the bucket's limits: 2 MiB and images only, in Storage's error shape", async () => {
-    const big = await uploadLikeTheApp(alice, avatarObjectPath(alice.id, "image/png", 1_700_000_000_002), Buffer.alloc(2 * 1024 * 1024 + 1), "image/png");
+    const big = await uploadLikeTheApp(
+      alice,
+      avatarObjectPath(alice.id, "image/png", 1_700_000_000_002),
+      Buffer.alloc(2 * 1024 * 1024 + 1),
+      "image/png",
+    );
     expect(big.status).toBe(400);
-    expect(await big.json()).toEqual({ statusCode: "413", code: "EntityTooLarge", error: "Payload too large", message: "The object exceeded the maximum allowed size" });
+    expect(await big.json()).toEqual({
+      statusCode: "413",
+      code: "EntityTooLarge",
+      error: "Payload too large",
+      message: "The object exceeded the maximum allowed size",
+    });
     const svg = await uploadLikeTheApp(alice, `${alice.id}/avatar-1700000000003.svg`, Buffer.from("<svg/>"), "image/svg+xml");
     expect(svg.status).toBe(400);
     // The uploader recognises this one by /mime type/ in the body.
     expect(await svg.text()).toMatch(/mime type image\/svg\+xml is not supported/);
-    const gif = await uploadLikeTheApp(alice, avatarObjectPath(alice.id, "image/gif", 1_700_000_000_004), Buffer.from("GIF89a"), "image/gif");
+    const gif = await uploadLikeTheApp(
+      alice,
+      avatarObjectPath(alice.id, "image/gif", 1_700_000_000_004),
+      Buffer.from("GIF89a"),
+      "image/gif",
+    );
     expect(gif.status).toBe(200);
   });
 

@@ -5,7 +5,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { coverObjectPath, uploadProblem } from "../../lib/storage/upload.ts";
-import { adminQuery, insertAuthUsers, anonClient, apiUrl, clientWithJwt, publishableKey, serviceClient, userJwt } from "../helpers/stack.ts";
+import {
+  adminQuery,
+  insertAuthUsers,
+  anonClient,
+  apiUrl,
+  clientWithJwt,
+  publishableKey,
+  serviceClient,
+  userJwt,
+} from "../helpers/stack.ts";
 
 const people = ["owner", "moderator", "member", "outsider", "other-owner"].map((label) => {
   const id = randomUUID();
@@ -85,20 +94,33 @@ describe("who writes a room's cover", () => {
   });
 
   test("a member, a non-member and anon are refused, and nothing is stored", async () => {
-    for (const [who, token] of [["member", member.jwt], ["outsider", outsider.jwt], ["anon", null]] as const) {
+    for (const [who, token] of [
+      ["member", member.jwt],
+      ["outsider", outsider.jwt],
+      ["anon", null],
+    ] as const) {
       const path = nextPath(room);
       const result = await upload(token, path, png);
       expect(result.status, who).toBe(400);
       expect(JSON.parse(result.body), who).toMatchObject({ statusCode: "403" });
-      expect(uploadProblem("room-covers", result.status, result.body), who).toBe("Only the room's owner and moderators can change its cover.");
+      expect(uploadProblem("room-covers", result.status, result.body), who).toBe(
+        "Only the room's owner and moderators can change its cover.",
+      );
       expect(await stored(path), who).toEqual([]);
     }
-    const anonUpload = await anonClient().storage.from("room-covers").upload(nextPath(room), new Blob([png], { type: "image/png" }));
+    const anonUpload = await anonClient()
+      .storage.from("room-covers")
+      .upload(nextPath(room), new Blob([png], { type: "image/png" }));
     expect(anonUpload.error).toMatchObject({ statusCode: "403" });
   });
 
   test("nobody writes into another room's folder, outside any room's folder, or into a folder that is not a room id", async () => {
-    for (const path of [nextPath(otherRoom), `cover-${tick++}.png`, `not-a-room/cover-${tick++}.png`, `${room.toUpperCase()}/cover-${tick++}.png`]) {
+    for (const path of [
+      nextPath(otherRoom),
+      `cover-${tick++}.png`,
+      `not-a-room/cover-${tick++}.png`,
+      `${room.toUpperCase()}/cover-${tick++}.png`,
+    ]) {
       const result = await upload(owner.jwt, path, png);
       // A refusal, never a server error: a folder name that is not a uuid must not break the policy.
       expect(result.status, path).toBe(400);

@@ -16,7 +16,11 @@ let postId: string;
 beforeAll(async () => {
   member = await signedInUser("text-shapes");
   room = await createRoom(member.client, "text-shapes");
-  const { data, error } = await member.client.from("posts").insert({ room_id: room.id, author_id: member.id, title: "Shapes", media_kind: "embed", media_url: "https://vimeo.com/76979871" }).select("id").single();
+  const { data, error } = await member.client
+    .from("posts")
+    .insert({ room_id: room.id, author_id: member.id, title: "Shapes", media_kind: "embed", media_url: "https://vimeo.com/76979871" })
+    .select("id")
+    .single();
   if (error) throw error;
   postId = data.id;
 });
@@ -25,7 +29,8 @@ afterAll(async () => {
   if (member) await admin.auth.admin.deleteUser(member.id);
 });
 
-const refusedBy = (error: { code?: string; message: string } | null, constraint: string) => expect(error).toMatchObject({ code: "23514", message: expect.stringContaining(constraint) });
+const refusedBy = (error: { code?: string; message: string } | null, constraint: string) =>
+  expect(error).toMatchObject({ code: "23514", message: expect.stringContaining(constraint) });
 
 describe.each(textShapeCases)("$name", ({ value, line, body, comment }) => {
   test(`as a display name: ${line}`, async () => {
@@ -75,7 +80,12 @@ test("a sign-up's display name keeps to the rule: forbidden characters dropped, 
       ["\u3164\u200b", null],
       ["Bo\u0007 Diddley", "Bo Diddley"],
     ] as const) {
-      const { data, error } = await admin.auth.admin.createUser({ email: `shape-${created.length}-${Date.now()}@example.com`, password: "correct horse battery", email_confirm: true, user_metadata: { display_name: given } });
+      const { data, error } = await admin.auth.admin.createUser({
+        email: `shape-${created.length}-${Date.now()}@example.com`,
+        password: "correct horse battery",
+        email_confirm: true,
+        user_metadata: { display_name: given },
+      });
       expect(error).toBeNull();
       created.push(data.user!.id);
       const { data: profile } = await admin.from("profiles").select("username, display_name").eq("id", data.user!.id).single();

@@ -9,7 +9,9 @@ beforeAll(() => client.connect());
 afterAll(() => client.end());
 
 test("the reserved words of lib/validation/profile.ts are exactly the database's", async () => {
-  const { rows } = await client.query<{ definition: string }>("select pg_get_functiondef('private.is_reserved_username(text)'::regprocedure) as definition");
+  const { rows } = await client.query<{ definition: string }>(
+    "select pg_get_functiondef('private.is_reserved_username(text)'::regprocedure) as definition",
+  );
   const databaseWords = [...rows[0].definition.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]).sort();
   expect(databaseWords).toEqual([...reservedUsernames].sort());
 });
@@ -21,6 +23,13 @@ test("the database applies the same username format the form does", async () => 
     [["abc", "a_1", "ab", "Abc", "a-b-c", "x".repeat(24), "x".repeat(25), "settings"]],
   );
   expect(Object.fromEntries(rows.map((r) => [r.candidate, r.allowed]))).toEqual({
-    abc: true, a_1: true, ab: false, Abc: false, "a-b-c": false, ["x".repeat(24)]: true, ["x".repeat(25)]: false, settings: false,
+    abc: true,
+    a_1: true,
+    ab: false,
+    Abc: false,
+    "a-b-c": false,
+    ["x".repeat(24)]: true,
+    ["x".repeat(25)]: false,
+    settings: false,
   });
 });

@@ -32,7 +32,12 @@ afterAll(async () => {
 test("signing in with a wallet links it to the new account; the refresh looks up its ENS name once, then not again within a day", async () => {
   await admin.from("wallets").delete().eq("address", grace.address.toLowerCase());
   const client = anonClient();
-  const { data, error } = await client.auth.signInWithWeb3({ chain: "ethereum", wallet: injected(randomWallet(grace.privateKey)), statement: "Sign in to Cuepoint with this wallet.", options: { url: "http://localhost:3000/login" } });
+  const { data, error } = await client.auth.signInWithWeb3({
+    chain: "ethereum",
+    wallet: injected(randomWallet(grace.privateKey)),
+    statement: "Sign in to Cuepoint with this wallet.",
+    options: { url: "http://localhost:3000/login" },
+  });
   expect(error).toBeNull();
   created.push(data.user!.id);
 

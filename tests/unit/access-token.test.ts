@@ -24,7 +24,9 @@ afterEach(() => {
 });
 
 function sessionClient(accessToken: string | null) {
-  const auth = { getSession: async () => ({ data: { session: accessToken ? { access_token: accessToken } : null } }) } as unknown as BrowserAuth;
+  const auth = {
+    getSession: async () => ({ data: { session: accessToken ? { access_token: accessToken } : null } }),
+  } as unknown as BrowserAuth;
   let loaded = false;
   const load = vi.fn(async () => {
     loaded = true;

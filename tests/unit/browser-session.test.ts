@@ -14,10 +14,13 @@ const url = "http://127.0.0.1:54321";
 type Storage = typeof sessionCookieStorage;
 
 describe("sessionStorageKey", () => {
-  test.each(["http://127.0.0.1:54321", "http://localhost:54321/", "https://abcdefghijklmnop.supabase.co"])("is supabase-js's own key for %s", (projectUrl) => {
-    const client = createClient(projectUrl, key, { auth: { persistSession: false, autoRefreshToken: false } });
-    expect(sessionStorageKey(projectUrl)).toBe((client as unknown as { storageKey: string }).storageKey); // protected in its types
-  });
+  test.each(["http://127.0.0.1:54321", "http://localhost:54321/", "https://abcdefghijklmnop.supabase.co"])(
+    "is supabase-js's own key for %s",
+    (projectUrl) => {
+      const client = createClient(projectUrl, key, { auth: { persistSession: false, autoRefreshToken: false } });
+      expect(sessionStorageKey(projectUrl)).toBe((client as unknown as { storageKey: string }).storageKey); // protected in its types
+    },
+  );
 });
 
 const global = globalThis as { window?: unknown; document?: unknown };
@@ -45,7 +48,15 @@ function session(size: number, fill = "p") {
     token_type: "bearer",
     expires_in: 3600,
     expires_at: 1_900_000_000,
-    user: { id: "3f1c5b8e-0000-4000-8000-000000000001", aud: "authenticated", role: "authenticated", email: "ada@example.test", app_metadata: {}, user_metadata: { name: "Ada Løvelace ✓" }, created_at: "2026-01-01T00:00:00Z" },
+    user: {
+      id: "3f1c5b8e-0000-4000-8000-000000000001",
+      aud: "authenticated",
+      role: "authenticated",
+      email: "ada@example.test",
+      app_metadata: {},
+      user_metadata: { name: "Ada Løvelace ✓" },
+      created_at: "2026-01-01T00:00:00Z",
+    },
   });
 }
 
@@ -62,18 +73,27 @@ describe("the session cookies", () => {
   const scenarios: [string, (s: Storage, k: string) => Promise<void>][] = [
     ["a small session", (s, k) => s.setItem(k, session(100))],
     ["a session split over several cookies", (s, k) => s.setItem(k, session(7000))],
-    ["a large session replaced by a small one (stale chunks cleared)", async (s, k) => {
-      await s.setItem(k, session(7000));
-      await s.setItem(k, session(100));
-    }],
-    ["a small session replaced by a large one", async (s, k) => {
-      await s.setItem(k, session(100));
-      await s.setItem(k, session(4000));
-    }],
-    ["sign-out (removeItem)", async (s, k) => {
-      await s.setItem(k, session(7000));
-      await s.removeItem(k);
-    }],
+    [
+      "a large session replaced by a small one (stale chunks cleared)",
+      async (s, k) => {
+        await s.setItem(k, session(7000));
+        await s.setItem(k, session(100));
+      },
+    ],
+    [
+      "a small session replaced by a large one",
+      async (s, k) => {
+        await s.setItem(k, session(100));
+        await s.setItem(k, session(4000));
+      },
+    ],
+    [
+      "sign-out (removeItem)",
+      async (s, k) => {
+        await s.setItem(k, session(7000));
+        await s.removeItem(k);
+      },
+    ],
     ["the PKCE code verifier", (s, k) => s.setItem(`${k}-code-verifier`, JSON.stringify("verifier-abc/PASSWORD_RECOVERY"))],
   ];
 
@@ -92,7 +112,9 @@ describe("the session cookies", () => {
     expect(await ssrStorage().getItem(storageKey)).toBe(value);
     expect(await sessionCookieStorage.getItem(storageKey)).toBe(value);
 
-    const server = createServerClient(url, key, { cookies: { getAll: () => [...current.jar].map(([name, v]) => ({ name, value: v })), setAll: () => {} } });
+    const server = createServerClient(url, key, {
+      cookies: { getAll: () => [...current.jar].map(([name, v]) => ({ name, value: v })), setAll: () => {} },
+    });
     const { data } = await server.auth.getSession();
     expect(data.session?.user.email).toBe("ada@example.test");
 

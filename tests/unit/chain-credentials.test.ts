@@ -14,7 +14,10 @@ describe("the thirdweb client rule", () => {
   });
 
   test("blank values count as absent", () => {
-    expect(resolveChainCredentials({ clientId: "  ", secretKey: "" }, clientIdFromSecretKey)).toEqual({ ok: false, error: missingCredentialsMessage });
+    expect(resolveChainCredentials({ clientId: "  ", secretKey: "" }, clientIdFromSecretKey)).toEqual({
+      ok: false,
+      error: missingCredentialsMessage,
+    });
   });
 
   test("a clientId alone is enough (the browser's case)", () => {
@@ -22,7 +25,10 @@ describe("the thirdweb client rule", () => {
   });
 
   test("a secretKey in token form needs a clientId too", () => {
-    expect(resolveChainCredentials({ secretKey: tokenSecret }, clientIdFromSecretKey)).toEqual({ ok: false, error: tokenSecretNeedsClientIdMessage });
+    expect(resolveChainCredentials({ secretKey: tokenSecret }, clientIdFromSecretKey)).toEqual({
+      ok: false,
+      error: tokenSecretNeedsClientIdMessage,
+    });
     expect(resolveChainCredentials({ clientId: "abc123", secretKey: tokenSecret }, clientIdFromSecretKey)).toEqual({
       ok: true,
       clientId: "abc123",
@@ -37,11 +43,20 @@ describe("the thirdweb client rule", () => {
   });
 
   test("an explicit clientId wins over the derived one", () => {
-    expect(resolveChainCredentials({ clientId: "mine", secretKey: plainSecret }, clientIdFromSecretKey)).toMatchObject({ clientId: "mine" });
+    expect(resolveChainCredentials({ clientId: "mine", secretKey: plainSecret }, clientIdFromSecretKey)).toMatchObject({
+      clientId: "mine",
+    });
   });
 
   test("agrees with thirdweb's own createThirdwebClient on every branch", () => {
-    const cases = [{}, { clientId: "abc" }, { secretKey: plainSecret }, { secretKey: tokenSecret }, { clientId: "abc", secretKey: tokenSecret }, { clientId: "abc", secretKey: plainSecret }];
+    const cases = [
+      {},
+      { clientId: "abc" },
+      { secretKey: plainSecret },
+      { secretKey: tokenSecret },
+      { clientId: "abc", secretKey: tokenSecret },
+      { clientId: "abc", secretKey: plainSecret },
+    ];
     for (const input of cases) {
       const ours = resolveChainCredentials(input, clientIdFromSecretKey);
       let theirs: { ok: true; clientId: string } | { ok: false; error: string };

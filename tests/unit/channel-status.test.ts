@@ -5,11 +5,16 @@ import { channelTurn, MissedChanges } from "@/lib/realtime/channel-status";
 
 test("each join status says what the page does next", () => {
   expect(channelTurn("SUBSCRIBED")).toEqual({ kind: "joined" });
-  expect(channelTurn("CHANNEL_ERROR", new Error("Unauthorized: You do not have permissions to read from this Channel topic: room:x"))).toEqual({
+  expect(
+    channelTurn("CHANNEL_ERROR", new Error("Unauthorized: You do not have permissions to read from this Channel topic: room:x")),
+  ).toEqual({
     kind: "refused",
     message: "Unauthorized: You do not have permissions to read from this Channel topic: room:x",
   });
-  expect(channelTurn("CHANNEL_ERROR", new Error("UnableToConnectToProject: Realtime was unable to connect"))).toEqual({ kind: "gap", detail: "UnableToConnectToProject: Realtime was unable to connect" });
+  expect(channelTurn("CHANNEL_ERROR", new Error("UnableToConnectToProject: Realtime was unable to connect"))).toEqual({
+    kind: "gap",
+    detail: "UnableToConnectToProject: Realtime was unable to connect",
+  });
   expect(channelTurn("CHANNEL_ERROR")).toEqual({ kind: "gap", detail: "" });
   expect(channelTurn("TIMED_OUT")).toEqual({ kind: "gap" });
   expect(channelTurn("CLOSED")).toEqual({ kind: "closed" });

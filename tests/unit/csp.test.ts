@@ -36,7 +36,9 @@ describe("Content-Security-Policy", () => {
     const without = parse(contentSecurityPolicy(base))["connect-src"];
     expect(without).toEqual(expect.arrayContaining(["https://*.thirdweb.com", "https://*.rpc.thirdweb.com"]));
     expect(without.some((source) => source.includes("8545"))).toBe(false);
-    const withChain = parse(contentSecurityPolicy({ ...base, chainRpcUrls: ["http://127.0.0.1:8545", undefined, "not a url"] }))["connect-src"];
+    const withChain = parse(contentSecurityPolicy({ ...base, chainRpcUrls: ["http://127.0.0.1:8545", undefined, "not a url"] }))[
+      "connect-src"
+    ];
     expect(withChain).toEqual(expect.arrayContaining(["http://127.0.0.1:8545", "ws://127.0.0.1:8545"]));
     expect(withChain).not.toContain("not");
   });

@@ -23,6 +23,11 @@ test("beats of someone who is not the host now say nothing about the host", () =
 });
 
 test("only well-formed host messages are beats", () => {
-  expect(hostBeatOf({ session_id: "s", host_id: "h", seen_at: "2026-11-26T00:00:00Z", id: "m" })).toEqual({ session_id: "s", host_id: "h", seen_at: "2026-11-26T00:00:00Z" });
-  for (const payload of [null, "x", { host_id: "h" }, { session_id: 1, host_id: "h", seen_at: "t" }]) expect(hostBeatOf(payload)).toBeNull();
+  expect(hostBeatOf({ session_id: "s", host_id: "h", seen_at: "2026-11-26T00:00:00Z", id: "m" })).toEqual({
+    session_id: "s",
+    host_id: "h",
+    seen_at: "2026-11-26T00:00:00Z",
+  });
+  for (const payload of [null, "x", { host_id: "h" }, { session_id: 1, host_id: "h", seen_at: "t" }])
+    expect(hostBeatOf(payload)).toBeNull();
 });

@@ -9,7 +9,19 @@ import { PostCard } from "@/components/posts/post-card";
 import { linkHostname } from "@/lib/media/url-rules";
 import type { Post } from "@/lib/posts/queries";
 
-const hostile = ["https://[x]", "https://a%b/", "https://a:99999/", "https://xn--/", "https://", "https://user:pw@example.com/a", "https://127.0.0.1/a", "https://exa mple.com/", "javascript:alert(1)", "", "https://\u202eevil.com/"];
+const hostile = [
+  "https://[x]",
+  "https://a%b/",
+  "https://a:99999/",
+  "https://xn--/",
+  "https://",
+  "https://user:pw@example.com/a",
+  "https://127.0.0.1/a",
+  "https://exa mple.com/",
+  "javascript:alert(1)",
+  "",
+  "https://\u202eevil.com/",
+];
 
 const post = (media_url: string | null): Post =>
   ({
@@ -36,7 +48,9 @@ test.each(hostile)("a card for the stored link %j renders, says only 'Link', and
 });
 
 test("a good link shows its host", () => {
-  expect(renderToStaticMarkup(createElement(PostCard, { post: post("https://www.example.com/track.mp3"), slug: "room" }))).toContain(">www.example.com<");
+  expect(renderToStaticMarkup(createElement(PostCard, { post: post("https://www.example.com/track.mp3"), slug: "room" }))).toContain(
+    ">www.example.com<",
+  );
   expect(linkHostname("https://cdn.example.org/a.mp3")).toBe("cdn.example.org");
 });
 

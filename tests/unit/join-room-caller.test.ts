@@ -17,7 +17,10 @@ async function closedPort(): Promise<number> {
 
 test("no server answering: joining and re-checking each return the offline error", async () => {
   const nowhere = createClient(`http://127.0.0.1:${await closedPort()}`, "anon-key", { auth: { persistSession: false } });
-  const offline = { ok: false, error: { code: "offline", error: "We couldn't reach Cuepoint's server — check your connection and try again." } };
+  const offline = {
+    ok: false,
+    error: { code: "offline", error: "We couldn't reach Cuepoint's server — check your connection and try again." },
+  };
   expect(await joinRoom(nowhere, roomId)).toEqual(offline);
   expect(await recheckMembership(nowhere, roomId)).toEqual(offline);
 });

@@ -17,12 +17,15 @@ async function liveClientFor(projectUrl: string, accessToken: () => Promise<stri
   return createLiveClient(accessToken);
 }
 
-test.each(["http://127.0.0.1:54321", "http://localhost:54321/", "https://abcdefghijklmnop.supabase.co"])("connects to supabase-js's own Realtime endpoint for %s", async (projectUrl) => {
-  const live = await liveClientFor(projectUrl, async () => null);
-  const data = createClient(projectUrl, key, { accessToken: async () => null });
-  expect(live.endpointURL()).toBe(data.realtime.endpointURL());
-  expect(live.endpointURL()).toContain(`apikey=${key}`);
-});
+test.each(["http://127.0.0.1:54321", "http://localhost:54321/", "https://abcdefghijklmnop.supabase.co"])(
+  "connects to supabase-js's own Realtime endpoint for %s",
+  async (projectUrl) => {
+    const live = await liveClientFor(projectUrl, async () => null);
+    const data = createClient(projectUrl, key, { accessToken: async () => null });
+    expect(live.endpointURL()).toBe(data.realtime.endpointURL());
+    expect(live.endpointURL()).toContain(`apikey=${key}`);
+  },
+);
 
 test("sends the page's token, and the key when there is none, as supabase-js does", async () => {
   let token: string | null = "token-of-the-signed-in-person";

@@ -40,7 +40,12 @@ describe("live feed", () => {
 
   test("older pages only change what they show: edits and deletes, not new posts", () => {
     const start = initialFeed([post(3), post(1)], false);
-    const next = run(start, { type: "upsert", post: post(9) }, { type: "upsert", post: post(3, { title: "Renamed", updated_at: post(10).updated_at }) }, { type: "remove", id: post(1).id });
+    const next = run(
+      start,
+      { type: "upsert", post: post(9) },
+      { type: "upsert", post: post(3, { title: "Renamed", updated_at: post(10).updated_at }) },
+      { type: "remove", id: post(1).id },
+    );
     expect(titles(next)).toEqual(["Renamed"]);
   });
 
@@ -92,7 +97,10 @@ describe("live feed", () => {
     const state = run(initialFeed([post(1)], true), { type: "upsert", post: { ...arrived, author_id: "author-2" } });
     expect(unknownAuthors(state, new Set())).toEqual(["author-2"]);
     expect(unknownAuthors(state, new Set(["author-2"]))).toEqual([]);
-    const known = feedReducer(state, { type: "authors", authors: { "author-2": { username: "bo", display_name: "Bo", avatar_path: null } } });
+    const known = feedReducer(state, {
+      type: "authors",
+      authors: { "author-2": { username: "bo", display_name: "Bo", avatar_path: null } },
+    });
     expect(withAuthor(known.posts[0], known.authors).author?.display_name).toBe("Bo");
     expect(unknownAuthors(known, new Set())).toEqual([]);
   });

@@ -26,7 +26,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   listening = (server.address() as net.AddressInfo).port;
   mkdirSync(path.join(project, "supabase"));
-  writeFileSync(path.join(project, "supabase", "config.toml"), `project_id = "x"\n\n[api]\nenabled = true\nport = ${listening}\n\n[db]\nport = 1\n`);
+  writeFileSync(
+    path.join(project, "supabase", "config.toml"),
+    `project_id = "x"\n\n[api]\nenabled = true\nport = ${listening}\n\n[db]\nport = 1\n`,
+  );
 });
 
 afterAll(() => {

@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { checkMediaUrl } from "@/lib/media/url-rules";
 
-const { cases } = JSON.parse(readFileSync(new URL("../fixtures/media-links.json", import.meta.url), "utf8")) as { cases: { url: string; stored: boolean }[] };
+const { cases } = JSON.parse(readFileSync(new URL("../fixtures/media-links.json", import.meta.url), "utf8")) as {
+  cases: { url: string; stored: boolean }[];
+};
 
 test.each(cases)("$url: stored $stored", ({ url, stored }) => {
   const checked = checkMediaUrl(url);

@@ -57,7 +57,11 @@ describe("isPlayableUrl: react-player's canPlay behind the link rules", () => {
   });
 
   test("surrounding spaces are ignored and the link is normalised", () => {
-    expect(checkPlayableUrl("  https://WWW.YouTube.com/watch?v=jNQXAC9IVRw \n")).toEqual({ ok: true, url: "https://www.youtube.com/watch?v=jNQXAC9IVRw", player: "youtube" });
+    expect(checkPlayableUrl("  https://WWW.YouTube.com/watch?v=jNQXAC9IVRw \n")).toEqual({
+      ok: true,
+      url: "https://www.youtube.com/watch?v=jNQXAC9IVRw",
+      player: "youtube",
+    });
   });
 });
 
@@ -129,5 +133,8 @@ test("the rules stay cheap to import: react-player's patterns module, which lib/
   const patterns = readFileSync(require.resolve("react-player/patterns"), "utf8");
   expect(patterns).not.toMatch(/\bimport\b|\brequire\(/);
   const source = readFileSync(new URL("../../lib/media/playable.ts", import.meta.url), "utf8");
-  expect([...source.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1])).toEqual(["react-player/patterns", "./url-rules.ts"]);
+  expect([...source.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1])).toEqual([
+    "react-player/patterns",
+    "./url-rules.ts",
+  ]);
 });

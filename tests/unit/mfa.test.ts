@@ -3,7 +3,8 @@ import type { Session } from "@supabase/supabase-js";
 import { describe, expect, test } from "vitest";
 import { checkTotpCode, mfaErrorMessage, mfaMessages, owesSecondFactor, sessionFactors } from "@/lib/auth/mfa";
 
-const session = (factors?: { id: string; status: string; factor_type: string }[]) => ({ access_token: "t", user: { id: "u", ...(factors ? { factors } : {}) } }) as unknown as Session;
+const session = (factors?: { id: string; status: string; factor_type: string }[]) =>
+  ({ access_token: "t", user: { id: "u", ...(factors ? { factors } : {}) } }) as unknown as Session;
 const verified = { id: "f1", status: "verified", factor_type: "totp" };
 const unverified = { id: "f2", status: "unverified", factor_type: "totp" };
 
@@ -23,7 +24,10 @@ describe("owesSecondFactor", () => {
 
   test("reads the factors without tripping auth-js' warning proxy on a server-side session's user", () => {
     let reads = 0;
-    const user = new Proxy({ id: "u", factors: [verified] }, { get: (target, prop, receiver) => (reads++, Reflect.get(target, prop, receiver)) });
+    const user = new Proxy(
+      { id: "u", factors: [verified] },
+      { get: (target, prop, receiver) => (reads++, Reflect.get(target, prop, receiver)) },
+    );
     expect(sessionFactors({ user } as unknown as Session)).toEqual([verified]);
     expect(reads).toBe(0);
   });

@@ -20,7 +20,15 @@ const moment = (n: number, at: number | null, extra: Partial<Moment> = {}): Mome
 });
 const ids = (state: MomentsState) => state.items.map((m) => m.id);
 /** The row alone, as the room's channel sends it (no author profile, no reactions). */
-const rowOf = (m: Moment) => ({ id: m.id, post_id: m.post_id, author_id: m.author_id, at_seconds: m.at_seconds, body: m.body, created_at: m.created_at, updated_at: m.updated_at });
+const rowOf = (m: Moment) => ({
+  id: m.id,
+  post_id: m.post_id,
+  author_id: m.author_id,
+  at_seconds: m.at_seconds,
+  body: m.body,
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+});
 
 describe("pages and order", () => {
   test("moments are kept by time, general comments last, ties by id", () => {
@@ -55,7 +63,10 @@ describe("live changes and own actions", () => {
   });
 
   test("numeric times from the database become numbers", () => {
-    const state = momentsReducer(initialMomentsState([], null), { type: "upsert", moment: { ...moment(1, null), at_seconds: "12.5" as unknown as number } });
+    const state = momentsReducer(initialMomentsState([], null), {
+      type: "upsert",
+      moment: { ...moment(1, null), at_seconds: "12.5" as unknown as number },
+    });
     expect(state.items[0].at_seconds).toBe(12.5);
   });
 
@@ -79,7 +90,11 @@ describe("reactions", () => {
 
   test("counts per emoji, with the person's own marked", () => {
     let state = initialMomentsState([moment(1, 1)], null);
-    for (const [n, emoji, user] of [[61, "🔥", me], [62, "🔥", id(102)], [63, "👏", id(102)]] as const) {
+    for (const [n, emoji, user] of [
+      [61, "🔥", me],
+      [62, "🔥", id(102)],
+      [63, "👏", id(102)],
+    ] as const) {
       state = momentsReducer(state, { type: "reactionAdd", momentId: id(1), reaction: { id: id(n), emoji, user_id: user } });
     }
     expect(reactionCounts(state.items[0], me)).toEqual([
@@ -106,7 +121,11 @@ describe("reactions", () => {
 describe("merging a refetched set", () => {
   test("up to the last loaded moment the refetch is the truth: deleted ones go, missed ones come, later ones stay", () => {
     const state = initialMomentsState([moment(1, 1), moment(2, 2), moment(3, 3), moment(9, 50)], { at: 3, id: id(3) });
-    const merged = momentsReducer(state, { type: "merge", moments: [moment(1, 1, { body: "edited" }), moment(4, 2.5), moment(3, 3)], through: { at: 3, id: id(3) } });
+    const merged = momentsReducer(state, {
+      type: "merge",
+      moments: [moment(1, 1, { body: "edited" }), moment(4, 2.5), moment(3, 3)],
+      through: { at: 3, id: id(3) },
+    });
     expect(ids(merged)).toEqual([id(1), id(4), id(3), id(9)]);
     expect(merged.items[0].body).toBe("edited");
     expect(merged.next).toEqual({ at: 3, id: id(3) });

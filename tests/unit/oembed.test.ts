@@ -3,7 +3,13 @@
 // parameter), and what it keeps of an answer (plain text, https thumbnails, numbers).
 import { describe, expect, test } from "vitest";
 import { normaliseOembed, plainText } from "../../lib/media/oembed-normalise";
-import { endpointVariable, findOembedProvider, oembedProviders, oembedRequestUrl, type OembedProviderKey } from "../../lib/media/oembed-providers";
+import {
+  endpointVariable,
+  findOembedProvider,
+  oembedProviders,
+  oembedRequestUrl,
+  type OembedProviderKey,
+} from "../../lib/media/oembed-providers";
 import { checkMediaUrl } from "../../lib/media/url-rules";
 import { htmlAuthor, htmlTitle, providerKeys, realAnswer } from "../helpers/oembed-providers";
 
@@ -64,13 +70,23 @@ describe("findOembedProvider", () => {
   });
 
   test("links on a provider's host that are not media it describes are not looked up", () => {
-    for (const link of ["https://www.youtube.com/", "https://www.youtube.com/results?search_query=zoo", "https://open.spotify.com/search/zoo", "https://www.tiktok.com/@scout2015", "https://support.wistia.com/"]) {
+    for (const link of [
+      "https://www.youtube.com/",
+      "https://www.youtube.com/results?search_query=zoo",
+      "https://open.spotify.com/search/zoo",
+      "https://www.tiktok.com/@scout2015",
+      "https://support.wistia.com/",
+    ]) {
       expect(providerOf(link), link).toBeNull();
     }
   });
 
   test("plain files, streams and other sites belong to no provider", () => {
-    for (const link of ["https://cdn.example.com/a.mp3", "https://test-streams.mux.dev/x36xhzz/x36xhzz.m3u8", "https://www.dailymotion.com/video/x7tgad0"]) {
+    for (const link of [
+      "https://cdn.example.com/a.mp3",
+      "https://test-streams.mux.dev/x36xhzz/x36xhzz.m3u8",
+      "https://www.dailymotion.com/video/x7tgad0",
+    ]) {
       expect(providerOf(link), link).toBeNull();
     }
   });
@@ -83,14 +99,23 @@ describe("findOembedProvider", () => {
 
 describe("oembedRequestUrl", () => {
   test("asks the provider's own endpoint, with the link as the url parameter and format=json", () => {
-    const request = oembedRequestUrl(provider("youtube").endpoint, provider("youtube"), parse("https://www.youtube.com/watch?v=jNQXAC9IVRw&t=42"));
+    const request = oembedRequestUrl(
+      provider("youtube").endpoint,
+      provider("youtube"),
+      parse("https://www.youtube.com/watch?v=jNQXAC9IVRw&t=42"),
+    );
     expect(request.origin).toBe("https://www.youtube.com");
     expect(request.pathname).toBe("/oembed");
-    expect([...request.searchParams]).toEqual([["url", "https://www.youtube.com/watch?v=jNQXAC9IVRw&t=42"], ["format", "json"]]);
+    expect([...request.searchParams]).toEqual([
+      ["url", "https://www.youtube.com/watch?v=jNQXAC9IVRw&t=42"],
+      ["format", "json"],
+    ]);
   });
 
   test("a link crafted with a second url parameter, a fragment or encoded separators cannot add parameters or change the host", () => {
-    const link = parse("https://www.youtube.com/watch?v=jNQXAC9IVRw&url=https://evil-site.net/&format=xml%26url%3Dhttps://evil-site.net#@evil-site.net");
+    const link = parse(
+      "https://www.youtube.com/watch?v=jNQXAC9IVRw&url=https://evil-site.net/&format=xml%26url%3Dhttps://evil-site.net#@evil-site.net",
+    );
     const request = oembedRequestUrl("https://www.youtube.com/oembed", provider("youtube"), link);
     expect(request.host).toBe("www.youtube.com");
     expect(request.searchParams.getAll("url")).toEqual([link.href]);
@@ -99,8 +124,14 @@ describe("oembedRequestUrl", () => {
 
   test("every provider's default endpoint is https on the provider's own domain", () => {
     const domains: Record<OembedProviderKey, string> = {
-      youtube: "www.youtube.com", vimeo: "vimeo.com", soundcloud: "soundcloud.com", spotify: "open.spotify.com",
-      twitch: "api.twitch.tv", tiktok: "www.tiktok.com", wistia: "fast.wistia.com", mux: "player.mux.com",
+      youtube: "www.youtube.com",
+      vimeo: "vimeo.com",
+      soundcloud: "soundcloud.com",
+      spotify: "open.spotify.com",
+      twitch: "api.twitch.tv",
+      tiktok: "www.tiktok.com",
+      wistia: "fast.wistia.com",
+      mux: "player.mux.com",
     };
     expect(oembedProviders.map((p) => p.key).sort()).toEqual([...providerKeys].sort());
     for (const p of oembedProviders) {
@@ -110,7 +141,11 @@ describe("oembedRequestUrl", () => {
   });
 
   test("Mux is asked about its player page, whichever Mux link was pasted", () => {
-    const request = oembedRequestUrl(provider("mux").endpoint, provider("mux"), parse("https://stream.mux.com/EcHgOK9coz5K4rjSwOkoE7Y7O01201YMIC200RI6lNxnhs"));
+    const request = oembedRequestUrl(
+      provider("mux").endpoint,
+      provider("mux"),
+      parse("https://stream.mux.com/EcHgOK9coz5K4rjSwOkoE7Y7O01201YMIC200RI6lNxnhs"),
+    );
     expect(request.searchParams.get("url")).toBe("https://player.mux.com/EcHgOK9coz5K4rjSwOkoE7Y7O01201YMIC200RI6lNxnhs");
   });
 
@@ -123,19 +158,46 @@ describe("oembedRequestUrl", () => {
 describe("normaliseOembed", () => {
   test("each provider's real answer becomes plain metadata, without its html", () => {
     const expected: Record<OembedProviderKey, Record<string, unknown>> = {
-      youtube: { title: "Me at the zoo", author: "jawed", thumbnail_url: "https://i.ytimg.com/vi/jNQXAC9IVRw/hqdefault.jpg", duration: null, width: 200, height: 150 },
+      youtube: {
+        title: "Me at the zoo",
+        author: "jawed",
+        thumbnail_url: "https://i.ytimg.com/vi/jNQXAC9IVRw/hqdefault.jpg",
+        duration: null,
+        width: 200,
+        height: 150,
+      },
       vimeo: { title: "The New Vimeo Player (You Know, For Videos)", author: "Vimeo", duration: 62, width: 640, height: 360 },
-      soundcloud: { title: "Flickermood by Forss", author: "Forss", thumbnail_url: "https://i1.sndcdn.com/artworks-000067273316-smsiqx-t500x500.jpg", width: null, height: 400 },
+      soundcloud: {
+        title: "Flickermood by Forss",
+        author: "Forss",
+        thumbnail_url: "https://i1.sndcdn.com/artworks-000067273316-smsiqx-t500x500.jpg",
+        width: null,
+        height: 400,
+      },
       spotify: { title: "Never Gonna Give You Up", author: null, width: 456, height: 152 },
       twitch: { title: "Speedrun marathon, day 3", author: "GamesDoneQuick", duration: 5426, width: 500, height: 281 },
-      tiktok: { title: "Scramble up ur name & I’ll try to guess it😍❤️ #foryoupage #petsoftiktok #aesthetic", author: "Scout, Suki & Stella", width: null, height: null },
+      tiktok: {
+        title: "Scramble up ur name & I’ll try to guess it😍❤️ #foryoupage #petsoftiktok #aesthetic",
+        author: "Scout, Suki & Stella",
+        width: null,
+        height: null,
+      },
       wistia: { title: "Brendan - Make It Clap", author: null, duration: 16.43, width: 960, height: 540 },
       mux: { title: "Big Buck Bunny", author: null, width: 1920, height: 1080 },
     };
     for (const key of providerKeys) {
       const embed = normaliseOembed(provider(key), realAnswer(key, "https://www.youtube.com/watch?v=jNQXAC9IVRw"));
       expect(embed, key).toMatchObject({ provider: key, provider_name: provider(key).name, ...expected[key] });
-      expect(Object.keys(embed!).sort(), key).toEqual(["author", "duration", "height", "provider", "provider_name", "thumbnail_url", "title", "width"]);
+      expect(Object.keys(embed!).sort(), key).toEqual([
+        "author",
+        "duration",
+        "height",
+        "provider",
+        "provider_name",
+        "thumbnail_url",
+        "title",
+        "width",
+      ]);
       expect(embed!.thumbnail_url, key).toMatch(/^https:\/\//);
       expect(JSON.stringify(embed), key).not.toMatch(/<|iframe|script/);
     }
@@ -157,14 +219,29 @@ describe("normaliseOembed", () => {
   });
 
   test("a thumbnail that is not a public https link is dropped", () => {
-    for (const thumbnail_url of ["http://i.ytimg.com/vi/x/hqdefault.jpg", "javascript:alert(1)", "data:image/png;base64,AAAA", "https://127.0.0.1/x.jpg", "//i.ytimg.com/x.jpg", 7]) {
+    for (const thumbnail_url of [
+      "http://i.ytimg.com/vi/x/hqdefault.jpg",
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "https://127.0.0.1/x.jpg",
+      "//i.ytimg.com/x.jpg",
+      7,
+    ]) {
       expect(normaliseOembed(provider("youtube"), { title: "t", thumbnail_url })?.thumbnail_url, String(thumbnail_url)).toBeNull();
     }
   });
 
   test("sizes and durations are positive numbers or null", () => {
-    expect(normaliseOembed(provider("vimeo"), { width: "640", height: "-1", duration: "abc" })).toMatchObject({ width: 640, height: null, duration: null });
-    expect(normaliseOembed(provider("vimeo"), { width: Infinity, height: 0, duration: 1e12 })).toMatchObject({ width: null, height: null, duration: null });
+    expect(normaliseOembed(provider("vimeo"), { width: "640", height: "-1", duration: "abc" })).toMatchObject({
+      width: 640,
+      height: null,
+      duration: null,
+    });
+    expect(normaliseOembed(provider("vimeo"), { width: Infinity, height: 0, duration: 1e12 })).toMatchObject({
+      width: null,
+      height: null,
+      duration: null,
+    });
   });
 
   test("a Twitch recording's length is its video_length; a live channel has none", () => {

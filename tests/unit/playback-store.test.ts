@@ -3,7 +3,13 @@ import { createPlaybackStore } from "../../components/moments/playback-store";
 
 /** A media element as the store uses it: events, time, readiness, play. */
 function fakeMedia(readyState: number) {
-  const media = Object.assign(new EventTarget(), { readyState, currentTime: 0, duration: 120, paused: true, play: vi.fn(async () => undefined) });
+  const media = Object.assign(new EventTarget(), {
+    readyState,
+    currentTime: 0,
+    duration: 120,
+    paused: true,
+    play: vi.fn(async () => undefined),
+  });
   media.play.mockImplementation(async () => {
     media.paused = false;
   });

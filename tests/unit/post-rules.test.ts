@@ -53,7 +53,9 @@ test("an upload's path is the member's own folder of the room, and the post sche
 test("Storage's refusals read as the rules", () => {
   expect(uploadProblem("media", 200, "{}")).toBeNull();
   expect(uploadProblem("media", 400, JSON.stringify({ statusCode: "413", error: "Payload too large" }))).toBe("Files up to 50 MB");
-  expect(uploadProblem("media", 400, JSON.stringify({ statusCode: "415", error: "invalid_mime_type" }))).toBe("Choose an audio or video file");
+  expect(uploadProblem("media", 400, JSON.stringify({ statusCode: "415", error: "invalid_mime_type" }))).toBe(
+    "Choose an audio or video file",
+  );
   expect(uploadProblem("media", 403, "")).toBe("Your session has ended — sign in again.");
   expect(uploadProblem("media", 502, "Bad Gateway")).toBe("The upload failed — try again.");
 });

@@ -13,9 +13,12 @@ describe("profileSchema", () => {
     expect(profileSchema.parse({ username: " ada_99 ", displayName: "  Ada Lovelace ", bio: " Synths. " })).toEqual(valid);
   });
 
-  test.each(["ab", "a".repeat(25), "Ada", "ada-99", "ada 99", "ädä", "", "ada!"])("rejects the username %j with the format message", (username) => {
-    expect(errorsFor({ ...valid, username })).toEqual({ username: profileMessages.usernameFormat });
-  });
+  test.each(["ab", "a".repeat(25), "Ada", "ada-99", "ada 99", "ädä", "", "ada!"])(
+    "rejects the username %j with the format message",
+    (username) => {
+      expect(errorsFor({ ...valid, username })).toEqual({ username: profileMessages.usernameFormat });
+    },
+  );
 
   test.each(["settings", "login", "rooms", "signup", "admin"])("rejects the reserved word %j", (username) => {
     expect(errorsFor({ ...valid, username })).toEqual({ username: profileMessages.usernameReserved });
@@ -33,6 +36,10 @@ describe("profileSchema", () => {
   });
 
   test("reports every invalid field at once", () => {
-    expect(Object.keys(errorsFor({ username: "A", displayName: "", bio: "z".repeat(300) })).sort()).toEqual(["bio", "displayName", "username"]);
+    expect(Object.keys(errorsFor({ username: "A", displayName: "", bio: "z".repeat(300) })).sort()).toEqual([
+      "bio",
+      "displayName",
+      "username",
+    ]);
   });
 });

@@ -27,21 +27,38 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 test("presence names ids only: whatever else a payload says is not read", () => {
-  const ids = presentIds({ "u-bo": [{ user_id: "u-bo", display_name: "Admin", role: "owner" }], random: [{ user_id: "u-ada" }, null, "x", { user_id: 5 }] as unknown[] });
+  const ids = presentIds({
+    "u-bo": [{ user_id: "u-bo", display_name: "Admin", role: "owner" }],
+    random: [{ user_id: "u-ada" }, null, "x", { user_id: 5 }] as unknown[],
+  });
   expect([...ids].sort()).toEqual(["u-ada", "u-bo"]);
 });
 
 test("each person shows as their row says, with what they play; self first, then by name", () => {
-  const people = hereNowOf([row("u-ada"), row("u-bo", { avatar_path: "u-bo/a.png", playing_post_id: "p-1", playing_title: "Night drive" })], "u-bo");
+  const people = hereNowOf(
+    [row("u-ada"), row("u-bo", { avatar_path: "u-bo/a.png", playing_post_id: "p-1", playing_title: "Night drive" })],
+    "u-bo",
+  );
   expect(people).toEqual([
-    { userId: "u-bo", username: "bo", displayName: "Bo", avatarPath: "u-bo/a.png", playing: { post_id: "p-1", title: "Night drive" }, isSelf: true },
+    {
+      userId: "u-bo",
+      username: "bo",
+      displayName: "Bo",
+      avatarPath: "u-bo/a.png",
+      playing: { post_id: "p-1", title: "Night drive" },
+      isSelf: true,
+    },
     { userId: "u-ada", username: "ada", displayName: "Ada", avatarPath: null, playing: null, isSelf: false },
   ]);
 });
 
 test("an id in presence without a row of its own shows no one; a row without presence (gone) shows no one", async () => {
   const shown: string[][] = [];
-  const rows = new HereRows(async () => [row("u-ada"), row("u-gone")], (found) => shown.push(found.map((r) => r.user_id)), () => 100);
+  const rows = new HereRows(
+    async () => [row("u-ada"), row("u-gone")],
+    (found) => shown.push(found.map((r) => r.user_id)),
+    () => 100,
+  );
   rows.present(new Set(["u-ada", "u-forged"]));
   await vi.advanceTimersByTimeAsync(100);
   expect(shown.at(-1)).toEqual(["u-ada"]);
@@ -50,7 +67,11 @@ test("an id in presence without a row of its own shows no one; a row without pre
 
 test("presence changes are read in one go after a pause, and again every 30 s", async () => {
   const read = vi.fn(async () => [row("u-ada")]);
-  const rows = new HereRows(read, () => undefined, () => 500);
+  const rows = new HereRows(
+    read,
+    () => undefined,
+    () => 500,
+  );
   rows.present(new Set(["u-ada"]));
   rows.present(new Set(["u-ada", "u-bo"]));
   rows.prompt();
@@ -68,7 +89,11 @@ test("presence changes are read in one go after a pause, and again every 30 s", 
 test("a read that fails keeps what was shown", async () => {
   const shown: string[][] = [];
   let answer: HereRow[] | null = [row("u-ada")];
-  const rows = new HereRows(async () => answer, (found) => shown.push(found.map((r) => r.user_id)), () => 10);
+  const rows = new HereRows(
+    async () => answer,
+    (found) => shown.push(found.map((r) => r.user_id)),
+    () => 10,
+  );
   rows.present(new Set(["u-ada"]));
   await vi.advanceTimersByTimeAsync(10);
   answer = null;

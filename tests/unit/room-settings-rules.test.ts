@@ -30,14 +30,28 @@ describe("cover files", () => {
 
 describe("Postgres' refusals in words", () => {
   test("constraints read as the message of the field they concern", () => {
-    expect(roomWriteError({ code: "23505", message: 'duplicate key value violates unique constraint "rooms_slug_key"' }, "x")).toEqual({ field: "slug", message: "That address is taken" });
-    expect(roomWriteError({ code: "23514", message: 'new row for relation "rooms" violates check constraint "rooms_name_length"' }, "x")).toEqual({ field: "name", message: "Room names are 1–80 characters" });
-    expect(roomWriteError({ code: "23514", message: 'new row for relation "room_gates" violates check constraint "room_gates_min_balance_positive"' }, "x")).toMatchObject({ field: "minBalance" });
+    expect(roomWriteError({ code: "23505", message: 'duplicate key value violates unique constraint "rooms_slug_key"' }, "x")).toEqual({
+      field: "slug",
+      message: "That address is taken",
+    });
+    expect(
+      roomWriteError({ code: "23514", message: 'new row for relation "rooms" violates check constraint "rooms_name_length"' }, "x"),
+    ).toEqual({ field: "name", message: "Room names are 1–80 characters" });
+    expect(
+      roomWriteError(
+        { code: "23514", message: 'new row for relation "room_gates" violates check constraint "room_gates_min_balance_positive"' },
+        "x",
+      ),
+    ).toMatchObject({ field: "minBalance" });
   });
 
   test("the rooms guards' sentences pass through; row-level security and anything else read as the fallback", () => {
-    expect(roomWriteError({ code: "42501", message: "Only the owner changes the room's address or who may enter it" }, "x")).toEqual({ message: "Only the owner changes the room's address or who may enter it." });
-    expect(roomWriteError({ code: "42501", message: 'new row violates row-level security policy for table "rooms"' }, "Fallback.")).toEqual({ message: "Fallback." });
+    expect(roomWriteError({ code: "42501", message: "Only the owner changes the room's address or who may enter it" }, "x")).toEqual({
+      message: "Only the owner changes the room's address or who may enter it.",
+    });
+    expect(roomWriteError({ code: "42501", message: 'new row violates row-level security policy for table "rooms"' }, "Fallback.")).toEqual(
+      { message: "Fallback." },
+    );
     expect(roomWriteError({ code: "08006", message: "connection failure" }, "Fallback.")).toEqual({ message: "Fallback." });
   });
 });

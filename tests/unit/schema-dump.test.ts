@@ -42,7 +42,9 @@ describe("isProjectEntry", () => {
 
 describe("stableDump", () => {
   test("drops the tools' versions and psql's per-run restrict key", () => {
-    const dump = stableDump("-- Dumped from database version 15.14\n-- Dumped by pg_dump version 15.14\n\\restrict abc123\nCREATE TABLE public.t ();\n\n\n\n\\unrestrict abc123\n");
+    const dump = stableDump(
+      "-- Dumped from database version 15.14\n-- Dumped by pg_dump version 15.14\n\\restrict abc123\nCREATE TABLE public.t ();\n\n\n\n\\unrestrict abc123\n",
+    );
     expect(dump).toContain("CREATE TABLE public.t ();");
     expect(dump).not.toMatch(/Dumped|restrict abc123|\n\n\n/);
   });

@@ -36,7 +36,11 @@ test("the host first, then the page's own person, then by name", () => {
 test("the list marks the host and those listening on their own", () => {
   const html = renderToStaticMarkup(
     createElement(ListenersList, {
-      listeners: [listener("Ada", { isHost: true, ens_name: "ada.eth", ens_avatar: "https://example.test/a.png" }), listener("Grace", { following: false, isSelf: true }), listener("Lin")],
+      listeners: [
+        listener("Ada", { isHost: true, ens_name: "ada.eth", ens_avatar: "https://example.test/a.png" }),
+        listener("Grace", { following: false, isSelf: true }),
+        listener("Lin"),
+      ],
     }),
   );
   expect(html).toContain("ada.eth");
@@ -44,7 +48,7 @@ test("the list marks the host and those listening on their own", () => {
   expect(html).toContain("https://example.test/a.png");
   expect(html).toContain("(you)");
   expect(html.match(/on their own/g)).toHaveLength(1);
-  expect(html).toContain("Listening <span class=\"font-normal text-muted\">(3)</span>");
+  expect(html).toContain('Listening <span class="font-normal text-muted">(3)</span>');
 });
 
 test("a comment may name the session it was made in; a malformed session id is refused", () => {
@@ -55,9 +59,15 @@ test("a comment may name the session it was made in; a malformed session id is r
 });
 
 test("the session's refusals of a comment, in words", () => {
-  expect(writeProblem({ code: "PT409", message: "This session has ended" }, "moment")).toEqual({ message: momentActionMessages.sessionOver });
-  expect(writeProblem({ code: "PT409", message: "That post isn't playing in the session any more" }, "moment")).toEqual({ message: momentActionMessages.sessionMovedOn });
-  expect(writeProblem({ code: "23503", message: "That session isn't in this room" }, "moment")).toEqual({ message: momentActionMessages.sessionElsewhere });
+  expect(writeProblem({ code: "PT409", message: "This session has ended" }, "moment")).toEqual({
+    message: momentActionMessages.sessionOver,
+  });
+  expect(writeProblem({ code: "PT409", message: "That post isn't playing in the session any more" }, "moment")).toEqual({
+    message: momentActionMessages.sessionMovedOn,
+  });
+  expect(writeProblem({ code: "23503", message: "That session isn't in this room" }, "moment")).toEqual({
+    message: momentActionMessages.sessionElsewhere,
+  });
 });
 
 test("who may start a session: the owner and moderators, and members when the owner allows", async () => {

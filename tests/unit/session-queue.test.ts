@@ -22,7 +22,13 @@ function entry(post: string, status: "queued" | "suggested", sortKey: number, ex
 }
 
 test("queued entries in sort-key order, suggestions oldest first, the playing post in neither", () => {
-  const entries = [entry("c", "queued", 2), entry("s2", "suggested", 0), entry("a", "queued", -1), entry("s1", "suggested", 0, { created_at: "2026-11-23T00:00:00Z" }), entry("playing", "queued", 0)];
+  const entries = [
+    entry("c", "queued", 2),
+    entry("s2", "suggested", 0),
+    entry("a", "queued", -1),
+    entry("s1", "suggested", 0, { created_at: "2026-11-23T00:00:00Z" }),
+    entry("playing", "queued", 0),
+  ];
   const view = queueView(entries, "playing");
   expect(view.queued.map((e) => e.post_id)).toEqual(["a", "c"]);
   expect(view.suggested.map((e) => e.post_id)).toEqual(["s1", "s2"]);
@@ -87,12 +93,20 @@ test("title searches match % and _ literally", () => {
 });
 
 test("refusals in words: the constraints' own words, the session's state, policies", () => {
-  expect(queueWriteError({ code: "23505", message: 'duplicate key value violates unique constraint "session_queue_one_per_post"' }, "add")).toBe("That post is already in the queue");
-  expect(queueWriteError({ code: "23514", message: "You can suggest up to 10 posts at a time" }, "add")).toBe("You can suggest up to 10 posts at a time");
+  expect(
+    queueWriteError({ code: "23505", message: 'duplicate key value violates unique constraint "session_queue_one_per_post"' }, "add"),
+  ).toBe("That post is already in the queue");
+  expect(queueWriteError({ code: "23514", message: "You can suggest up to 10 posts at a time" }, "add")).toBe(
+    "You can suggest up to 10 posts at a time",
+  );
   expect(queueWriteError({ code: "23514", message: "The queue holds up to 200 posts" }, "add")).toBe("The queue holds up to 200 posts");
   expect(queueWriteError({ code: "PT409", message: "This session has ended" }, "add")).toBe(queueMessages.sessionEnded);
   expect(queueWriteError({ code: "23503", message: "That post isn't in this room" }, "add")).toBe(queueMessages.postNotInRoom);
-  expect(queueWriteError({ code: "42501", message: 'new row violates row-level security policy for table "session_queue"' }, "add")).toBe(queueMessages.membersOnly);
-  expect(queueWriteError({ code: "42501", message: "permission denied for table session_queue" }, "order")).toBe(queueMessages.onlyHostOrders);
+  expect(queueWriteError({ code: "42501", message: 'new row violates row-level security policy for table "session_queue"' }, "add")).toBe(
+    queueMessages.membersOnly,
+  );
+  expect(queueWriteError({ code: "42501", message: "permission denied for table session_queue" }, "order")).toBe(
+    queueMessages.onlyHostOrders,
+  );
   expect(queueWriteError({ code: "XX000", message: "internal error" }, "remove")).toBe(queueMessages.failed);
 });

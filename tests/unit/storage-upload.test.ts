@@ -31,7 +31,11 @@ const wav = () => new File([new Uint8Array(8)], "tone.wav", { type: "audio/wav" 
 
 describe("each bucket's rules", () => {
   test("are config.toml's: the same buckets, size limits and types", () => {
-    const declared = (parseConfig(readFileSync(configTomlPath, "utf8")).raw.storage as { buckets: Record<string, { file_size_limit: string; allowed_mime_types: string[] }> }).buckets;
+    const declared = (
+      parseConfig(readFileSync(configTomlPath, "utf8")).raw.storage as {
+        buckets: Record<string, { file_size_limit: string; allowed_mime_types: string[] }>;
+      }
+    ).buckets;
     expect(Object.keys(declared).sort()).toEqual([...buckets].sort());
     for (const bucket of buckets) {
       const [, mebibytes] = /^(\d+)MiB$/.exec(declared[bucket].file_size_limit) ?? [];
@@ -87,7 +91,12 @@ describe("Storage's refusals", () => {
     expect(uploadRefusal(200, "{}")).toBeNull();
     expect(uploadRefusal(400, JSON.stringify({ statusCode: "413", error: "Payload too large" }))).toBe("too-large");
     expect(uploadRefusal(413, "<html>Request Entity Too Large</html>")).toBe("too-large");
-    expect(uploadRefusal(400, JSON.stringify({ statusCode: "400", error: "invalid_mime_type", message: "mime type text/plain is not supported" }))).toBe("wrong-type");
+    expect(
+      uploadRefusal(
+        400,
+        JSON.stringify({ statusCode: "400", error: "invalid_mime_type", message: "mime type text/plain is not supported" }),
+      ),
+    ).toBe("wrong-type");
     expect(uploadRefusal(400, JSON.stringify({ statusCode: "403", error: "Unauthorized" }))).toBe("denied");
     expect(uploadRefusal(401, "")).toBe("denied");
     expect(uploadRefusal(502, "Bad Gateway")).toBe("failed");
@@ -124,7 +133,11 @@ describe("uploadFile", () => {
       request.onProgress(1);
       return stored();
     });
-    const result = await uploadFile(file, { bucket: "avatars", path: "u/avatar-1.png" }, { accessToken: async () => "token", transport, onProgress: (fraction) => progress.push(fraction) });
+    const result = await uploadFile(
+      file,
+      { bucket: "avatars", path: "u/avatar-1.png" },
+      { accessToken: async () => "token", transport, onProgress: (fraction) => progress.push(fraction) },
+    );
     expect(result).toEqual({ ok: true });
     expect(progress).toEqual([0, 0.5, 1]);
     expect(requests).toHaveLength(1);
@@ -140,7 +153,11 @@ describe("uploadFile", () => {
   test("to a signed upload URL: PUTs the file without the session's token (the URL carries the right to write)", async () => {
     const accessToken = vi.fn(async () => "token");
     const { transport, requests } = fakeTransport(stored);
-    const result = await uploadFile(wav(), { bucket: "media", signedUrl: "https://storage.example/upload/sign/media/a.wav?token=t" }, { accessToken, transport });
+    const result = await uploadFile(
+      wav(),
+      { bucket: "media", signedUrl: "https://storage.example/upload/sign/media/a.wav?token=t" },
+      { accessToken, transport },
+    );
     expect(result).toEqual({ ok: true });
     expect(accessToken).not.toHaveBeenCalled();
     expect(requests[0].method).toBe("PUT");
@@ -151,7 +168,11 @@ describe("uploadFile", () => {
   test("signed out: says the session ended, and sends nothing", async () => {
     const progress: number[] = [];
     const { transport, requests } = fakeTransport(stored);
-    const result = await uploadFile(png(), { bucket: "room-covers", path: "r/cover-1.png" }, { accessToken: async () => null, transport, onProgress: (fraction) => progress.push(fraction) });
+    const result = await uploadFile(
+      png(),
+      { bucket: "room-covers", path: "r/cover-1.png" },
+      { accessToken: async () => null, transport, onProgress: (fraction) => progress.push(fraction) },
+    );
     expect(result).toEqual({ ok: false, reason: "signed-out", error: messages.sessionEnded });
     expect(requests).toEqual([]);
     expect(progress).toEqual([]);
@@ -159,7 +180,11 @@ describe("uploadFile", () => {
 
   test("the session cannot be read (offline): says the server was not reached, and sends nothing", async () => {
     const { transport, requests } = fakeTransport(stored);
-    const result = await uploadFile(png(), { bucket: "avatars", path: "u/a.png" }, { accessToken: () => Promise.reject(new Error("chunk failed")), transport });
+    const result = await uploadFile(
+      png(),
+      { bucket: "avatars", path: "u/a.png" },
+      { accessToken: () => Promise.reject(new Error("chunk failed")), transport },
+    );
     expect(result).toEqual({ ok: false, reason: "unreachable", error: networkMessage });
     expect(requests).toEqual([]);
   });
@@ -171,10 +196,23 @@ describe("uploadFile", () => {
   });
 
   test("Storage's refusal comes back in the bucket's words", async () => {
-    const { transport } = fakeTransport(async () => ({ status: 400, body: JSON.stringify({ statusCode: "413", error: "Payload too large" }) }));
-    expect(await uploadFile(png(), { bucket: "avatars", path: "u/a.png" }, { accessToken: async () => "token", transport })).toEqual({ ok: false, reason: "too-large", error: "Pictures up to 2 MB" });
+    const { transport } = fakeTransport(async () => ({
+      status: 400,
+      body: JSON.stringify({ statusCode: "413", error: "Payload too large" }),
+    }));
+    expect(await uploadFile(png(), { bucket: "avatars", path: "u/a.png" }, { accessToken: async () => "token", transport })).toEqual({
+      ok: false,
+      reason: "too-large",
+      error: "Pictures up to 2 MB",
+    });
     const denied = fakeTransport(async () => ({ status: 403, body: "" }));
-    expect(await uploadFile(png(), { bucket: "room-covers", path: "r/c.png" }, { accessToken: async () => "token", transport: denied.transport })).toEqual({
+    expect(
+      await uploadFile(
+        png(),
+        { bucket: "room-covers", path: "r/c.png" },
+        { accessToken: async () => "token", transport: denied.transport },
+      ),
+    ).toEqual({
       ok: false,
       reason: "denied",
       error: "Only the room's owner and moderators can change its cover.",
@@ -191,7 +229,11 @@ describe("uploadFile", () => {
         }),
     );
     const progress: number[] = [];
-    const upload = uploadFile(wav(), { bucket: "media", signedUrl: "https://storage.example/s" }, { transport, signal: controller.signal, onProgress: (fraction) => progress.push(fraction) });
+    const upload = uploadFile(
+      wav(),
+      { bucket: "media", signedUrl: "https://storage.example/s" },
+      { transport, signal: controller.signal, onProgress: (fraction) => progress.push(fraction) },
+    );
     await vi.waitFor(() => expect(requests).toHaveLength(1));
     controller.abort();
     expect(await upload).toEqual({ ok: false, reason: "cancelled" });
@@ -203,7 +245,13 @@ describe("uploadFile", () => {
     const controller = new AbortController();
     controller.abort();
     const { transport, requests } = fakeTransport(stored);
-    expect(await uploadFile(png(), { bucket: "avatars", path: "u/a.png" }, { accessToken: async () => "token", transport, signal: controller.signal })).toEqual({ ok: false, reason: "cancelled" });
+    expect(
+      await uploadFile(
+        png(),
+        { bucket: "avatars", path: "u/a.png" },
+        { accessToken: async () => "token", transport, signal: controller.signal },
+      ),
+    ).toEqual({ ok: false, reason: "cancelled" });
     expect(requests).toEqual([]);
   });
 
@@ -214,7 +262,9 @@ describe("uploadFile", () => {
       controller.abort();
       return answer;
     });
-    expect(await uploadFile(wav(), { bucket: "media", signedUrl: "https://storage.example/s" }, { transport, signal: controller.signal })).toEqual({ ok: true });
+    expect(
+      await uploadFile(wav(), { bucket: "media", signedUrl: "https://storage.example/s" }, { transport, signal: controller.signal }),
+    ).toEqual({ ok: true });
   });
 });
 
@@ -260,14 +310,26 @@ describe("xhrTransport", () => {
   const send = (signal = new AbortController().signal, onProgress: (fraction: number) => void = () => {}) => {
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
     const body = new Blob(["x"]);
-    const answer = xhrTransport({ method: "PUT", url: "https://storage.example/s", headers: { apikey: "k", "Content-Type": "audio/wav" }, body, signal, onProgress });
+    const answer = xhrTransport({
+      method: "PUT",
+      url: "https://storage.example/s",
+      headers: { apikey: "k", "Content-Type": "audio/wav" },
+      body,
+      signal,
+      onProgress,
+    });
     return { answer, xhr: FakeXhr.last!, body };
   };
 
   test("sends the body with the headers, reports the progress it can compute, and resolves with Storage's answer", async () => {
     const progress: number[] = [];
     const { answer, xhr, body } = send(undefined, (fraction) => progress.push(fraction));
-    expect({ method: xhr.method, url: xhr.url, headers: xhr.headers, sent: xhr.sent }).toEqual({ method: "PUT", url: "https://storage.example/s", headers: { apikey: "k", "Content-Type": "audio/wav" }, sent: body });
+    expect({ method: xhr.method, url: xhr.url, headers: xhr.headers, sent: xhr.sent }).toEqual({
+      method: "PUT",
+      url: "https://storage.example/s",
+      headers: { apikey: "k", "Content-Type": "audio/wav" },
+      sent: body,
+    });
     xhr.upload.onprogress?.({ lengthComputable: true, loaded: 1, total: 4 });
     xhr.upload.onprogress?.({ lengthComputable: false, loaded: 2, total: 0 });
     xhr.status = 200;

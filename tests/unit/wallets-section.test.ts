@@ -8,7 +8,9 @@ import { missingCredentialsMessage } from "../../lib/chain/credentials";
 import { namesNeedRefresh } from "../../lib/wallets/ens-freshness";
 
 test("without thirdweb credentials: the seed's message, no link button", () => {
-  const html = renderToStaticMarkup(createElement(WalletsSection, { wallets: [], clientId: null, unavailable: missingCredentialsMessage, namesStale: false }));
+  const html = renderToStaticMarkup(
+    createElement(WalletsSection, { wallets: [], clientId: null, unavailable: missingCredentialsMessage, namesStale: false }),
+  );
   expect(html).toContain("clientId or secretKey must be provided");
   expect(html).not.toContain("<button");
   expect(html).toContain("No wallets linked yet.");

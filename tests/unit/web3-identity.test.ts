@@ -6,7 +6,9 @@ const web3 = { provider: "web3", providers: ["web3"] };
 
 describe("web3AddressFromClaims", () => {
   test("reads the address from the custom_claims GoTrue copies into user_metadata", () => {
-    expect(web3AddressFromClaims({ app_metadata: web3, user_metadata: { sub: `web3:ethereum:${address}`, custom_claims: { address } } })).toBe(address);
+    expect(
+      web3AddressFromClaims({ app_metadata: web3, user_metadata: { sub: `web3:ethereum:${address}`, custom_claims: { address } } }),
+    ).toBe(address);
   });
 
   test("falls back to the identity's subject", () => {
@@ -14,9 +16,16 @@ describe("web3AddressFromClaims", () => {
   });
 
   test("is null for email users (even with an address typed into their own metadata) and for malformed addresses", () => {
-    expect(web3AddressFromClaims({ app_metadata: { provider: "email", providers: ["email"] }, user_metadata: { custom_claims: { address } } })).toBeNull();
+    expect(
+      web3AddressFromClaims({ app_metadata: { provider: "email", providers: ["email"] }, user_metadata: { custom_claims: { address } } }),
+    ).toBeNull();
     expect(web3AddressFromClaims({ app_metadata: {}, user_metadata: {} })).toBeNull();
-    expect(web3AddressFromClaims({ app_metadata: web3, user_metadata: { sub: "web3:ethereum:0x123", custom_claims: { address: "not-an-address" } } })).toBeNull();
+    expect(
+      web3AddressFromClaims({
+        app_metadata: web3,
+        user_metadata: { sub: "web3:ethereum:0x123", custom_claims: { address: "not-an-address" } },
+      }),
+    ).toBeNull();
   });
 });
 

@@ -16,7 +16,10 @@ export async function GET(request: NextRequest) {
   const tokenHash = params.get("token_hash");
   const type = params.get("type") as EmailOtpType | null;
   const siteUrl = process.env.NEXT_PUBLIC_SITE_URL;
-  const next = linkLandingPath(params.get("next"), [request.nextUrl.origin, ...(siteUrl && URL.canParse(siteUrl) ? [new URL(siteUrl).origin] : [])]);
+  const next = linkLandingPath(params.get("next"), [
+    request.nextUrl.origin,
+    ...(siteUrl && URL.canParse(siteUrl) ? [new URL(siteUrl).origin] : []),
+  ]);
   const fail = (code: string | null) => NextResponse.redirect(new URL(`/auth/error?reason=${linkErrorReason(code)}`, request.url));
 
   if (!tokenHash || !type || !emailOtpTypes.has(type)) return fail(null);

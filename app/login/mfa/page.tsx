@@ -18,7 +18,10 @@ export default async function SignInCodePage({ searchParams }: { searchParams: P
   const { data: current } = await supabase.auth.getSession();
   if (!owesSecondFactor(data.claims.aal, current.session)) redirect(next);
   return (
-    <NarrowPage title="Two-factor authentication" intro="Your account is protected with an authenticator app. Enter its code to finish signing in.">
+    <NarrowPage
+      title="Two-factor authentication"
+      intro="Your account is protected with an authenticator app. Enter its code to finish signing in."
+    >
       <div className="flex flex-col gap-6">
         <SignInCodeForm next={next} />
         <hr className="border-line" />

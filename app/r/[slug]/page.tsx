@@ -33,7 +33,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /** "Holders of at least 1 CUEPASS on Local chain", read on chain; without an answer, the gate as stored. */
 async function gateText(gate: RoomGate): Promise<string> {
   // A slow chain must not hold the page for long: after 3 s the gate shows as stored.
-  const described = await gateRequirementText({ ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" }, { timeoutMs: 3_000 }).catch(() => null);
+  const described = await gateRequirementText(
+    { ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" },
+    { timeoutMs: 3_000 },
+  ).catch(() => null);
   if (described?.ok) return `Holders of ${described.data.text.replace(/^At least/, "at least")}`;
   const item = gate.token_id === null ? "" : ` #${gate.token_id}`;
   return `Holders of ${standardName(gate.standard)} token${item} ${shortChecksummedAddress(gate.contract_address)} on ${chainName(gate.chain_id)}`;
@@ -91,7 +94,9 @@ export default async function RoomPage({ params, searchParams }: { params: Param
                 <Avatar path={owner.avatar_path} name={owner.display_name} size={28} />
                 <span className="truncate">{owner.display_name}</span>
               </Link>
-              {ownerWallet ? <WalletAddress address={ownerWallet.address} ensName={ownerWallet.ens_name} ensAvatar={ownerWallet.ens_avatar} size={20} /> : null}
+              {ownerWallet ? (
+                <WalletAddress address={ownerWallet.address} ensName={ownerWallet.ens_name} ensAvatar={ownerWallet.ens_avatar} size={20} />
+              ) : null}
             </div>
           ) : null}
         </div>
@@ -115,14 +120,35 @@ export default async function RoomPage({ params, searchParams }: { params: Param
         live={liveSession}
       />
 
-      {canReadContent ? <RoomLive room={{ id: room.id, slug: room.slug, gated }} self={membership && user?.profile ? presenceSelf(user.profile) : null} /> : null}
+      {canReadContent ? (
+        <RoomLive room={{ id: room.id, slug: room.slug, gated }} self={membership && user?.profile ? presenceSelf(user.profile) : null} />
+      ) : null}
 
-      <Feed room={{ id: room.id, slug: room.slug, gated }} canRead={canReadContent} isMember={membership !== null} signedIn={user !== null} userId={user?.id ?? null} cursor={decodeCursor(before)} />
+      <Feed
+        room={{ id: room.id, slug: room.slug, gated }}
+        canRead={canReadContent}
+        isMember={membership !== null}
+        signedIn={user !== null}
+        userId={user?.id ?? null}
+        cursor={decodeCursor(before)}
+      />
     </main>
   );
 }
 
-function MembershipStatus({ roomId, slug, gated, signedIn, membership }: { roomId: string; slug: string; gated: boolean; signedIn: boolean; membership: RoomDetails["membership"] }) {
+function MembershipStatus({
+  roomId,
+  slug,
+  gated,
+  signedIn,
+  membership,
+}: {
+  roomId: string;
+  slug: string;
+  gated: boolean;
+  signedIn: boolean;
+  membership: RoomDetails["membership"];
+}) {
   if (!signedIn) {
     return (
       <div>

@@ -9,7 +9,11 @@ type Params = Promise<{ username: string }>;
 async function loadProfile(username: string) {
   if (!/^[a-z0-9_]{3,24}$/.test(username)) return null;
   const supabase = await createClient();
-  const { data } = await supabase.from("profiles").select("id, username, display_name, bio, avatar_path, created_at").eq("username", username).maybeSingle();
+  const { data } = await supabase
+    .from("profiles")
+    .select("id, username, display_name, bio, avatar_path, created_at")
+    .eq("username", username)
+    .maybeSingle();
   return data;
 }
 

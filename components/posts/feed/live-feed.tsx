@@ -37,9 +37,18 @@ export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText }: 
     const shown = latest.current.posts.map((post) => post.id);
     const newest = newestCreatedAt(latest.current);
     const [found, fresh] = await Promise.all([
-      shown.length ? data.from("posts").select(postColumns).eq("room_id", room.id).in("id", shown) : Promise.resolve({ data: [], error: null }),
+      shown.length
+        ? data.from("posts").select(postColumns).eq("room_id", room.id).in("id", shown)
+        : Promise.resolve({ data: [], error: null }),
       acceptsNew
-        ? (newest ? data.from("posts").select(postColumns).eq("room_id", room.id).gte("created_at", new Date(Date.parse(newest) - resyncMarginMs).toISOString()) : data.from("posts").select(postColumns).eq("room_id", room.id))
+        ? (newest
+            ? data
+                .from("posts")
+                .select(postColumns)
+                .eq("room_id", room.id)
+                .gte("created_at", new Date(Date.parse(newest) - resyncMarginMs).toISOString())
+            : data.from("posts").select(postColumns).eq("room_id", room.id)
+          )
             .order("created_at", { ascending: false })
             .order("id", { ascending: false })
             .limit(resyncLimit)

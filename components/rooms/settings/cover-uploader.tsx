@@ -26,7 +26,11 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
     setNotice(null);
     const invalid = checkUploadFile(coverBucket, file);
     if (invalid) return setError(invalid);
-    const stored = await storeAndSave(file, { bucket: coverBucket, path: coverObjectPath(roomId, file.type), save: (path) => setRoomCover(roomId, path) });
+    const stored = await storeAndSave(file, {
+      bucket: coverBucket,
+      path: coverObjectPath(roomId, file.type),
+      save: (path) => setRoomCover(roomId, path),
+    });
     if (stored.status === "refused") return setError(stored.error);
     if (stored.status !== "saved") return;
     setNotice("New cover saved.");

@@ -24,7 +24,17 @@ type Errors = Partial<Record<keyof GateFormValues, string>>;
  * is) before "Save gate" is offered for exactly those values; the save reads it again. Fields are
  * the person's alone: no answer replaces what they typed.
  */
-export function GateForm({ roomId, chains, initial, gated }: { roomId: string; chains: { id: number; name: string }[]; initial: GateFormValues; gated: boolean }) {
+export function GateForm({
+  roomId,
+  chains,
+  initial,
+  gated,
+}: {
+  roomId: string;
+  chains: { id: number; name: string }[];
+  initial: GateFormValues;
+  gated: boolean;
+}) {
   const router = useRouter();
   const [values, setValues] = useState<GateFormValues>(initial);
   const [errors, setErrors] = useState<Errors>({});
@@ -86,7 +96,10 @@ export function GateForm({ roomId, chains, initial, gated }: { roomId: string; c
         <h3 id="gate-heading" className="font-semibold">
           {gated ? "Change the gate" : "Gate the room"}
         </h3>
-        <p className="text-sm text-muted">People join when one of their linked wallets holds at least this much of the token. Members who joined before stay until their next check.</p>
+        <p className="text-sm text-muted">
+          People join when one of their linked wallets holds at least this much of the token. Members who joined before stay until their
+          next check.
+        </p>
       </div>
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
@@ -105,9 +118,20 @@ export function GateForm({ roomId, chains, initial, gated }: { roomId: string; c
           ))}
         </SelectField>
       </div>
-      <TextField id="contractAddress" label="Contract address" {...bind("contractAddress")} autoCapitalize="none" autoComplete="off" spellCheck={false} placeholder="0x…" className="font-mono" />
+      <TextField
+        id="contractAddress"
+        label="Contract address"
+        {...bind("contractAddress")}
+        autoCapitalize="none"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="0x…"
+        className="font-mono"
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        {values.standard === "erc1155" ? <TextField id="tokenId" label="Token id" {...bind("tokenId")} inputMode="numeric" autoComplete="off" /> : null}
+        {values.standard === "erc1155" ? (
+          <TextField id="tokenId" label="Token id" {...bind("tokenId")} inputMode="numeric" autoComplete="off" />
+        ) : null}
         <TextField
           id="minBalance"
           label="Minimum balance"

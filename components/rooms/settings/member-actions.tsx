@@ -33,12 +33,22 @@ export function MemberActions({ roomId, userId, name, can }: { roomId: string; u
     <div className="flex flex-col items-start gap-2 sm:items-end">
       <div className="flex flex-wrap gap-2">
         {can.promote ? (
-          <Button variant="secondary" disabled={pending} aria-label={`Make ${name} a moderator`} onClick={() => run(() => setMemberRole(roomId, userId, "moderator"))}>
+          <Button
+            variant="secondary"
+            disabled={pending}
+            aria-label={`Make ${name} a moderator`}
+            onClick={() => run(() => setMemberRole(roomId, userId, "moderator"))}
+          >
             Make moderator
           </Button>
         ) : null}
         {can.demote ? (
-          <Button variant="secondary" disabled={pending} aria-label={`Make ${name} a member`} onClick={() => run(() => setMemberRole(roomId, userId, "member"))}>
+          <Button
+            variant="secondary"
+            disabled={pending}
+            aria-label={`Make ${name} a member`}
+            onClick={() => run(() => setMemberRole(roomId, userId, "member"))}
+          >
             Make member
           </Button>
         ) : null}

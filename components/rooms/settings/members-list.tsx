@@ -14,7 +14,17 @@ function permissions(viewer: { id: string; role: "owner" | "moderator" }, member
   return { promote: false, demote: false, remove: member.role === "member" };
 }
 
-export function MembersList({ roomId, viewer, members, total }: { roomId: string; viewer: { id: string; role: "owner" | "moderator" }; members: RoomMember[]; total: number }) {
+export function MembersList({
+  roomId,
+  viewer,
+  members,
+  total,
+}: {
+  roomId: string;
+  viewer: { id: string; role: "owner" | "moderator" };
+  members: RoomMember[];
+  total: number;
+}) {
   return (
     <section aria-labelledby="members-heading" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -27,7 +37,9 @@ export function MembersList({ roomId, viewer, members, total }: { roomId: string
         </p>
       </div>
       <p className="text-sm text-muted">
-        {viewer.role === "owner" ? "You make members moderators and back, and remove anyone. Moderators remove members." : "As a moderator you remove members. Only the owner changes roles."}
+        {viewer.role === "owner"
+          ? "You make members moderators and back, and remove anyone. Moderators remove members."
+          : "As a moderator you remove members. Only the owner changes roles."}
       </p>
       <ul className="flex flex-col divide-y divide-line">
         {members.map((member) => (
@@ -39,13 +51,20 @@ export function MembersList({ roomId, viewer, members, total }: { roomId: string
                   <Link href={`/u/${member.username}`} className={`truncate font-medium ${linkClasses}`}>
                     {member.displayName}
                   </Link>
-                  <span className="rounded-full border border-line px-2 py-0.5 text-xs font-medium text-muted">{roleNames[member.role]}</span>
+                  <span className="rounded-full border border-line px-2 py-0.5 text-xs font-medium text-muted">
+                    {roleNames[member.role]}
+                  </span>
                   {member.userId === viewer.id ? <span className="text-xs text-muted">(you)</span> : null}
                 </p>
                 <p className="truncate text-sm text-muted">@{member.username}</p>
                 {member.wallet ? (
                   <div className="text-sm text-muted">
-                    <WalletAddress address={member.wallet.address} ensName={member.wallet.ensName} ensAvatar={member.wallet.ensAvatar} size={18} />
+                    <WalletAddress
+                      address={member.wallet.address}
+                      ensName={member.wallet.ensName}
+                      ensAvatar={member.wallet.ensAvatar}
+                      size={18}
+                    />
                   </div>
                 ) : null}
               </div>

@@ -16,7 +16,11 @@ type Rules = typeof import("@/lib/rooms/settings-fields") & typeof import("@/lib
  * focused; a submit before they arrive is checked by the server action alone, with the same words.
  */
 export function RoomFieldsForm({ roomId, initial, canEditSlug }: { roomId: string; initial: RoomSettingsFields; canEditSlug: boolean }) {
-  const [state, action, pending] = useActionState(updateRoomFields.bind(null, roomId), { status: "idle", values: initial, errors: {} } as RoomFieldsState);
+  const [state, action, pending] = useActionState(updateRoomFields.bind(null, roomId), {
+    status: "idle",
+    values: initial,
+    errors: {},
+  } as RoomFieldsState);
   const [values, setValues] = useState<RoomSettingsFields>(() => state.values);
   const [clientErrors, setClientErrors] = useState<RoomFieldsState["errors"] | null>(null);
   const rules = useRef<Rules | null>(null);
@@ -58,7 +62,13 @@ export function RoomFieldsForm({ roomId, initial, canEditSlug }: { roomId: strin
       {state.status === "saved" && !clientErrors ? <Alert tone="success">Room saved.</Alert> : null}
       {state.message ? <Alert tone="error">{state.message}</Alert> : null}
       <TextField id="name" label="Name" {...bind("name")} error={errors.name} hint="Up to 80 characters." />
-      <TextAreaField id="description" label="Description" {...bind("description")} error={errors.description} hint="Up to 500 characters." />
+      <TextAreaField
+        id="description"
+        label="Description"
+        {...bind("description")}
+        error={errors.description}
+        hint="Up to 500 characters."
+      />
       {canEditSlug ? (
         <TextField
           id="slug"

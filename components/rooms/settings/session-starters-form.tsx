@@ -18,7 +18,10 @@ const explanations: Record<SessionStarters, string> = {
  * resets the form afterwards; without JavaScript the browser posts the same form to the same action.
  */
 export function SessionStartersForm({ roomId, initial }: { roomId: string; initial: SessionStarters }) {
-  const [state, action, pending] = useActionState(updateSessionStarters.bind(null, roomId), { status: "idle", value: initial } as SessionStartersState);
+  const [state, action, pending] = useActionState(updateSessionStarters.bind(null, roomId), {
+    status: "idle",
+    value: initial,
+  } as SessionStartersState);
   const [choice, setChoice] = useState<string>(initial);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -32,7 +35,11 @@ export function SessionStartersForm({ roomId, initial }: { roomId: string; initi
       <h2 id="session-starters-heading" className="text-lg font-semibold">
         Listening sessions
       </h2>
-      {state.status === "saved" ? <Alert tone="success">Saved: {sessionStarterLabels[state.value as SessionStarters] ?? state.value} can start listening sessions.</Alert> : null}
+      {state.status === "saved" ? (
+        <Alert tone="success">
+          Saved: {sessionStarterLabels[state.value as SessionStarters] ?? state.value} can start listening sessions.
+        </Alert>
+      ) : null}
       {state.status === "error" && state.error ? <Alert tone="error">{state.error}</Alert> : null}
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-2 text-sm font-medium">Who can start listening sessions</legend>

@@ -8,7 +8,17 @@ import { type LinkContext, createEmailChange, createLink } from "./links.ts";
 import { type Params, booleanField, objectField, stringField } from "./request.ts";
 import { type AuthService, checkPasswordStrength, validateEmail } from "./service.ts";
 import { audit } from "./audit.ts";
-import { type Db, type UserRow, findUserByEmail, findUserById, insertEmailIdentity, insertUser, mergeMetadata, userJson, withTransaction } from "./users.ts";
+import {
+  type Db,
+  type UserRow,
+  findUserByEmail,
+  findUserById,
+  insertEmailIdentity,
+  insertUser,
+  mergeMetadata,
+  userJson,
+  withTransaction,
+} from "./users.ts";
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,7 +26,8 @@ export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 function banUntil(value: string): Date | null {
   if (value === "none") return null;
   const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (!parts.length || parts.map((p) => p[0]).join("") !== value) throw badRequest("validation_failed", "invalid format for ban duration: time: invalid duration");
+  if (!parts.length || parts.map((p) => p[0]).join("") !== value)
+    throw badRequest("validation_failed", "invalid format for ban duration: time: invalid duration");
   const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   return new Date(Date.now() + parts.reduce((sum, [, n, u]) => sum + Number(n) * unit[u], 0));
 }
@@ -57,7 +68,9 @@ export async function createUser(svc: AuthService, input: NewUser): Promise<User
     });
     await insertEmailIdentity(db, created);
     if (emailConfirm) {
-      await db.query("update auth.identities set identity_data = identity_data || '{\"email_verified\": true}'::jsonb where user_id = $1", [created.id]);
+      await db.query("update auth.identities set identity_data = identity_data || '{\"email_verified\": true}'::jsonb where user_id = $1", [
+        created.id,
+      ]);
     }
     if (ban) await db.query("update auth.users set banned_until = $2 where id = $1", [created.id, banUntil(ban)]);
     return (await findUserById(db, created.id))!;
@@ -87,7 +100,10 @@ export function paginate(url: URL): { page: number; perPage: number } {
 export async function listUsers(svc: AuthService, page: number, perPage: number): Promise<{ users: UserRow[]; total: number }> {
   const { rows: countRows } = await svc.pool.query<{ total: string }>("select count(*) as total from auth.users where deleted_at is null");
   const total = Number(countRows[0].total);
-  const { rows } = await svc.pool.query<{ id: string }>("select id from auth.users where deleted_at is null order by created_at desc, id limit $1 offset $2", [perPage, (page - 1) * perPage]);
+  const { rows } = await svc.pool.query<{ id: string }>(
+    "select id from auth.users where deleted_at is null order by created_at desc, id limit $1 offset $2",
+    [perPage, (page - 1) * perPage],
+  );
   const users = (await Promise.all(rows.map((row) => findUserById(svc.pool, row.id)))).filter((u): u is UserRow => Boolean(u));
   return { users, total };
 }
@@ -107,16 +123,32 @@ export async function updateUser(svc: AuthService, id: string, params: Params): 
     if (emailInput) {
       const email = validateEmail(emailInput);
       const taken = await findUserByEmail(db, email);
-      if (taken && taken.id !== target.id) throw unprocessable("email_exists", "A user with this email address has already been registered");
-      await db.query("update auth.users set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '' where id = $1", [target.id, email]);
-      await db.query("update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'", [target.id, email]);
+      if (taken && taken.id !== target.id)
+        throw unprocessable("email_exists", "A user with this email address has already been registered");
+      await db.query(
+        "update auth.users set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '' where id = $1",
+        [target.id, email],
+      );
+      await db.query(
+        "update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'",
+        [target.id, email],
+      );
     }
     // email_confirm only ever confirms (false is GoTrue's default, not an instruction).
-    if (booleanField(params, "email_confirm")) await db.query("update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1", [target.id]);
+    if (booleanField(params, "email_confirm"))
+      await db.query("update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1", [target.id]);
     const userMetadata = objectField(params, "user_metadata");
-    if (userMetadata) await db.query("update auth.users set raw_user_meta_data = $2 where id = $1", [target.id, mergeMetadata(target.raw_user_meta_data, userMetadata)]);
+    if (userMetadata)
+      await db.query("update auth.users set raw_user_meta_data = $2 where id = $1", [
+        target.id,
+        mergeMetadata(target.raw_user_meta_data, userMetadata),
+      ]);
     const appMetadata = objectField(params, "app_metadata");
-    if (appMetadata) await db.query("update auth.users set raw_app_meta_data = $2 where id = $1", [target.id, mergeMetadata(target.raw_app_meta_data, appMetadata)]);
+    if (appMetadata)
+      await db.query("update auth.users set raw_app_meta_data = $2 where id = $1", [
+        target.id,
+        mergeMetadata(target.raw_app_meta_data, appMetadata),
+      ]);
     const role = stringField(params, "role");
     if (role) await db.query("update auth.users set role = $2 where id = $1", [target.id, role]);
     const ban = stringField(params, "ban_duration");
@@ -196,7 +228,10 @@ export async function generateLink(svc: AuthService, input: LinkRequest): Promis
         });
         await insertEmailIdentity(db, user);
       } else if (type === "signup") {
-        await db.query("update auth.users set raw_user_meta_data = $2 where id = $1", [user.id, mergeMetadata(user.raw_user_meta_data, data)]);
+        await db.query("update auth.users set raw_user_meta_data = $2 where id = $1", [
+          user.id,
+          mergeMetadata(user.raw_user_meta_data, data),
+        ]);
       }
       if (type === "invite") await db.query("update auth.users set invited_at = now() where id = $1", [user.id]);
     }
@@ -214,7 +249,14 @@ export async function generateLink(svc: AuthService, input: LinkRequest): Promis
       link = await createLink(linkContext, user!, type, false);
     }
     const fresh = (await findUserById(db, user!.id))!;
-    return { ...userJson(fresh), action_link: link.actionLink, email_otp: link.otp, hashed_token: link.hashedToken, verification_type: type, redirect_to: redirect };
+    return {
+      ...userJson(fresh),
+      action_link: link.actionLink,
+      email_otp: link.otp,
+      hashed_token: link.hashedToken,
+      verification_type: type,
+      redirect_to: redirect,
+    };
   });
 }
 
@@ -224,7 +266,14 @@ export async function inviteUser(svc: AuthService, email: string, data: Record<s
     let target = await findUserByEmail(db, email);
     if (target?.email_confirmed_at) throw unprocessable("email_exists", "A user with this email address has already been registered");
     if (!target) {
-      target = await insertUser(db, { email, encryptedPassword: "", userMetadata: data, appMetadata: { provider: "email", providers: ["email"] }, emailConfirmed: false, invited: true });
+      target = await insertUser(db, {
+        email,
+        encryptedPassword: "",
+        userMetadata: data,
+        appMetadata: { provider: "email", providers: ["email"] },
+        emailConfirmed: false,
+        invited: true,
+      });
       await insertEmailIdentity(db, target, data);
     }
     await db.query("update auth.users set invited_at = now() where id = $1", [target.id]);

@@ -31,7 +31,13 @@ const logTypes = {
 export type AuditAction = keyof typeof logTypes;
 
 /** A row of auth.audit_log_entries, in GoTrue's payload format. */
-export async function audit(db: Db, req: IncomingMessage, user: Pick<UserRow, "id" | "email">, action: AuditAction, traits: Record<string, unknown> = {}): Promise<void> {
+export async function audit(
+  db: Db,
+  req: IncomingMessage,
+  user: Pick<UserRow, "id" | "email">,
+  action: AuditAction,
+  traits: Record<string, unknown> = {},
+): Promise<void> {
   const payload = { action, actor_id: user.id, actor_username: user.email ?? "", actor_via_sso: false, log_type: logTypes[action], traits };
   await db.query("insert into auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) values ($1, $2, $3, now(), $4)", [
     instanceId,

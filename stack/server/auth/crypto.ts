@@ -5,7 +5,9 @@ export { randomUUID };
 
 /** GoTrue's token hash for email links: hex SHA-224 of the address followed by the OTP. */
 export function tokenHash(emailOrPhone: string, otp: string): string {
-  return createHash("sha224").update(emailOrPhone + otp).digest("hex");
+  return createHash("sha224")
+    .update(emailOrPhone + otp)
+    .digest("hex");
 }
 
 export function generateOtp(length: number): string {

@@ -24,7 +24,31 @@ export const passkeysDisabled = refuse(() => notFound("passkey_disabled", "Passk
 export const oauthServerDisabled = refuse(() => featureDisabled("OAuth server is disabled"));
 
 /** OAuth providers GoTrue knows; the stack serves none of them (as config.toml enables none). */
-const oauthProviders = ["apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "kakao", "keycloak", "linkedin", "linkedin_oidc", "notion", "slack", "slack_oidc", "spotify", "twitch", "twitter", "x", "workos", "zoom"];
+const oauthProviders = [
+  "apple",
+  "azure",
+  "bitbucket",
+  "discord",
+  "facebook",
+  "figma",
+  "fly",
+  "github",
+  "gitlab",
+  "google",
+  "kakao",
+  "keycloak",
+  "linkedin",
+  "linkedin_oidc",
+  "notion",
+  "slack",
+  "slack_oidc",
+  "spotify",
+  "twitch",
+  "twitter",
+  "x",
+  "workos",
+  "zoom",
+];
 
 /** GoTrue's answer when an OAuth flow (sign-in or identity linking) names a provider that is off or unknown. */
 export function unsupportedProvider(provider: string) {

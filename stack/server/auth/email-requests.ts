@@ -22,7 +22,10 @@ export interface EmailRequest {
  * password) and gets the confirmation email, unless createUser is false, which GoTrue answers
  * with otp_disabled.
  */
-export async function sendMagicLink(svc: AuthService, input: EmailRequest & { data: Record<string, unknown>; createUser: boolean }): Promise<void> {
+export async function sendMagicLink(
+  svc: AuthService,
+  input: EmailRequest & { data: Record<string, unknown>; createUser: boolean },
+): Promise<void> {
   const { settings } = svc;
   const { email, challenge } = input;
   await withTransaction(svc.pool, async (db) => {
@@ -61,7 +64,11 @@ export async function sendRecovery(svc: AuthService, req: IncomingMessage, input
     if (!user) return;
     await audit(db, req, user, "user_recovery_requested");
     if (challenge) await createFlowState(db, user.id, challenge, "recovery");
-    await createLink({ db, settings: svc.settings, mailer: svc.mailer, redirectTo: input.redirectTo, pkce: Boolean(challenge) }, user, "recovery");
+    await createLink(
+      { db, settings: svc.settings, mailer: svc.mailer, redirectTo: input.redirectTo, pkce: Boolean(challenge) },
+      user,
+      "recovery",
+    );
   });
 }
 

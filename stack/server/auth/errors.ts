@@ -64,11 +64,19 @@ export function sendAuthError(req: IncomingMessage, res: ServerResponse, error: 
     return sendJson(res, error.status, body, headers);
   }
   const pgError = error as { code?: string; constraint?: string };
-  if (pgError?.code === "23505" && (pgError.constraint === "users_email_partial_key" || pgError.constraint === "identities_provider_id_provider_unique")) {
+  if (
+    pgError?.code === "23505" &&
+    (pgError.constraint === "users_email_partial_key" || pgError.constraint === "identities_provider_id_provider_unique")
+  ) {
     // Two requests raced to create the same account: the loser hears what GoTrue says to a duplicate.
     return sendAuthError(req, res, new AuthError(422, "email_exists", "A user with this email address has already been registered"));
   }
   console.error("[auth] unexpected failure:", error);
   const message = "Unexpected failure, please check server logs for more information";
-  sendJson(res, 500, version ? { code: "unexpected_failure", message } : { code: 500, error_code: "unexpected_failure", msg: message }, headers);
+  sendJson(
+    res,
+    500,
+    version ? { code: "unexpected_failure", message } : { code: 500, error_code: "unexpected_failure", msg: message },
+    headers,
+  );
 }

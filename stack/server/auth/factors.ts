@@ -44,7 +44,10 @@ export function enabled(svc: AuthService, type: FactorType, action: "enroll" | "
   if (on) return;
   if (action === "enroll") throw unprocessable(`mfa_${type}_enroll_not_enabled`, `MFA enroll is disabled for ${typeLabel[type]}`);
   // GoTrue reports a disabled WebAuthn verification with its enroll code.
-  throw unprocessable(type === "webauthn" ? "mfa_webauthn_enroll_not_enabled" : `mfa_${type}_verify_not_enabled`, `MFA verification is disabled for ${typeLabel[type]}`);
+  throw unprocessable(
+    type === "webauthn" ? "mfa_webauthn_enroll_not_enabled" : `mfa_${type}_verify_not_enabled`,
+    `MFA verification is disabled for ${typeLabel[type]}`,
+  );
 }
 
 /** The address a challenge is bound to (GoTrue refuses a verify from another one). */
@@ -85,9 +88,15 @@ async function validateNewFactor(svc: AuthService, db: Db, userId: string, frien
        and not exists (select 1 from auth.mfa_challenges c where c.factor_id = f.id)`,
     [userId, unverifiedFactorExpirySeconds],
   );
-  const { rows } = await db.query<{ friendly_name: string | null; status: string }>("select friendly_name, status from auth.mfa_factors where user_id = $1", [userId]);
+  const { rows } = await db.query<{ friendly_name: string | null; status: string }>(
+    "select friendly_name, status from auth.mfa_factors where user_id = $1",
+    [userId],
+  );
   if (rows.some((row) => (row.friendly_name ?? "") === friendlyName)) {
-    throw unprocessable("mfa_factor_name_conflict", `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`);
+    throw unprocessable(
+      "mfa_factor_name_conflict",
+      `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`,
+    );
   }
   const verified = rows.filter((row) => row.status === "verified").length;
   if (rows.length >= svc.settings.mfa.maxEnrolledFactors || verified >= svc.settings.mfa.maxEnrolledFactors) {
@@ -112,7 +121,13 @@ export function validPhone(input: string): string {
 }
 
 /** POST /factors for TOTP: an unverified factor with a new secret, its otpauth URI and QR code. */
-export async function enrollTotp(svc: AuthService, req: Call["req"], caller: Caller, friendlyName: string, issuer: string): Promise<Record<string, unknown>> {
+export async function enrollTotp(
+  svc: AuthService,
+  req: Call["req"],
+  caller: Caller,
+  friendlyName: string,
+  issuer: string,
+): Promise<Record<string, unknown>> {
   const secret = generateTotpSecret();
   const uri = otpauthUri(issuer, caller.user.email ?? "", secret);
   const id = randomUUID();
@@ -131,15 +146,28 @@ export async function enrollTotp(svc: AuthService, req: Call["req"], caller: Cal
 }
 
 /** POST /factors for a phone (`phone`: E.164 digits, `shown`: as the caller wrote it): an unverified factor. */
-export async function enrollPhone(svc: AuthService, req: Call["req"], caller: Caller, friendlyName: string, phone: string, shown: string): Promise<Record<string, unknown>> {
+export async function enrollPhone(
+  svc: AuthService,
+  req: Call["req"],
+  caller: Caller,
+  friendlyName: string,
+  phone: string,
+  shown: string,
+): Promise<Record<string, unknown>> {
   const id = randomUUID();
   await withTransaction(svc.pool, async (db) => {
     await db.query("select 1 from auth.users where id = $1 for update", [caller.user.id]);
-    const { rows } = await db.query<{ status: string }>("select status from auth.mfa_factors where user_id = $1 and factor_type = 'phone' and phone = $2", [caller.user.id, phone]);
+    const { rows } = await db.query<{ status: string }>(
+      "select status from auth.mfa_factors where user_id = $1 and factor_type = 'phone' and phone = $2",
+      [caller.user.id, phone],
+    );
     if (rows.some((row) => row.status === "verified")) {
       throw unprocessable("mfa_verified_factor_exists", "A verified phone factor already exists, unenroll the existing factor to continue");
     }
-    await db.query("delete from auth.mfa_factors where user_id = $1 and factor_type = 'phone' and phone = $2 and status = 'unverified'", [caller.user.id, phone]);
+    await db.query("delete from auth.mfa_factors where user_id = $1 and factor_type = 'phone' and phone = $2 and status = 'unverified'", [
+      caller.user.id,
+      phone,
+    ]);
     await validateNewFactor(svc, db, caller.user.id, friendlyName, await sessionAal(db, caller.sessionId));
     await db.query(
       `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, phone)
@@ -160,7 +188,13 @@ function phoneCode(svc: AuthService, phone: string): string {
 }
 
 /** POST /factors/{id}/challenge: a challenge bound to the caller's address; a phone factor's code is "sent". */
-export async function createChallenge(svc: AuthService, req: Call["req"], caller: Caller, factor: FactorRow, ip: string): Promise<Record<string, unknown>> {
+export async function createChallenge(
+  svc: AuthService,
+  req: Call["req"],
+  caller: Caller,
+  factor: FactorRow,
+  ip: string,
+): Promise<Record<string, unknown>> {
   const id = randomUUID();
   let otp: string | null = null;
   if (factor.factor_type === "phone") {
@@ -210,7 +244,10 @@ async function validChallenge(db: Db, factor: FactorRow, challengeId: string, ip
   if (!found) throw unprocessable("mfa_factor_not_found", "MFA factor with the provided challenge ID not found");
   if (found.verified_at || !found.ip_matches) throw unprocessable("mfa_ip_address_mismatch", "Challenge and verify IP addresses mismatch.");
   if (found.created_at.getTime() + challengeExpirySeconds * 1000 < Date.now()) {
-    throw new ExpiredChallenge(found.id, `MFA challenge ${found.id} has expired, verify against another challenge or create a new challenge.`);
+    throw new ExpiredChallenge(
+      found.id,
+      `MFA challenge ${found.id} has expired, verify against another challenge or create a new challenge.`,
+    );
   }
   return found;
 }
@@ -255,7 +292,15 @@ async function upgradeSession(db: Db, sessionId: string, factor: FactorRow, req:
 }
 
 /** POST /factors/{id}/verify: answers a new token pair for the same session, now aal2. */
-export async function verifyFactor(svc: AuthService, req: Call["req"], caller: Caller & { sessionId: string }, factorId: string, challengeId: string, code: string, ip: string): Promise<SessionResponse> {
+export async function verifyFactor(
+  svc: AuthService,
+  req: Call["req"],
+  caller: Caller & { sessionId: string },
+  factorId: string,
+  challengeId: string,
+  code: string,
+  ip: string,
+): Promise<SessionResponse> {
   return await withTransaction(svc.pool, async (db) => {
     const locked = await loadFactor(db, caller.user, factorId, true);
     const found = await validChallenge(db, locked, challengeId || "00000000-0000-0000-0000-000000000000", ip);
@@ -265,13 +310,24 @@ export async function verifyFactor(svc: AuthService, req: Call["req"], caller: C
     } else if (found.otp_code !== code) {
       throw unprocessable("mfa_verification_failed", "Invalid MFA Phone code entered");
     }
-    await audit(db, req, caller.user, "verification_attempted", { factor_id: locked.id, challenge_id: found.id, factor_type: locked.factor_type });
-    await db.query("update auth.mfa_challenges set verified_at = now(), otp_code = coalesce($2, otp_code) where id = $1", [found.id, usedStep]);
-    if (locked.status !== "verified") await db.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [locked.id]);
+    await audit(db, req, caller.user, "verification_attempted", {
+      factor_id: locked.id,
+      challenge_id: found.id,
+      factor_type: locked.factor_type,
+    });
+    await db.query("update auth.mfa_challenges set verified_at = now(), otp_code = coalesce($2, otp_code) where id = $1", [
+      found.id,
+      usedStep,
+    ]);
+    if (locked.status !== "verified")
+      await db.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [locked.id]);
     const refreshToken = await upgradeSession(db, caller.sessionId, locked, req, caller.user);
     // GoTrue ends the user's sessions below aal2 and drops the other unverified factors of this type.
     await db.query("delete from auth.sessions where user_id = $1 and aal < 'aal2'", [caller.user.id]);
-    await db.query("delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2", [caller.user.id, locked.factor_type]);
+    await db.query("delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2", [
+      caller.user.id,
+      locked.factor_type,
+    ]);
     return await sessionTokens(db, svc.settings, caller.user.id, caller.sessionId, refreshToken);
   }).catch(async (error: unknown) => {
     if (error instanceof ExpiredChallenge) await svc.pool.query("delete from auth.mfa_challenges where id = $1", [error.challengeId]);
@@ -297,12 +353,19 @@ export async function unenrollFactor(svc: AuthService, req: Call["req"], caller:
       throw unprocessable("insufficient_aal", "AAL2 required to unenroll verified factor");
     }
     await removeFactor(db, factor);
-    await audit(db, req, caller.user, "factor_unenrolled", { factor_id: factor.id, factor_status: factor.status, session_id: caller.sessionId });
+    await audit(db, req, caller.user, "factor_unenrolled", {
+      factor_id: factor.id,
+      factor_status: factor.status,
+      session_id: caller.sessionId,
+    });
   });
 }
 
 async function factorBody(db: Db, id: string): Promise<Record<string, unknown>> {
-  const { rows } = await db.query<{ factor: Record<string, unknown> }>(`select ${factorJson("f")} as factor from auth.mfa_factors f where f.id = $1`, [id]);
+  const { rows } = await db.query<{ factor: Record<string, unknown> }>(
+    `select ${factorJson("f")} as factor from auth.mfa_factors f where f.id = $1`,
+    [id],
+  );
   return rows[0].factor;
 }
 
@@ -318,11 +381,20 @@ export async function deleteUserFactor(svc: AuthService, req: Call["req"], user:
 }
 
 /** PUT /admin/users/{id}/factors/{factor_id}: friendly_name, and a phone factor's number. */
-export async function updateUserFactor(svc: AuthService, req: Call["req"], user: UserRow, id: string, friendlyName: string, phone: string): Promise<Record<string, unknown>> {
+export async function updateUserFactor(
+  svc: AuthService,
+  req: Call["req"],
+  user: UserRow,
+  id: string,
+  friendlyName: string,
+  phone: string,
+): Promise<Record<string, unknown>> {
   return await withTransaction(svc.pool, async (db) => {
     const factor = await loadFactor(db, user, id, true);
-    if (friendlyName) await db.query("update auth.mfa_factors set friendly_name = $2, updated_at = now() where id = $1", [factor.id, friendlyName]);
-    if (phone && factor.factor_type === "phone") await db.query("update auth.mfa_factors set phone = $2, updated_at = now() where id = $1", [factor.id, validPhone(phone)]);
+    if (friendlyName)
+      await db.query("update auth.mfa_factors set friendly_name = $2, updated_at = now() where id = $1", [factor.id, friendlyName]);
+    if (phone && factor.factor_type === "phone")
+      await db.query("update auth.mfa_factors set phone = $2, updated_at = now() where id = $1", [factor.id, validPhone(phone)]);
     await audit(db, req, user, "factor_updated", { user_id: user.id, factor_id: factor.id, factor_type: factor.factor_type });
     return await factorBody(db, factor.id);
   });

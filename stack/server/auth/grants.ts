@@ -15,7 +15,8 @@ function weakPasswordNotice(svc: AuthService, password: string): { weak_password
     checkPasswordStrength(svc.settings, password);
     return {};
   } catch (error) {
-    if (error instanceof AuthError && error.code === "weak_password") return { weak_password: { reasons: (error.extra.weak_password as { reasons: unknown }).reasons, message: error.message } };
+    if (error instanceof AuthError && error.code === "weak_password")
+      return { weak_password: { reasons: (error.extra.weak_password as { reasons: unknown }).reasons, message: error.message } };
     throw error;
   }
 }

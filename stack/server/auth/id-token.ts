@@ -37,7 +37,8 @@ function detectIssuer(idToken: string, provider: string): string {
 function providerError(provider: string, issuer: string, idToken: string): Error {
   if (provider === "apple" || appleIssuers.includes(issuer)) {
     const detected = detectIssuer(idToken, "Apple");
-    if (!appleIssuers.includes(detected)) return badRequest("validation_failed", "Detected ID token issuer is not an Apple ID token issuer");
+    if (!appleIssuers.includes(detected))
+      return badRequest("validation_failed", "Detected ID token issuer is not an Apple ID token issuer");
     if (issuer && issuer !== detected) return badRequest("validation_failed", "Provided issuer does not match ID token issuer");
     return notEnabled(detected);
   }
@@ -53,7 +54,8 @@ function providerError(provider: string, issuer: string, idToken: string): Error
   if (provider === "facebook" || issuer === issuers.facebook) return notEnabled(issuers.facebook);
   // Keycloak's issuer is its configured URL, which is empty while the provider is off.
   if (provider === "keycloak") return notEnabled("");
-  for (const name of ["kakao", "vercel_marketplace", "snapchat"]) if (provider === name || issuer === issuers[name]) return notEnabled(issuers[name]);
+  for (const name of ["kakao", "vercel_marketplace", "snapchat"])
+    if (provider === name || issuer === issuers[name]) return notEnabled(issuers[name]);
   if (provider.startsWith("custom:")) return badRequest("validation_failed", "Custom OAuth providers are disabled");
   return badRequest("validation_failed", `Custom OIDC provider ${quote(provider)} not allowed`);
 }
@@ -72,7 +74,8 @@ export async function idTokenGrant(svc: AuthService, call: Call): Promise<void> 
   if (!idToken) throw new OAuthError("invalid request", "id_token required");
   if (!provider && (!clientId || !issuer)) throw new OAuthError("invalid request", "provider or client_id and issuer required");
   if (booleanField(params, "link_identity")) {
-    if (!call.req.headers.authorization) throw new OAuthError("invalid request", "Linking requires a valid user access token in Authorization");
+    if (!call.req.headers.authorization)
+      throw new OAuthError("invalid request", "Linking requires a valid user access token in Authorization");
     await requireUser(svc, call);
   }
   throw providerError(provider, issuer, idToken);

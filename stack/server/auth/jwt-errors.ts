@@ -1,7 +1,22 @@
 import type { VerifyFailure } from "../jwt.ts";
 
 // The algorithms golang-jwt knows; any other alg is "unavailable" rather than "invalid".
-const goJwtMethods = new Set(["none", "HS256", "HS384", "HS512", "RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "EdDSA"]);
+const goJwtMethods = new Set([
+  "none",
+  "HS256",
+  "HS384",
+  "HS512",
+  "RS256",
+  "RS384",
+  "RS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "EdDSA",
+]);
 
 /** golang-jwt's wording for a refused token, which GoTrue passes through. */
 export function goJwtReason(token: string, reason: VerifyFailure): string {

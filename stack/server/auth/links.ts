@@ -40,7 +40,8 @@ export function actionLink(settings: AuthSettings, token: string, type: string, 
 function assertFrequency(settings: AuthSettings, sentAt: Date | null): void {
   if (!sentAt || settings.email.maxFrequencySeconds <= 0) return;
   const left = Math.ceil((sentAt.getTime() + settings.email.maxFrequencySeconds * 1000 - Date.now()) / 1000);
-  if (left > 0) throw tooManyRequests("over_email_send_rate_limit", `For security purposes, you can only request this after ${left} seconds.`);
+  if (left > 0)
+    throw tooManyRequests("over_email_send_rate_limit", `For security purposes, you can only request this after ${left} seconds.`);
 }
 
 async function storeOneTimeToken(db: Db, userId: string, type: TokenColumn, token: string, relatesTo: string): Promise<void> {
@@ -57,7 +58,12 @@ async function storeOneTimeToken(db: Db, userId: string, type: TokenColumn, toke
  * GoTrue does (the user's token column and auth.one_time_tokens) and, unless `send` is false
  * (admin generate_link), emails it. PKCE tokens carry GoTrue's `pkce_` prefix.
  */
-export async function createLink(ctx: LinkContext, user: UserRow, type: Exclude<LinkType, "email_change">, send = true): Promise<GeneratedLink> {
+export async function createLink(
+  ctx: LinkContext,
+  user: UserRow,
+  type: Exclude<LinkType, "email_change">,
+  send = true,
+): Promise<GeneratedLink> {
   const { token: column, sent, email } = columns[type];
   const address = user.email ?? "";
   if (send) {
@@ -73,7 +79,16 @@ export async function createLink(ctx: LinkContext, user: UserRow, type: Exclude<
     ctx.mailer.send({
       kind: email,
       to: address,
-      data: { ConfirmationURL: link, Token: otp, TokenHash: hashed, SiteURL: ctx.settings.siteUrl, RedirectTo: ctx.redirectTo, Email: address, NewEmail: "", Data: user.raw_user_meta_data ?? {} },
+      data: {
+        ConfirmationURL: link,
+        Token: otp,
+        TokenHash: hashed,
+        SiteURL: ctx.settings.siteUrl,
+        RedirectTo: ctx.redirectTo,
+        Email: address,
+        NewEmail: "",
+        Data: user.raw_user_meta_data ?? {},
+      },
     });
   }
   return { otp, hashedToken: hashed, actionLink: link };
@@ -83,7 +98,12 @@ export async function createLink(ctx: LinkContext, user: UserRow, type: Exclude<
  * An email change: a token for the new address and, with double_confirm_changes, one for the
  * current address; each address gets the email_change template with its own token.
  */
-export async function createEmailChange(ctx: LinkContext, user: UserRow, newEmail: string, send = true): Promise<{ newLink: GeneratedLink; currentLink?: GeneratedLink }> {
+export async function createEmailChange(
+  ctx: LinkContext,
+  user: UserRow,
+  newEmail: string,
+  send = true,
+): Promise<{ newLink: GeneratedLink; currentLink?: GeneratedLink }> {
   const current = user.email ?? "";
   const double = ctx.settings.email.doubleConfirmChanges && Boolean(current);
   if (send) {
@@ -103,11 +123,28 @@ export async function createEmailChange(ctx: LinkContext, user: UserRow, newEmai
   await storeOneTimeToken(ctx.db, user.id, "email_change_token_new", hashNew, newEmail);
   if (double) await storeOneTimeToken(ctx.db, user.id, "email_change_token_current", hashCurrent, current);
   const newLink = { otp: otpNew, hashedToken: hashNew, actionLink: actionLink(ctx.settings, hashNew, "email_change", ctx.redirectTo) };
-  const currentLink = double ? { otp: otpCurrent, hashedToken: hashCurrent, actionLink: actionLink(ctx.settings, hashCurrent, "email_change", ctx.redirectTo) } : undefined;
+  const currentLink = double
+    ? { otp: otpCurrent, hashedToken: hashCurrent, actionLink: actionLink(ctx.settings, hashCurrent, "email_change", ctx.redirectTo) }
+    : undefined;
   if (send) {
-    const data = { SiteURL: ctx.settings.siteUrl, RedirectTo: ctx.redirectTo, Email: current, NewEmail: newEmail, Data: user.raw_user_meta_data ?? {} };
-    ctx.mailer.send({ kind: "email_change", to: newEmail, data: { ...data, ConfirmationURL: newLink.actionLink, Token: otpNew, TokenHash: hashNew } });
-    if (currentLink) ctx.mailer.send({ kind: "email_change", to: current, data: { ...data, ConfirmationURL: currentLink.actionLink, Token: otpCurrent, TokenHash: hashCurrent } });
+    const data = {
+      SiteURL: ctx.settings.siteUrl,
+      RedirectTo: ctx.redirectTo,
+      Email: current,
+      NewEmail: newEmail,
+      Data: user.raw_user_meta_data ?? {},
+    };
+    ctx.mailer.send({
+      kind: "email_change",
+      to: newEmail,
+      data: { ...data, ConfirmationURL: newLink.actionLink, Token: otpNew, TokenHash: hashNew },
+    });
+    if (currentLink)
+      ctx.mailer.send({
+        kind: "email_change",
+        to: current,
+        data: { ...data, ConfirmationURL: currentLink.actionLink, Token: otpCurrent, TokenHash: hashCurrent },
+      });
   }
   return { newLink, currentLink };
 }

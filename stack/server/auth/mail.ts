@@ -45,7 +45,23 @@ function filterUrl(value: string): string {
 }
 
 // Attributes html/template treats as URLs (its attrType table and name heuristics).
-const urlAttributes = new Set(["href", "src", "action", "formaction", "cite", "poster", "background", "codebase", "longdesc", "usemap", "icon", "manifest", "profile", "classid", "data"]);
+const urlAttributes = new Set([
+  "href",
+  "src",
+  "action",
+  "formaction",
+  "cite",
+  "poster",
+  "background",
+  "codebase",
+  "longdesc",
+  "usemap",
+  "icon",
+  "manifest",
+  "profile",
+  "classid",
+  "data",
+]);
 const isUrlAttribute = (name: string) => urlAttributes.has(name) || /url|uri|src/.test(name);
 
 type Position = { kind: "text" } | { kind: "attribute" } | { kind: "url"; part: "start" | "path" | "query" };
@@ -81,7 +97,8 @@ function escapeFor(position: Position, text: string): string {
 export function renderTemplate(template: string, data: TemplateData, html = true): string {
   return template.replace(/\{\{-?\s*\.(\w+)((?:\.\w+)*)\s*-?\}\}/g, (_match, name: string, path: string, offset: number) => {
     let value: unknown = (data as unknown as Record<string, unknown>)[name];
-    for (const key of path.split(".").filter(Boolean)) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path.split(".").filter(Boolean))
+      value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
     if (value === undefined) return "";
     const text = typeof value === "string" ? value : JSON.stringify(value);
     return html ? escapeFor(positionOf(template, offset), text) : text;

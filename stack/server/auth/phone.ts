@@ -44,7 +44,10 @@ export async function sendPhoneOtp(svc: AuthService, db: Db, user: UserRow, phon
   const otp = svc.settings.sms.testOtp.get(phone);
   if (!otp) throw new AuthError(500, "unexpected_failure", "Unable to get SMS provider");
   const hash = tokenHash(phone, otp);
-  await db.query(`update auth.users set ${token} = $2, ${sent} = now()${kind === "phone_change" ? ", phone_change = $3" : ""} where id = $1`, kind === "phone_change" ? [user.id, hash, phone] : [user.id, hash]);
+  await db.query(
+    `update auth.users set ${token} = $2, ${sent} = now()${kind === "phone_change" ? ", phone_change = $3" : ""} where id = $1`,
+    kind === "phone_change" ? [user.id, hash, phone] : [user.id, hash],
+  );
   await db.query(
     `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
      values ($1, $2, $3, $4, $5, now(), now())
@@ -55,7 +58,10 @@ export async function sendPhoneOtp(svc: AuthService, db: Db, user: UserRow, phon
 }
 
 async function findUserByPhone(db: Db, phone: string, column: "phone" | "phone_change" = "phone"): Promise<UserRow | undefined> {
-  const { rows } = await db.query<{ id: string }>(`select id from auth.users where ${column} = $1 and deleted_at is null and is_sso_user = false limit 1`, [phone]);
+  const { rows } = await db.query<{ id: string }>(
+    `select id from auth.users where ${column} = $1 and deleted_at is null and is_sso_user = false limit 1`,
+    [phone],
+  );
   return rows[0] ? await findUserById(db, rows[0].id) : undefined;
 }
 
@@ -117,13 +123,22 @@ const invalid = () => forbidden("otp_expired", "Token has expired or is invalid"
  * its number; otherwise the last code sent, within the SMS OTP expiry. Confirms the phone (sms) or
  * moves the pending number onto the user (phone_change), in the caller's transaction.
  */
-export async function verifyPhone(svc: AuthService, db: Db, type: "sms" | "phone_change", phoneInput: string, otp: string): Promise<UserRow> {
+export async function verifyPhone(
+  svc: AuthService,
+  db: Db,
+  type: "sms" | "phone_change",
+  phoneInput: string,
+  otp: string,
+): Promise<UserRow> {
   const phone = validatePhone(phoneInput);
   const found = await findUserByPhone(db, phone, type === "sms" ? "phone" : "phone_change");
   if (!found) throw invalid();
   if (found.banned_until && found.banned_until.getTime() > Date.now()) throw forbidden("user_banned", "User is banned");
   const { token, sent } = columns[type === "sms" ? "confirmation" : "phone_change"];
-  const { rows } = await db.query<{ token: string | null; sent: Date | null }>(`select ${token} as token, ${sent} as sent from auth.users where id = $1 for update`, [found.id]);
+  const { rows } = await db.query<{ token: string | null; sent: Date | null }>(
+    `select ${token} as token, ${sent} as sent from auth.users where id = $1 for update`,
+    [found.id],
+  );
   const testOtp = svc.settings.sms.testOtp.get(phone);
   const byTestOtp = testOtp !== undefined && otp === testOtp;
   const stored = rows[0]?.token ?? "";
@@ -131,12 +146,21 @@ export async function verifyPhone(svc: AuthService, db: Db, type: "sms" | "phone
   const fresh = sentAt && Date.now() <= sentAt.getTime() + svc.settings.sms.otpExpiry * 1000;
   if (!byTestOtp && !(stored && fresh && matches(stored, tokenHash(phone, otp)))) throw invalid();
   if (type === "sms") {
-    await db.query("update auth.users set phone_confirmed_at = coalesce(phone_confirmed_at, now()), confirmation_token = '', updated_at = now() where id = $1", [found.id]);
-    await db.query("update auth.identities set identity_data = identity_data || '{\"phone_verified\": true}'::jsonb where user_id = $1 and provider = 'phone'", [found.id]);
+    await db.query(
+      "update auth.users set phone_confirmed_at = coalesce(phone_confirmed_at, now()), confirmation_token = '', updated_at = now() where id = $1",
+      [found.id],
+    );
+    await db.query(
+      "update auth.identities set identity_data = identity_data || '{\"phone_verified\": true}'::jsonb where user_id = $1 and provider = 'phone'",
+      [found.id],
+    );
   } else {
     await applyPhoneChange(db, found, phone);
   }
-  await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type = $2", [found.id, type === "sms" ? "confirmation_token" : "phone_change_token"]);
+  await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type = $2", [
+    found.id,
+    type === "sms" ? "confirmation_token" : "phone_change_token",
+  ]);
   return (await findUserById(db, found.id))!;
 }
 
@@ -146,7 +170,10 @@ async function applyPhoneChange(db: Db, user: UserRow, phone: string): Promise<v
     "update auth.users set phone = $2, phone_change = '', phone_change_token = '', phone_confirmed_at = now(), updated_at = now() where id = $1",
     [user.id, phone],
   );
-  const { rowCount } = await db.query("update auth.identities set identity_data = identity_data || jsonb_build_object('phone', $2::text, 'phone_verified', true) where user_id = $1 and provider = 'phone'", [user.id, phone]);
+  const { rowCount } = await db.query(
+    "update auth.identities set identity_data = identity_data || jsonb_build_object('phone', $2::text, 'phone_verified', true) where user_id = $1 and provider = 'phone'",
+    [user.id, phone],
+  );
   if (!rowCount) await insertIdentity(db, user.id, "phone", user.id, { sub: user.id, phone, phone_verified: true });
   await addProvider(db, user, "phone");
 }
@@ -167,7 +194,13 @@ export async function requestPhoneChange(svc: AuthService, db: Db, user: UserRow
  * POST /signup with a phone and password (GoTrue's phone provider): with SMS confirmations off the
  * user is confirmed and signed in at once; with them on, the answer is the user and a code goes out.
  */
-export async function phoneSignup(svc: AuthService, req: IncomingMessage, phoneInput: string, password: string, data: Record<string, unknown>): Promise<unknown> {
+export async function phoneSignup(
+  svc: AuthService,
+  req: IncomingMessage,
+  phoneInput: string,
+  password: string,
+  data: Record<string, unknown>,
+): Promise<unknown> {
   if (!svc.settings.sms.enabled) throw badRequest("phone_provider_disabled", "Phone signups are disabled");
   const phone = validatePhone(phoneInput);
   const autoconfirm = !svc.settings.sms.enableConfirmations;

@@ -10,9 +10,11 @@ export interface Challenge {
 /** GoTrue's rule: code_challenge and code_challenge_method come together or not at all. */
 export function parseChallenge(codeChallenge: string, codeChallengeMethod: string): Challenge | undefined {
   if (!codeChallenge && !codeChallengeMethod) return undefined;
-  if (!codeChallenge || !codeChallengeMethod) throw badRequest("validation_failed", "PKCE flow requires code_challenge_method and code_challenge");
+  if (!codeChallenge || !codeChallengeMethod)
+    throw badRequest("validation_failed", "PKCE flow requires code_challenge_method and code_challenge");
   const method = codeChallengeMethod.toLowerCase();
-  if (method !== "s256" && method !== "plain") throw badRequest("validation_failed", `code challenge method not supported: ${codeChallengeMethod}`);
+  if (method !== "s256" && method !== "plain")
+    throw badRequest("validation_failed", `code challenge method not supported: ${codeChallengeMethod}`);
   if (codeChallenge.length < 43 || codeChallenge.length > 128) {
     throw badRequest("validation_failed", "code challenge has to be between 43 and 128 characters");
   }
@@ -46,17 +48,24 @@ const flowStateLifetimeMs = 300_000;
 
 /** grant_type=pkce: the flow state for the code, checked against the verifier, then consumed. */
 export async function consumeAuthCode(db: Db, authCode: string, verifier: string): Promise<{ userId: string; method: FlowMethod }> {
-  if (!authCode || !verifier) throw badRequest("validation_failed", "invalid request: both auth code and code verifier should be non-empty");
-  const { rows } = await db.query<{ id: string; user_id: string | null; code_challenge: string; code_challenge_method: string; authentication_method: string; created_at: Date; auth_code_issued_at: Date | null }>(
-    "select * from auth.flow_state where auth_code = $1 for update",
-    [authCode],
-  );
+  if (!authCode || !verifier)
+    throw badRequest("validation_failed", "invalid request: both auth code and code verifier should be non-empty");
+  const { rows } = await db.query<{
+    id: string;
+    user_id: string | null;
+    code_challenge: string;
+    code_challenge_method: string;
+    authentication_method: string;
+    created_at: Date;
+    auth_code_issued_at: Date | null;
+  }>("select * from auth.flow_state where auth_code = $1 for update", [authCode]);
   const flow = rows[0];
   if (!flow || !flow.user_id) throw notFound("flow_state_not_found", "invalid flow state, no valid flow state found");
   const since = (flow.auth_code_issued_at ?? flow.created_at).getTime();
   if (Date.now() - since > flowStateLifetimeMs) throw unprocessable("flow_state_expired", "invalid flow state, flow state has expired");
   const computed = flow.code_challenge_method === "s256" ? s256(verifier) : verifier;
-  if (computed !== flow.code_challenge) throw badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier");
+  if (computed !== flow.code_challenge)
+    throw badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier");
   await db.query("delete from auth.flow_state where id = $1", [flow.id]);
   return { userId: flow.user_id, method: flow.authentication_method as FlowMethod };
 }

@@ -28,10 +28,13 @@ export async function sendReauthentication(svc: AuthService, req: IncomingMessag
 
 async function sendEmailNonce(svc: AuthService, db: Db, user: UserRow): Promise<void> {
   const { settings } = svc;
-  const { rows } = await db.query<{ sent: Date | null }>("select reauthentication_sent_at as sent from auth.users where id = $1", [user.id]);
+  const { rows } = await db.query<{ sent: Date | null }>("select reauthentication_sent_at as sent from auth.users where id = $1", [
+    user.id,
+  ]);
   const sentAt = rows[0]?.sent;
   const left = sentAt ? Math.ceil((sentAt.getTime() + settings.email.maxFrequencySeconds * 1000 - Date.now()) / 1000) : 0;
-  if (settings.email.maxFrequencySeconds > 0 && left > 0) throw tooManyRequests("over_email_send_rate_limit", `For security purposes, you can only request this after ${left} seconds.`);
+  if (settings.email.maxFrequencySeconds > 0 && left > 0)
+    throw tooManyRequests("over_email_send_rate_limit", `For security purposes, you can only request this after ${left} seconds.`);
   svc.mailer.reserve();
   const email = user.email ?? "";
   const otp = generateOtp(settings.email.otpLength);
@@ -40,7 +43,16 @@ async function sendEmailNonce(svc: AuthService, db: Db, user: UserRow): Promise<
   svc.mailer.send({
     kind: "reauthentication",
     to: email,
-    data: { ConfirmationURL: "", Token: otp, TokenHash: hash, SiteURL: settings.siteUrl, RedirectTo: "", Email: email, NewEmail: "", Data: user.raw_user_meta_data ?? {} },
+    data: {
+      ConfirmationURL: "",
+      Token: otp,
+      TokenHash: hash,
+      SiteURL: settings.siteUrl,
+      RedirectTo: "",
+      Email: email,
+      NewEmail: "",
+      Data: user.raw_user_meta_data ?? {},
+    },
   });
 }
 
@@ -69,7 +81,10 @@ export async function needsReauthentication(svc: AuthService, db: Db, caller: Ca
 
 /** GoTrue's verifyReauthentication: the nonce must match the last one sent and be within its expiry; it is used up. */
 export async function consumeNonce(svc: AuthService, db: Db, user: UserRow, nonce: string): Promise<void> {
-  const { rows } = await db.query<{ token: string | null; sent: Date | null }>("select reauthentication_token as token, reauthentication_sent_at as sent from auth.users where id = $1", [user.id]);
+  const { rows } = await db.query<{ token: string | null; sent: Date | null }>(
+    "select reauthentication_token as token, reauthentication_sent_at as sent from auth.users where id = $1",
+    [user.id],
+  );
   const stored = rows[0]?.token ?? "";
   const sent = rows[0]?.sent;
   if (!stored || !sent) throw unprocessable("reauthentication_not_valid", invalidNonceMessage);

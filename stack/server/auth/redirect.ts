@@ -54,7 +54,8 @@ export function isRedirectAllowed(settings: AuthSettings, redirectUrl: string): 
     const isHttp = target.protocol === "http:" || target.protocol === "https:";
     const hostname = rawHostname(redirectUrl);
     const loopback = hostname === "localhost" || isLoopbackIp(hostname);
-    if (hostname === rawHostname(settings.siteUrl) && target.protocol === site.protocol && (target.port === site.port || loopback)) return true;
+    if (hostname === rawHostname(settings.siteUrl) && target.protocol === site.protocol && (target.port === site.port || loopback))
+      return true;
     if (/^[0-9]+$/.test(hostname)) return false;
     if (isIp(hostname)) return isLoopbackIp(hostname);
     if (isHttp && !regularHostname.test(hostname)) return false;

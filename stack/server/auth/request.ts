@@ -37,7 +37,11 @@ export async function readParams(req: IncomingMessage): Promise<Params> {
 export function stringField(params: Params, name: string): string {
   const value = params[name];
   if (value === undefined || value === null) return "";
-  if (typeof value !== "string") throw badRequest("bad_json", `Could not parse request body as JSON: json: cannot unmarshal ${typeof value} into Go struct field .${name} of type string`);
+  if (typeof value !== "string")
+    throw badRequest(
+      "bad_json",
+      `Could not parse request body as JSON: json: cannot unmarshal ${typeof value} into Go struct field .${name} of type string`,
+    );
   return value;
 }
 
@@ -45,7 +49,10 @@ export function objectField(params: Params, name: string): Record<string, unknow
   const value = params[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw badRequest("bad_json", `Could not parse request body as JSON: json: cannot unmarshal ${Array.isArray(value) ? "array" : typeof value} into Go struct field .${name} of type map[string]interface {}`);
+    throw badRequest(
+      "bad_json",
+      `Could not parse request body as JSON: json: cannot unmarshal ${Array.isArray(value) ? "array" : typeof value} into Go struct field .${name} of type map[string]interface {}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -53,12 +60,18 @@ export function objectField(params: Params, name: string): Record<string, unknow
 export function booleanField(params: Params, name: string): boolean | undefined {
   const value = params[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw badRequest("bad_json", `Could not parse request body as JSON: json: cannot unmarshal ${typeof value} into Go struct field .${name} of type bool`);
+  if (typeof value !== "boolean")
+    throw badRequest(
+      "bad_json",
+      `Could not parse request body as JSON: json: cannot unmarshal ${typeof value} into Go struct field .${name} of type bool`,
+    );
   return value;
 }
 
 export function clientIp(req: IncomingMessage): string {
-  const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
+  const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+    .split(",")[0]
+    ?.trim();
   return forwarded || req.socket.remoteAddress || "127.0.0.1";
 }
 
@@ -66,6 +79,8 @@ export function clientIp(req: IncomingMessage): string {
 export function rateLimitKey(req: IncomingMessage, header: string): string | undefined {
   if (!header) return undefined;
   const value = req.headers[header.toLowerCase()];
-  const first = String(Array.isArray(value) ? value.join(", ") : (value ?? "")).split(",")[0]?.trim();
+  const first = String(Array.isArray(value) ? value.join(", ") : (value ?? ""))
+    .split(",")[0]
+    ?.trim();
   return first || undefined;
 }

@@ -16,7 +16,13 @@ export interface AuthService {
   settings: AuthSettings;
   mailer: Mailer;
   /** Per-IP limiters of [auth.rate_limit] (5-minute windows, as GoTrue counts them). */
-  limits: { signInSignUps: WindowLimiter; tokenRefresh: WindowLimiter; tokenVerifications: WindowLimiter; web3: WindowLimiter; anonymousUsers: WindowLimiter };
+  limits: {
+    signInSignUps: WindowLimiter;
+    tokenRefresh: WindowLimiter;
+    tokenVerifications: WindowLimiter;
+    web3: WindowLimiter;
+    anonymousUsers: WindowLimiter;
+  };
 }
 
 /** One request to the Auth service. */
@@ -63,7 +69,8 @@ export function limit(call: Call, limiter: WindowLimiter): void {
   if (key && !limiter.take(key)) throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
 }
 
-const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const emailPattern =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** GoTrue's validateEmail: required, at most 255 characters, a plausible format; lower-cased. */
 export function validateEmail(email: string): string {
@@ -74,7 +81,10 @@ export function validateEmail(email: string): string {
 }
 
 const requirementSets: Record<string, { label: string; sets: string[] }> = {
-  letters_digits: { label: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789", sets: ["abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"] },
+  letters_digits: {
+    label: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789",
+    sets: ["abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"],
+  },
   lower_upper_letters_digits: {
     label: "abcdefghijklmnopqrstuvwxyz, ABCDEFGHIJKLMNOPQRSTUVWXYZ, 0123456789",
     sets: ["abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"],

@@ -9,7 +9,19 @@ import { type Db, type UserRow, findUserById, userJson } from "./users.ts";
 const instanceId = "00000000-0000-0000-0000-000000000000";
 
 /** How the session was established, as GoTrue records it in mfa_amr_claims and the `amr` claim. */
-export type AuthMethod = "anonymous" | "password" | "otp" | "magiclink" | "email/signup" | "recovery" | "email_change" | "invite" | "web3" | "token_refresh" | "totp" | "mfa/phone";
+export type AuthMethod =
+  | "anonymous"
+  | "password"
+  | "otp"
+  | "magiclink"
+  | "email/signup"
+  | "recovery"
+  | "email_change"
+  | "invite"
+  | "web3"
+  | "token_refresh"
+  | "totp"
+  | "mfa/phone";
 
 /** Methods that are a second factor: a session holding one of them is aal2. */
 const secondFactors = new Set(["totp", "mfa/phone", "mfa/webauthn"]);
@@ -60,11 +72,24 @@ async function amrOf(db: Db, sessionId: string): Promise<AmrEntry[]> {
 
 function respond(settings: AuthSettings, user: UserRow, sessionId: string, refreshToken: string, amr: AmrEntry[]): SessionResponse {
   const { token, exp } = accessToken(settings, user, sessionId, amr);
-  return { access_token: token, token_type: "bearer", expires_in: settings.jwtExpiry, expires_at: exp, refresh_token: refreshToken, user: userJson(user) };
+  return {
+    access_token: token,
+    token_type: "bearer",
+    expires_in: settings.jwtExpiry,
+    expires_at: exp,
+    refresh_token: refreshToken,
+    user: userJson(user),
+  };
 }
 
 /** A new session with its first refresh token; marks the sign-in on the user. Run inside a transaction. */
-export async function issueSession(db: Db, settings: AuthSettings, userId: string, method: AuthMethod, req: IncomingMessage): Promise<SessionResponse> {
+export async function issueSession(
+  db: Db,
+  settings: AuthSettings,
+  userId: string,
+  method: AuthMethod,
+  req: IncomingMessage,
+): Promise<SessionResponse> {
   const sessionId = randomUUID();
   const refreshToken = generateRefreshToken();
   const ip = req.socket.remoteAddress ?? "";
@@ -108,7 +133,13 @@ export async function issueSession(db: Db, settings: AuthSettings, userId: strin
 }
 
 /** Tokens for an existing session, its aal and amr read from its claims (after a factor was verified). */
-export async function sessionTokens(db: Db, settings: AuthSettings, userId: string, sessionId: string, refreshToken: string): Promise<SessionResponse> {
+export async function sessionTokens(
+  db: Db,
+  settings: AuthSettings,
+  userId: string,
+  sessionId: string,
+  refreshToken: string,
+): Promise<SessionResponse> {
   const user = (await findUserById(db, userId))!;
   return respond(settings, user, sessionId, refreshToken, await amrOf(db, sessionId));
 }
@@ -137,9 +168,13 @@ export async function refreshSession(db: Db, settings: AuthSettings, presented: 
   );
   const current = rows[0];
   if (!current || !current.session_id) throw badRequest("refresh_token_not_found", notFoundMessage);
-  const { rows: sessions } = await db.query<{ id: string; not_after: Date | null }>("select id, not_after from auth.sessions where id = $1 for update", [current.session_id]);
+  const { rows: sessions } = await db.query<{ id: string; not_after: Date | null }>(
+    "select id, not_after from auth.sessions where id = $1 for update",
+    [current.session_id],
+  );
   if (!sessions[0]) throw badRequest("refresh_token_not_found", notFoundMessage);
-  if (sessions[0].not_after && sessions[0].not_after.getTime() < Date.now()) throw badRequest("session_expired", "Invalid Refresh Token: Session Expired");
+  if (sessions[0].not_after && sessions[0].not_after.getTime() < Date.now())
+    throw badRequest("session_expired", "Invalid Refresh Token: Session Expired");
   const user = await findUserById(db, current.user_id);
   if (!user) throw badRequest("refresh_token_not_found", notFoundMessage);
   if (user.banned_until && user.banned_until.getTime() > Date.now()) throw badRequest("user_banned", "Invalid Refresh Token: User Banned");

@@ -53,7 +53,14 @@ export interface AuthSettings {
    * STACK_AUTH_RATE_LIMIT_HEADER names such a header to turn them on.
    */
   rateLimitHeader: string;
-  rateLimit: { emailSent: number; tokenRefresh: number; signInSignUps: number; tokenVerifications: number; web3: number; anonymousUsers: number };
+  rateLimit: {
+    emailSent: number;
+    tokenRefresh: number;
+    signInSignUps: number;
+    tokenVerifications: number;
+    web3: number;
+    anonymousUsers: number;
+  };
   web3Ethereum: boolean;
   mfa: MfaSettings;
   sender: { name: string; address: string };
@@ -92,7 +99,8 @@ export function parseDurationSeconds(value: unknown, fallback: number): number {
 const defaultTemplates: Record<EmailKind, EmailTemplate> = {
   confirmation: {
     subject: "Confirm Your Signup",
-    content: '<h2>Confirm your signup</h2>\n\n<p>Follow this link to confirm your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Confirm your mail</a></p>',
+    content:
+      '<h2>Confirm your signup</h2>\n\n<p>Follow this link to confirm your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Confirm your mail</a></p>',
   },
   magic_link: {
     subject: "Your Magic Link",
@@ -100,7 +108,8 @@ const defaultTemplates: Record<EmailKind, EmailTemplate> = {
   },
   recovery: {
     subject: "Reset Your Password",
-    content: '<h2>Reset Password</h2>\n\n<p>Follow this link to reset the password for your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Reset Password</a></p>',
+    content:
+      '<h2>Reset Password</h2>\n\n<p>Follow this link to reset the password for your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Reset Password</a></p>',
   },
   email_change: {
     subject: "Confirm Email Change",
@@ -149,7 +158,9 @@ function mfaSettings(auth: Table): MfaSettings {
   const mfa = table(auth, "mfa");
   const totp = table(mfa, "totp");
   const phone = table(mfa, "phone");
-  const testOtp = Object.entries(table(table(auth, "sms"), "test_otp")).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  const testOtp = Object.entries(table(table(auth, "sms"), "test_otp")).filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string",
+  );
   return {
     maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
     totp: { enroll: bool(totp.enroll_enabled, true), verify: bool(totp.verify_enabled, true) },
@@ -178,7 +189,9 @@ export function authSettings(config: StackConfig): AuthSettings {
     // STACK_AUTH_SITE_URL stands in for site_url, so end-to-end tests' email links reach the app on its test port.
     siteUrl: process.env.STACK_AUTH_SITE_URL || str(auth.site_url, "http://127.0.0.1:3000"),
     externalUrl: str(auth.external_url, "") || `${apiUrl}/auth/v1`,
-    additionalRedirectUrls: Array.isArray(auth.additional_redirect_urls) ? auth.additional_redirect_urls.filter((u): u is string => typeof u === "string") : [],
+    additionalRedirectUrls: Array.isArray(auth.additional_redirect_urls)
+      ? auth.additional_redirect_urls.filter((u): u is string => typeof u === "string")
+      : [],
     jwtExpiry: jwtExpiryOverride() ?? num(auth.jwt_expiry, 3600),
     refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
     refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
@@ -228,9 +241,40 @@ export function authSettings(config: StackConfig): AuthSettings {
 
 /** What GET /settings shows: which providers are on, as supabase-js and dashboards read them. */
 export function publicSettings(settings: AuthSettings): Record<string, unknown> {
-  const off = ["anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "x", "zoom", "web3_solana"];
+  const off = [
+    "anonymous_users",
+    "apple",
+    "azure",
+    "bitbucket",
+    "discord",
+    "facebook",
+    "figma",
+    "fly",
+    "github",
+    "gitlab",
+    "google",
+    "keycloak",
+    "kakao",
+    "linkedin",
+    "linkedin_oidc",
+    "notion",
+    "spotify",
+    "slack",
+    "slack_oidc",
+    "workos",
+    "twitch",
+    "twitter",
+    "x",
+    "zoom",
+    "web3_solana",
+  ];
   return {
-    external: { ...Object.fromEntries(off.map((name) => [name, false])), email: settings.email.enabled, phone: settings.sms.enabled, web3_ethereum: settings.web3Ethereum },
+    external: {
+      ...Object.fromEntries(off.map((name) => [name, false])),
+      email: settings.email.enabled,
+      phone: settings.sms.enabled,
+      web3_ethereum: settings.web3Ethereum,
+    },
     disable_signup: !settings.enableSignup,
     mailer_autoconfirm: !settings.email.enableConfirmations,
     phone_autoconfirm: !settings.sms.enableConfirmations,

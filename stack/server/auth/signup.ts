@@ -45,7 +45,8 @@ export async function signUpWithEmail(svc: AuthService, req: IncomingMessage, in
         app_metadata: { provider: "email", providers: ["email"] },
         identities: [],
       };
-      for (const key of ["last_sign_in_at", "confirmed_at", "email_confirmed_at", "recovery_sent_at", "new_email", "email_change_sent_at"]) delete (lookalike as Record<string, unknown>)[key];
+      for (const key of ["last_sign_in_at", "confirmed_at", "email_confirmed_at", "recovery_sent_at", "new_email", "email_change_sent_at"])
+        delete (lookalike as Record<string, unknown>)[key];
       return { body: lookalike };
     }
     let user = existing;
@@ -71,7 +72,14 @@ export async function signUpWithEmail(svc: AuthService, req: IncomingMessage, in
 /** POST /signup with neither email nor phone: an anonymous user and its session. */
 export async function signUpAnonymously(svc: AuthService, req: IncomingMessage, data: Record<string, unknown>): Promise<unknown> {
   return await withTransaction(svc.pool, async (db) => {
-    const user = await insertUser(db, { email: null, encryptedPassword: "", userMetadata: data, appMetadata: {}, emailConfirmed: false, anonymous: true });
+    const user = await insertUser(db, {
+      email: null,
+      encryptedPassword: "",
+      userMetadata: data,
+      appMetadata: {},
+      emailConfirmed: false,
+      anonymous: true,
+    });
     await audit(db, req, user, "user_signedup", { provider: "anonymous" });
     return await issueSession(db, svc.settings, user.id, "anonymous", req);
   });

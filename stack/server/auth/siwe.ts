@@ -69,7 +69,8 @@ export function parseSiweMessage(text: string): SiweMessage {
   const chain = fields.get("Chain ID") ?? "";
   if (!/^[1-9][0-9]{0,15}$/.test(chain)) throw new SiweParseError("siwe: Chain ID must be a positive integer (EIP-155)");
   const nonce = fields.get("Nonce");
-  if (nonce !== undefined && !/^[a-zA-Z0-9]{8,}$/.test(nonce)) throw new SiweParseError("siwe: Nonce must be at least 8 alphanumeric characters");
+  if (nonce !== undefined && !/^[a-zA-Z0-9]{8,}$/.test(nonce))
+    throw new SiweParseError("siwe: Nonce must be at least 8 alphanumeric characters");
   const issued = fields.get("Issued At");
   if (!issued) throw new SiweParseError("siwe: Issued At is required");
   return {

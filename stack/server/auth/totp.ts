@@ -65,7 +65,8 @@ export function matchTotp(secret: string, code: string, nowMs = Date.now()): num
 }
 
 /** Path escaping as Go's url.URL writes it: the sub-delimiters, ":" and "@" stay as they are. */
-const escapePath = (text: string) => encodeURIComponent(text).replace(/%(24|26|2B|2C|3A|3B|3D|40)/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+const escapePath = (text: string) =>
+  encodeURIComponent(text).replace(/%(24|26|2B|2C|3A|3B|3D|40)/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 /** The key URI authenticator apps read (Google's Key Uri Format, parameters in sorted order). */
 export function otpauthUri(issuer: string, account: string, secret: string): string {

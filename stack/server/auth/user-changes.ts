@@ -43,18 +43,25 @@ export async function changeUser(svc: AuthService, req: IncomingMessage, caller:
       if (await passwordMatches(password, current.encrypted_password)) {
         throw unprocessable("same_password", "New password should be different from the old password.");
       }
-      await db.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [current.id, await hashPassword(password)]);
+      await db.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [
+        current.id,
+        await hashPassword(password),
+      ]);
       await logout(db, current.id, caller.sessionId, "others");
       await audit(db, req, current, "user_updated_password");
     }
     if (data) {
-      await db.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [current.id, mergeMetadata(current.raw_user_meta_data, data)]);
+      await db.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [
+        current.id,
+        mergeMetadata(current.raw_user_meta_data, data),
+      ]);
     }
     if (emailInput) {
       const email = validateEmail(emailInput);
       if (email !== (current.email ?? "").toLowerCase()) {
         const taken = await findUserByEmail(db, email);
-        if (taken && taken.id !== current.id) throw unprocessable("email_exists", "A user with this email address has already been registered");
+        if (taken && taken.id !== current.id)
+          throw unprocessable("email_exists", "A user with this email address has already been registered");
         const linkContext = { db, settings, mailer: svc.mailer, redirectTo: redirect, pkce: Boolean(challenge) };
         if (challenge) await createFlowState(db, current.id, challenge, "email_change");
         if (settings.email.enableConfirmations || current.email) {

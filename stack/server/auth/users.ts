@@ -85,12 +85,18 @@ function revive(row: UserRow | undefined): UserRow | undefined {
 
 export async function findUserById(db: Db, id: string, lock = false): Promise<UserRow | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  const { rows } = await db.query<UserRow>(`select ${userColumns} from auth.users u where u.id = $1${lock ? " for update of u" : ""}`, [id]);
+  const { rows } = await db.query<UserRow>(`select ${userColumns} from auth.users u where u.id = $1${lock ? " for update of u" : ""}`, [
+    id,
+  ]);
   return revive(rows[0]);
 }
 
 /** The user and whether the session (if any) still exists, in one round trip: GET /user's hot path. */
-export async function findUserWithSession(db: Db, id: string, sessionId: string | undefined): Promise<{ user?: UserRow; sessionFound: boolean }> {
+export async function findUserWithSession(
+  db: Db,
+  id: string,
+  sessionId: string | undefined,
+): Promise<{ user?: UserRow; sessionFound: boolean }> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return { sessionFound: false };
   const validSession = sessionId && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId) ? sessionId : null;
   const { rows } = await db.query<UserRow & { session_found: boolean }>(
@@ -141,12 +147,30 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
        raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
        email_change_token_new, email_change, is_sso_user, is_anonymous)
      values ($1, $2, $3, $4, $5, $6, case when $7 then now() end, case when $8 then now() end, $9, $10, now(), now(), '', '', '', '', false, $11)`,
-    [instanceId, id, user.aud ?? "authenticated", user.role ?? "authenticated", user.email, user.encryptedPassword ?? "", user.emailConfirmed, Boolean(user.invited), user.appMetadata, user.userMetadata, Boolean(user.anonymous)],
+    [
+      instanceId,
+      id,
+      user.aud ?? "authenticated",
+      user.role ?? "authenticated",
+      user.email,
+      user.encryptedPassword ?? "",
+      user.emailConfirmed,
+      Boolean(user.invited),
+      user.appMetadata,
+      user.userMetadata,
+      Boolean(user.anonymous),
+    ],
   );
   return (await findUserById(db, id))!;
 }
 
-export async function insertIdentity(db: Db, userId: string, provider: string, providerId: string, identityData: Record<string, unknown>): Promise<void> {
+export async function insertIdentity(
+  db: Db,
+  userId: string,
+  provider: string,
+  providerId: string,
+  identityData: Record<string, unknown>,
+): Promise<void> {
   await db.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
      values ($1, $2, $3, $4, now(), now(), now())`,
@@ -156,7 +180,13 @@ export async function insertIdentity(db: Db, userId: string, provider: string, p
 
 /** GoTrue's email identity: provider_id is the user id, identity_data holds sub and email. */
 export async function insertEmailIdentity(db: Db, user: UserRow, data: Record<string, unknown> = {}): Promise<void> {
-  await insertIdentity(db, user.id, "email", user.id, { ...data, sub: user.id, email: user.email, email_verified: false, phone_verified: false });
+  await insertIdentity(db, user.id, "email", user.id, {
+    ...data,
+    sub: user.id,
+    email: user.email,
+    email_verified: false,
+    phone_verified: false,
+  });
 }
 
 export function isConfirmed(user: UserRow): boolean {

@@ -27,7 +27,13 @@ export function withQuery(base: string, params: Record<string, string>): string 
 }
 
 /** GoTrue's oauthErrorMap: the OAuth `error` an HTTP status becomes on a redirect. */
-const oauthErrors: Record<number, string> = { 400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error", 503: "temporarily_unavailable" };
+const oauthErrors: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized_client",
+  403: "access_denied",
+  500: "server_error",
+  503: "temporarily_unavailable",
+};
 
 /**
  * A failed link (GoTrue's prepErrorRedirectURL): the error in the fragment, and for PKCE links

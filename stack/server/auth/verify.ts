@@ -42,7 +42,8 @@ const sentColumn: Record<TokenColumn, "confirmation_sent_at" | "recovery_sent_at
 };
 
 /** GoTrue words it by what was presented: a link's token hash, or an address and its OTP. */
-export const invalidOtp = (byHash = true) => forbidden("otp_expired", byHash ? "Email link is invalid or has expired" : "Token has expired or is invalid");
+export const invalidOtp = (byHash = true) =>
+  forbidden("otp_expired", byHash ? "Email link is invalid or has expired" : "Token has expired or is invalid");
 
 export interface VerifyInput {
   tokenHash?: string;
@@ -60,7 +61,11 @@ export interface Verified {
   awaitingOtherAddress: boolean;
 }
 
-async function locate(db: Db, type: VerifyType, input: VerifyInput): Promise<{ user: UserRow; column: TokenColumn; token: string } | undefined> {
+async function locate(
+  db: Db,
+  type: VerifyType,
+  input: VerifyInput,
+): Promise<{ user: UserRow; column: TokenColumn; token: string } | undefined> {
   for (const column of lookupColumns[type]) {
     if (input.tokenHash) {
       const user = await findUserByToken(db, column, input.tokenHash);
@@ -131,7 +136,9 @@ export async function verifyToken(db: Db, settings: AuthSettings, type: VerifyTy
     const other = found.column === "email_change_token_new" ? "email_change_token_current" : "email_change_token_new";
     const otherPending = Boolean(user[other]) && settings.email.doubleConfirmChanges && (user.email_change_confirm_status ?? 0) === 0;
     if (otherPending) {
-      await db.query(`update auth.users set ${found.column} = '', email_change_confirm_status = 1, updated_at = now() where id = $1`, [user.id]);
+      await db.query(`update auth.users set ${found.column} = '', email_change_confirm_status = 1, updated_at = now() where id = $1`, [
+        user.id,
+      ]);
       awaitingOtherAddress = true;
     } else {
       const newEmail = user.email_change ?? "";
@@ -140,7 +147,10 @@ export async function verifyToken(db: Db, settings: AuthSettings, type: VerifyTy
            email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = $1`,
         [user.id, newEmail],
       );
-      await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type in ('email_change_token_new', 'email_change_token_current')", [user.id]);
+      await db.query(
+        "delete from auth.one_time_tokens where user_id = $1 and token_type in ('email_change_token_new', 'email_change_token_current')",
+        [user.id],
+      );
       await db.query(
         "update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text), updated_at = now() where user_id = $1 and provider = 'email'",
         [user.id, newEmail],
@@ -157,7 +167,10 @@ export async function verifyToken(db: Db, settings: AuthSettings, type: VerifyTy
 }
 
 /** What a verified link (GET /verify) leads to. */
-export type LinkOutcome = { awaitingOtherAddress: true; pkce: boolean } | { awaitingOtherAddress: false; code: string } | { awaitingOtherAddress: false; session: SessionResponse };
+export type LinkOutcome =
+  | { awaitingOtherAddress: true; pkce: boolean }
+  | { awaitingOtherAddress: false; code: string }
+  | { awaitingOtherAddress: false; session: SessionResponse };
 
 /** GET /verify: a PKCE link gives an auth code, any other a session; an email change may await its other address. */
 export async function verifyLink(svc: AuthService, req: IncomingMessage, type: VerifyType, token: string): Promise<LinkOutcome> {
@@ -170,7 +183,12 @@ export async function verifyLink(svc: AuthService, req: IncomingMessage, type: V
 }
 
 /** POST /verify with an email token (a hash, or an address and its OTP): a session, or null while an email change awaits its other address. */
-export async function verifyEmailToken(svc: AuthService, req: IncomingMessage, type: VerifyType, input: VerifyInput): Promise<SessionResponse | null> {
+export async function verifyEmailToken(
+  svc: AuthService,
+  req: IncomingMessage,
+  type: VerifyType,
+  input: VerifyInput,
+): Promise<SessionResponse | null> {
   return await withTransaction(svc.pool, async (db) => {
     const verified = await verifyToken(db, svc.settings, type, input);
     if (verified.awaitingOtherAddress) return null;
@@ -179,7 +197,13 @@ export async function verifyEmailToken(svc: AuthService, req: IncomingMessage, t
 }
 
 /** POST /verify with a phone and its code (sms, phone_change): a session. */
-export async function verifyPhoneToken(svc: AuthService, req: IncomingMessage, type: PhoneVerifyType, phone: string, otp: string): Promise<SessionResponse> {
+export async function verifyPhoneToken(
+  svc: AuthService,
+  req: IncomingMessage,
+  type: PhoneVerifyType,
+  phone: string,
+  otp: string,
+): Promise<SessionResponse> {
   return await withTransaction(svc.pool, async (db) => {
     const user = await verifyPhone(svc, db, type, phone, otp);
     return await issueSession(db, svc.settings, user.id, "otp", req);

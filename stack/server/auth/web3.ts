@@ -32,17 +32,25 @@ function checkOrigin(svc: AuthService, message: SiweMessage): void {
     throw new OAuthError("invalid_grant", "Signed Ethereum message is using URI which does not use HTTPS");
   }
   if (!isRedirectAllowed(svc.settings, uri.href)) {
-    throw new OAuthError("invalid_grant", "Signed Ethereum message is using URI which is not allowed on this server, message was signed for another app");
+    throw new OAuthError(
+      "invalid_grant",
+      "Signed Ethereum message is using URI which is not allowed on this server, message was signed for another app",
+    );
   }
   if (uri.hostname !== "localhost" && (uri.host !== message.domain || !isRedirectAllowed(svc.settings, `https://${message.domain}/`))) {
-    throw new OAuthError("invalid_grant", "Signed Ethereum message is using a Domain that does not match the one in URI which is not allowed on this server");
+    throw new OAuthError(
+      "invalid_grant",
+      "Signed Ethereum message is using a Domain that does not match the one in URI which is not allowed on this server",
+    );
   }
 }
 
 function checkTimes(message: SiweMessage): number {
   const now = Date.now();
-  if (message.notBefore && now < message.notBefore.getTime()) throw new OAuthError("invalid_grant", "Signed Ethereum message becomes valid in the future");
-  if (message.expirationTime && now > message.expirationTime.getTime()) throw new OAuthError("invalid_grant", "Signed Ethereum message is expired");
+  if (message.notBefore && now < message.notBefore.getTime())
+    throw new OAuthError("invalid_grant", "Signed Ethereum message becomes valid in the future");
+  if (message.expirationTime && now > message.expirationTime.getTime())
+    throw new OAuthError("invalid_grant", "Signed Ethereum message is expired");
   const issued = message.issuedAt.getTime();
   if (now > issued + maximumValidityMs) throw new OAuthError("invalid_grant", "Ethereum message was issued too long ago");
   if (now < issued - maximumValidityMs) throw new OAuthError("invalid_grant", "Ethereum message was issued too far in the future");
@@ -63,15 +71,27 @@ async function signatureMatches(message: string, signature: string, address: str
 async function userForAddress(db: Db, message: SiweMessage): Promise<string> {
   const address = getAddress(message.address);
   const providerId = `web3:ethereum:${address}`;
-  const { rows } = await db.query<{ user_id: string }>("select user_id from auth.identities where provider = 'web3' and provider_id = $1 for update", [providerId]);
+  const { rows } = await db.query<{ user_id: string }>(
+    "select user_id from auth.identities where provider = 'web3' and provider_id = $1 for update",
+    [providerId],
+  );
   const claims = {
     sub: providerId,
-    custom_claims: { address, chain: "ethereum", network: String(message.chainId), domain: message.domain, statement: message.statement ?? "" },
+    custom_claims: {
+      address,
+      chain: "ethereum",
+      network: String(message.chainId),
+      domain: message.domain,
+      statement: message.statement ?? "",
+    },
     email_verified: false,
     phone_verified: false,
   };
   if (rows[0]) {
-    await db.query("update auth.identities set identity_data = $2, last_sign_in_at = now(), updated_at = now() where provider = 'web3' and provider_id = $1", [providerId, claims]);
+    await db.query(
+      "update auth.identities set identity_data = $2, last_sign_in_at = now(), updated_at = now() where provider = 'web3' and provider_id = $1",
+      [providerId, claims],
+    );
     return rows[0].user_id;
   }
   const user = await insertUser(db, {
@@ -109,7 +129,8 @@ export async function web3Grant(svc: AuthService, call: Call): Promise<void> {
     if (error instanceof SiweParseError) throw badRequest("validation_failed", error.message);
     throw error;
   }
-  if (!(await signatureMatches(text, signature, message.address))) throw new OAuthError("invalid_grant", "Signature does not match address in message");
+  if (!(await signatureMatches(text, signature, message.address)))
+    throw new OAuthError("invalid_grant", "Signature does not match address in message");
   checkOrigin(svc, message);
   const acceptableUntil = checkTimes(message);
   if (!rememberUse(text, acceptableUntil)) throw new OAuthError("invalid_grant", "Signed Ethereum message has already been used");

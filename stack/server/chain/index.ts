@@ -28,9 +28,14 @@ export function createChainRoute(): ServiceRoute {
       const match = avatarPath.exec(ctx.url.pathname.slice("/chain/v1".length));
       if (!match) return sendJson(res, 404, { message: "Not found: the chain route serves /chain/v1/avatars/<name>.svg" });
       if (req.method === "OPTIONS") return void res.writeHead(204).end();
-      if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { message: "Method not allowed" }, { Allow: "GET, HEAD" });
+      if (req.method !== "GET" && req.method !== "HEAD")
+        return sendJson(res, 405, { message: "Method not allowed" }, { Allow: "GET, HEAD" });
       const body = avatarSvg(match[1]);
-      res.writeHead(200, { "Content-Type": "image/svg+xml", "Content-Length": Buffer.byteLength(body), "Cache-Control": "public, max-age=3600" });
+      res.writeHead(200, {
+        "Content-Type": "image/svg+xml",
+        "Content-Length": Buffer.byteLength(body),
+        "Cache-Control": "public, max-age=3600",
+      });
       res.end(req.method === "HEAD" ? undefined : body);
     },
   };

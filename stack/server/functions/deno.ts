@@ -13,7 +13,10 @@ const bootstrapPath = path.join(path.dirname(fileURLToPath(import.meta.url)), "b
  * otherwise look upward from the bootstrap and find the app's package.json.
  */
 function configFlags(functionsDir: string, settings: FunctionSettings): string[] {
-  const candidates = [path.dirname(settings.entrypoint), functionsDir].flatMap((dir) => [path.join(dir, "deno.json"), path.join(dir, "deno.jsonc")]);
+  const candidates = [path.dirname(settings.entrypoint), functionsDir].flatMap((dir) => [
+    path.join(dir, "deno.json"),
+    path.join(dir, "deno.jsonc"),
+  ]);
   const config = candidates.find((file) => existsSync(file));
   const flags = config ? ["--config", config] : ["--no-config"];
   if (settings.importMap) flags.push("--import-map", settings.importMap);
@@ -22,7 +25,18 @@ function configFlags(functionsDir: string, settings: FunctionSettings): string[]
 
 /** Environment of the Deno process itself: its caches and the npm registry, nothing of the host's. */
 function runtimeEnv(options: FunctionsOptions): Record<string, string> {
-  const passed = ["NPM_CONFIG_REGISTRY", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "DENO_CERT", "DENO_TLS_CA_STORE", "NODE_EXTRA_CA_CERTS"];
+  const passed = [
+    "NPM_CONFIG_REGISTRY",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "DENO_CERT",
+    "DENO_TLS_CA_STORE",
+    "NODE_EXTRA_CA_CERTS",
+  ];
   const env: Record<string, string> = { DENO_DIR: options.denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
   for (const name of passed) if (process.env[name]) env[name] = process.env[name]!;
   return env;
@@ -32,7 +46,12 @@ function runtimeEnv(options: FunctionsOptions): Record<string, string> {
  * Permissions mirror what the edge runtime grants: network, environment, reading files, writing
  * only to the temp dir, no subprocesses. 256 MB of heap, as a hosted worker gets.
  */
-export function workerLaunch(options: FunctionsOptions, name: string, settings: FunctionSettings, functionEnv: Record<string, string>): WorkerLaunch {
+export function workerLaunch(
+  options: FunctionsOptions,
+  name: string,
+  settings: FunctionSettings,
+  functionEnv: Record<string, string>,
+): WorkerLaunch {
   return {
     name,
     command: options.denoBinary,
@@ -71,7 +90,11 @@ export function prewarm(options: FunctionsOptions, entries: { settings: Function
     ([flags, files]) =>
       new Promise<void>((resolve) => {
         const args = ["install", "--quiet", ...flags.split("\u0000"), "--entrypoint", ...files];
-        const child = spawn(options.denoBinary, args, { cwd: options.functionsDir, env: runtimeEnv(options) as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
+        const child = spawn(options.denoBinary, args, {
+          cwd: options.functionsDir,
+          env: runtimeEnv(options) as unknown as NodeJS.ProcessEnv,
+          stdio: ["ignore", "ignore", "pipe"],
+        });
         children.push(child);
         let errors = "";
         child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));

@@ -2,10 +2,26 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttp
 import { sendWorkerError, workerErrors, type WorkerError } from "./errors.ts";
 
 /** Headers that belong to one connection, not to the request or response being relayed. */
-const hopByHop = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]);
+const hopByHop = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 /** CORS headers the gateway adds for every service: a function's responses carry only its own. */
-const gatewayCorsHeaders = ["access-control-allow-origin", "access-control-expose-headers", "access-control-allow-methods", "access-control-allow-headers", "access-control-max-age"];
+const gatewayCorsHeaders = [
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+  "access-control-allow-methods",
+  "access-control-allow-headers",
+  "access-control-max-age",
+];
 
 function relayable(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   const kept: OutgoingHttpHeaders = {};

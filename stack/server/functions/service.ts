@@ -47,19 +47,17 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
       .map((entry) => entry.name);
   };
 
-  const stopWatching = options.watch && options.enabled
-    ? watchFunctions(options.functionsDir, (segment, changedAt) => {
-        // A function's own folder reloads that function; anything shared (_shared, .env, deno.json) reloads all.
-        if (functionName.test(segment)) pool.invalidate(segment, changedAt);
-        else pool.invalidate(undefined, changedAt);
-        options.log(`[functions] ${segment} changed: reloading ${functionName.test(segment) ? segment : "all functions"}`);
-      })
-    : () => undefined;
+  const stopWatching =
+    options.watch && options.enabled
+      ? watchFunctions(options.functionsDir, (segment, changedAt) => {
+          // A function's own folder reloads that function; anything shared (_shared, .env, deno.json) reloads all.
+          if (functionName.test(segment)) pool.invalidate(segment, changedAt);
+          else pool.invalidate(undefined, changedAt);
+          options.log(`[functions] ${segment} changed: reloading ${functionName.test(segment) ? segment : "all functions"}`);
+        })
+      : () => undefined;
 
-  const prefetch = prewarm(
-    options,
-    options.enabled ? list().map((name) => ({ settings: options.settings(name) })) : [],
-  );
+  const prefetch = prewarm(options, options.enabled ? list().map((name) => ({ settings: options.settings(name) })) : []);
 
   async function handle(req: IncomingMessage, res: ServerResponse, ctx: GatewayContext): Promise<void> {
     if (!options.enabled) return sendNoRoute(res);
@@ -109,4 +107,3 @@ export function createFunctionsService(options: FunctionsOptions): FunctionsServ
     },
   };
 }
-

@@ -23,7 +23,9 @@ export async function serveFunctions(config: StackConfig, envOverrides: Record<s
     watch: false,
     log: () => undefined,
   });
-  const server = http.createServer(createGateway([{ prefix: "/functions/v1", open: () => true, handler: (req, res, ctx) => service.handle(req, res, ctx) }]));
+  const server = http.createServer(
+    createGateway([{ prefix: "/functions/v1", open: () => true, handler: (req, res, ctx) => service.handle(req, res, ctx) }]),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -67,7 +67,8 @@ export function matchesQuery(message: InboxMessage, query: string): boolean {
   const terms = [...query.matchAll(/(-?)(?:(\w+):)?(?:"([^"]*)"|(\S+))/g)];
   return terms.every(([, negate, field, quoted, bare]) => {
     const value = (quoted ?? bare ?? "").toLowerCase();
-    const addresses = (list: { Name: string; Address: string }[]) => list.some((a) => `${a.Name} <${a.Address}>`.toLowerCase().includes(value));
+    const addresses = (list: { Name: string; Address: string }[]) =>
+      list.some((a) => `${a.Name} <${a.Address}>`.toLowerCase().includes(value));
     let hit: boolean;
     switch (field?.toLowerCase()) {
       case "to":
@@ -83,7 +84,9 @@ export function matchesQuery(message: InboxMessage, query: string): boolean {
         hit = value === "read" ? message.Read : value === "unread" ? !message.Read : false;
         break;
       default: {
-        const haystack = [message.Subject, message.Text, message.From.Address, ...message.To.map((a) => a.Address)].join("\n").toLowerCase();
+        const haystack = [message.Subject, message.Text, message.From.Address, ...message.To.map((a) => a.Address)]
+          .join("\n")
+          .toLowerCase();
         hit = haystack.includes(field ? `${field.toLowerCase()}:${value}` : value);
       }
     }
@@ -171,7 +174,15 @@ export function createInboxHandler(inbox: Inbox) {
         return sendJson(res, 200, detail(message));
       }
       if (path === "/api/v1/info" && method === "GET") {
-        return sendJson(res, 200, { Version: "v1.21.0 (stack)", LatestVersion: "", Database: "memory", DatabaseSize: 0, Messages: inbox.all().length, Unread: inbox.all().filter((m) => !m.Read).length, Tags: {} });
+        return sendJson(res, 200, {
+          Version: "v1.21.0 (stack)",
+          LatestVersion: "",
+          Database: "memory",
+          DatabaseSize: 0,
+          Messages: inbox.all().length,
+          Unread: inbox.all().filter((m) => !m.Read).length,
+          Tags: {},
+        });
       }
       return sendText(res, 404, "404 page not found");
     } catch (error) {

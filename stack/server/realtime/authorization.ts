@@ -16,7 +16,13 @@ export interface WritePolicies {
   presence: boolean;
 }
 
-async function asCaller<T>(pool: pg.Pool, topic: string, claims: Claims, work: (client: pg.PoolClient) => Promise<T>, before?: (client: pg.PoolClient) => Promise<void>): Promise<T> {
+async function asCaller<T>(
+  pool: pg.Pool,
+  topic: string,
+  claims: Claims,
+  work: (client: pg.PoolClient) => Promise<T>,
+  before?: (client: pg.PoolClient) => Promise<void>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("begin");
@@ -39,7 +45,10 @@ export async function readPolicies(pool: pg.Pool, topic: string, claims: Claims)
     topic,
     claims,
     async (client) => {
-      const { rows } = await client.query<{ id: string }>("select id::text from realtime.messages where topic = $1 and id = any($2::uuid[])", [topic, [ids.broadcast, ids.presence]]);
+      const { rows } = await client.query<{ id: string }>(
+        "select id::text from realtime.messages where topic = $1 and id = any($2::uuid[])",
+        [topic, [ids.broadcast, ids.presence]],
+      );
       return new Set(rows.map((r) => r.id));
     },
     async (client) => {

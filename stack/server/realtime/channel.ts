@@ -47,7 +47,11 @@ function objectOr(value: unknown): Record<string, unknown> {
 
 /** A small, stable integer per postgres_changes entry, as Realtime's :erlang.phash2(params). */
 function bindingId(params: ChangeParams): number {
-  const text = JSON.stringify(Object.keys(params).sort().map((key) => [key, params[key]]));
+  const text = JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((key) => [key, params[key]]),
+  );
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash % 134_217_728;
@@ -115,9 +119,12 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
       const denied = await this.authorizeRead();
       if (denied) return denied;
     }
-    if (broadcast.replay !== undefined && !this.isPrivate) return reason("UnableToReplayMessages", "Replay is not allowed for public channels");
+    if (broadcast.replay !== undefined && !this.isPrivate)
+      return reason("UnableToReplayMessages", "Replay is not allowed for public channels");
 
-    const entries = Array.isArray(config.postgres_changes) ? config.postgres_changes.filter((e): e is ChangeParams => !!e && typeof e === "object" && !Array.isArray(e)) : [];
+    const entries = Array.isArray(config.postgres_changes)
+      ? config.postgres_changes.filter((e): e is ChangeParams => !!e && typeof e === "object" && !Array.isArray(e))
+      : [];
     this.bindings = entries.map((params) => ({ id: bindingId(params), params }));
     // Once joined, a channel gets every message committed after its join reply: the stream of
     // realtime.messages must be running before the reply goes out.
@@ -164,7 +171,8 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
       this.writePolicy = undefined;
     } catch (error) {
       this.services.log(`[realtime] RlsPolicyError on ${this.subTopic}: ${(error as Error).message}`);
-      if ((error as { code?: string }).code) return reason("Unauthorized", `You do not have permissions to read from this Channel topic: ${this.subTopic}`);
+      if ((error as { code?: string }).code)
+        return reason("Unauthorized", `You do not have permissions to read from this Channel topic: ${this.subTopic}`);
       return { status: "error", response: { reason: "Realtime was unable to connect to the project database" } };
     }
     if (!this.readPolicy.broadcast && !this.readPolicy.presence) {
@@ -186,7 +194,8 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
   private async notifyReplicationReady(): Promise<void> {
     // Realtime reports its replication connection for Broadcast from the database; postgres_changes
     // rides on its own stream, which is waited for too.
-    const ready = (await this.services.broadcasts.ready(replicationReadyTimeoutMs)) && (await this.services.changes.ready(replicationReadyTimeoutMs));
+    const ready =
+      (await this.services.broadcasts.ready(replicationReadyTimeoutMs)) && (await this.services.changes.ready(replicationReadyTimeoutMs));
     if (!this.active) return;
     if (ready) this.system("system", "ok", "Replication connection established");
     else this.shutdown("Replication connection was not established in time");
@@ -197,7 +206,8 @@ export class Channel implements ChangeSubscriber, BroadcastReceiver {
   }
 
   private pushPresenceState(): void {
-    if (this.canReadPresence()) this.transport.push(this.topic, "presence_state", this.services.presence.list(this.tenantTopic), this.joinRef);
+    if (this.canReadPresence())
+      this.transport.push(this.topic, "presence_state", this.services.presence.list(this.tenantTopic), this.joinRef);
   }
 
   private async subscribeChanges(): Promise<void> {

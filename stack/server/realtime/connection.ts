@@ -29,7 +29,9 @@ export class Connection implements ChannelTransport {
     ws.on("message", (data, isBinary) => {
       this.lastFrameAt = Date.now();
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-      this.queue = this.queue.then(() => this.onFrame(bytes, isBinary)).catch((error) => this.services.log(`[realtime] ${(error as Error).stack ?? error}`));
+      this.queue = this.queue
+        .then(() => this.onFrame(bytes, isBinary))
+        .catch((error) => this.services.log(`[realtime] ${(error as Error).stack ?? error}`));
     });
     ws.on("close", () => this.onClose());
     ws.on("error", (error) => this.services.log(`[realtime] socket error: ${error.message}`));
@@ -96,7 +98,10 @@ export class Connection implements ChannelTransport {
       this.channels.delete(message.topic);
     }
     const channel = new Channel(this, this.services, message.topic, message.joinRef);
-    const payload = message.payload && typeof message.payload === "object" && !Array.isArray(message.payload) ? (message.payload as Record<string, unknown>) : {};
+    const payload =
+      message.payload && typeof message.payload === "object" && !Array.isArray(message.payload)
+        ? (message.payload as Record<string, unknown>)
+        : {};
     let reply: Reply;
     try {
       reply = await channel.join(payload);

@@ -20,9 +20,7 @@ export interface UserBroadcast {
   bytes: Buffer;
 }
 
-export type Decoded =
-  | { ok: true; message: PhxMessage; userBroadcast?: UserBroadcast }
-  | { ok: false; reason: string };
+export type Decoded = { ok: true; message: PhxMessage; userBroadcast?: UserBroadcast } | { ok: false; reason: string };
 
 const userBroadcastPushKind = 3;
 const userBroadcastKind = 4;
@@ -71,7 +69,8 @@ function decodeBinary(bytes: Buffer): Decoded {
     offset += length;
     return part;
   };
-  if (offset + joinRefLen + refLen + topicLen + eventLen + metaLen > bytes.length) return { ok: false, reason: "binary frame is truncated" };
+  if (offset + joinRefLen + refLen + topicLen + eventLen + metaLen > bytes.length)
+    return { ok: false, reason: "binary frame is truncated" };
   const joinRef = take(joinRefLen).toString("utf8");
   const ref = take(refLen).toString("utf8");
   const topic = take(topicLen).toString("utf8");
@@ -101,14 +100,26 @@ export function decodeFrame(data: Buffer, isBinary: boolean, vsn: Vsn): Decoded 
 
 export function encodeMessage(message: PhxMessage, vsn: Vsn): string {
   if (vsn === "2.0.0") return JSON.stringify([message.joinRef, message.ref, message.topic, message.event, message.payload]);
-  return JSON.stringify({ join_ref: message.joinRef, ref: message.ref, topic: message.topic, event: message.event, payload: message.payload });
+  return JSON.stringify({
+    join_ref: message.joinRef,
+    ref: message.ref,
+    topic: message.topic,
+    event: message.event,
+    payload: message.payload,
+  });
 }
 
 /** A server → client broadcast as a kind-4 binary frame (vsn 2.0.0 only). */
 export function encodeUserBroadcast(topic: string, broadcast: UserBroadcast): Buffer {
   const topicBytes = Buffer.from(topic, "utf8");
   const eventBytes = Buffer.from(broadcast.event, "utf8");
-  const header = Buffer.from([userBroadcastKind, topicBytes.length, eventBytes.length, 0, broadcast.encoding === "json" ? jsonEncoding : binaryEncoding]);
+  const header = Buffer.from([
+    userBroadcastKind,
+    topicBytes.length,
+    eventBytes.length,
+    0,
+    broadcast.encoding === "json" ? jsonEncoding : binaryEncoding,
+  ]);
   return Buffer.concat([header, topicBytes, eventBytes, broadcast.bytes]);
 }
 

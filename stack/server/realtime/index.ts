@@ -19,7 +19,9 @@ const supportedVsn = new Set<string>(["1.0.0", "2.0.0"]);
 
 function refuseUpgrade(socket: Duplex, status: string, message: string): void {
   const body = JSON.stringify({ message });
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -40,7 +42,15 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
   const log = (line: string) => console.log(line);
   // Realtime's own connections, apart from the pools the HTTP services share: private-channel
   // authorization, subscription checks and the per-change RLS checks.
-  const adminPool = new pg.Pool({ host: "127.0.0.1", port: ctx.config.dbPort, database: "postgres", user: "postgres", password: dbPassword, max: 4, connectionTimeoutMillis: 5000 });
+  const adminPool = new pg.Pool({
+    host: "127.0.0.1",
+    port: ctx.config.dbPort,
+    database: "postgres",
+    user: "postgres",
+    password: dbPassword,
+    max: 4,
+    connectionTimeoutMillis: 5000,
+  });
   adminPool.on("error", (error) => log(`[realtime] db pool: ${error.message}`));
   const hub = new TopicHub<Channel>();
   const changes = createChangesFeed(ctx.config, log);
@@ -62,7 +72,11 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
     const vsn = gateway.url.searchParams.get("vsn") ?? "1.0.0";
     if (!supportedVsn.has(vsn)) {
       log(`[realtime] refusing vsn ${vsn}: supported are ~> 1.0.0 and ~> 2.0.0`);
-      return refuseUpgrade(socket, "403 Forbidden", `The client's requested transport version "${vsn}" does not match server's version requirements of ~> 2.0.0 or ~> 1.0.0`);
+      return refuseUpgrade(
+        socket,
+        "403 Forbidden",
+        `The client's requested transport version "${vsn}" does not match server's version requirements of ~> 2.0.0 or ~> 1.0.0`,
+      );
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(ws, vsn as Vsn, gateway.bearer ?? "", services);
@@ -76,7 +90,8 @@ export async function createRealtimeRoute(ctx: ServerContext): Promise<ServiceRo
     upgrade,
     handler: async (req, res, gateway) => {
       const pathname = gateway.path.split("?")[0];
-      if (pathname === "/api/broadcast" || pathname.startsWith("/api/broadcast/")) return await broadcastApi(req, res, pathname, gateway.bearer);
+      if (pathname === "/api/broadcast" || pathname.startsWith("/api/broadcast/"))
+        return await broadcastApi(req, res, pathname, gateway.bearer);
       if (pathname === "/api/ping" && req.method === "GET") return sendJson(res, 200, { message: "Success" });
       sendJson(res, 404, { message: "no Route matched with those values" });
     },

@@ -17,7 +17,11 @@ export function checkAccessToken(token: string, nowSeconds = Math.floor(Date.now
   if (!verified.ok) {
     switch (verified.reason) {
       case "expired":
-        return { ok: false, code: "InvalidJWTToken", message: `Token has expired ${nowSeconds - (peekExp(token) ?? nowSeconds)} seconds ago` };
+        return {
+          ok: false,
+          code: "InvalidJWTToken",
+          message: `Token has expired ${nowSeconds - (peekExp(token) ?? nowSeconds)} seconds ago`,
+        };
       case "bad_signature":
       case "unsupported_alg":
       case "unknown_kid":
@@ -39,7 +43,12 @@ export function checkAccessToken(token: string, nowSeconds = Math.floor(Date.now
  * apikey. An opaque `sb_…` key in access_token means "the apikey", as Realtime treats it.
  */
 export function channelToken(payload: Record<string, unknown>, apikeyJwt: string): string {
-  const given = typeof payload.access_token === "string" ? payload.access_token : typeof payload.user_token === "string" ? payload.user_token : undefined;
+  const given =
+    typeof payload.access_token === "string"
+      ? payload.access_token
+      : typeof payload.user_token === "string"
+        ? payload.user_token
+        : undefined;
   if (!given || given.startsWith("sb_")) return apikeyJwt;
   return given;
 }

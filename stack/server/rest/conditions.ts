@@ -27,10 +27,32 @@ export function castSql(expr: string, cast: string | undefined): string {
 }
 
 const binary: Record<string, string> = {
-  eq: "=", neq: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=", like: "like", ilike: "ilike", match: "~", imatch: "~*",
-  cs: "@>", cd: "<@", ov: "&&", sl: "<<", sr: ">>", nxr: "&<", nxl: "&>", adj: "-|-", isdistinct: "is distinct from",
+  eq: "=",
+  neq: "<>",
+  gt: ">",
+  gte: ">=",
+  lt: "<",
+  lte: "<=",
+  like: "like",
+  ilike: "ilike",
+  match: "~",
+  imatch: "~*",
+  cs: "@>",
+  cd: "<@",
+  ov: "&&",
+  sl: "<<",
+  sr: ">>",
+  nxr: "&<",
+  nxl: "&>",
+  adj: "-|-",
+  isdistinct: "is distinct from",
 };
-const fts: Record<string, string> = { fts: "to_tsquery", plfts: "plainto_tsquery", phfts: "phraseto_tsquery", wfts: "websearch_to_tsquery" };
+const fts: Record<string, string> = {
+  fts: "to_tsquery",
+  plfts: "plainto_tsquery",
+  phfts: "phraseto_tsquery",
+  wfts: "websearch_to_tsquery",
+};
 
 function operationSql(expr: string, operation: Operation, params: Params): string {
   const { op } = operation;
@@ -45,7 +67,9 @@ function operationSql(expr: string, operation: Operation, params: Params): strin
   } else {
     const likeish = op === "like" || op === "ilike";
     const value = likeish ? operation.value.replaceAll("*", "%") : operation.value;
-    sql = operation.quantifier ? `${expr} ${binary[op]} ${operation.quantifier}(${params.add(value)})` : `${expr} ${binary[op]} ${params.add(value)}`;
+    sql = operation.quantifier
+      ? `${expr} ${binary[op]} ${operation.quantifier}(${params.add(value)})`
+      : `${expr} ${binary[op]} ${params.add(value)}`;
   }
   return operation.negated ? `not ${sql}` : sql;
 }

@@ -31,9 +31,15 @@ export function preparedName(sql: string): string {
 }
 
 /** What Postgres sees of the request: role, claims, headers, cookies, path, search_path, role settings. */
-export function settingsFor(request: ApiRequest, options: RestOptions, roleSettings: Map<string, string>, readOnly: boolean): RequestSettings {
+export function settingsFor(
+  request: ApiRequest,
+  options: RestOptions,
+  roleSettings: Map<string, string>,
+  readOnly: boolean,
+): RequestSettings {
   const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(request.headers)) if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [key, value] of Object.entries(request.headers))
+    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
   const cookies: Record<string, string> = {};
   for (const part of (headers.cookie ?? "").split(";")) {
     const eq = part.indexOf("=");
@@ -61,8 +67,18 @@ export function settingsFor(request: ApiRequest, options: RestOptions, roleSetti
  * total is the planner's estimate; with count=estimated the exact count up to max_rows and beyond it
  * (or with no max_rows) the larger of the count and the estimate — PostgREST's rule.
  */
-export async function runStatement(executor: Executor, settings: RequestSettings, statement: Statement, prepare?: boolean): Promise<StatementResult> {
-  const result = await executor.run(settings, statement.sql, statement.values, { transactional: statement.transactional, check: statement.check, prepare, name: statement.name });
+export async function runStatement(
+  executor: Executor,
+  settings: RequestSettings,
+  statement: Statement,
+  prepare?: boolean,
+): Promise<StatementResult> {
+  const result = await executor.run(settings, statement.sql, statement.values, {
+    transactional: statement.transactional,
+    check: statement.check,
+    prepare,
+    name: statement.name,
+  });
   const row = result.rows[0];
   const explain = statement.explain;
   if (explain && row && (explain.count === "planned" || explain.maxRows === undefined || Number(row.total) > explain.maxRows)) {
@@ -138,7 +154,11 @@ export class Executor {
         const key = `${settings.readOnly}\u0000${settingValues(settings).join("\u0000")}`;
         if (appliedSettings.get(client) !== key) {
           appliedSettings.delete(client);
-          await client.query({ name: settings.readOnly ? "pgrst_settings_ro" : "pgrst_settings_rw", text: `${sessionSettings}, set_config('default_transaction_read_only', '${settings.readOnly ? "on" : "off"}', false)`, values: settingValues(settings) });
+          await client.query({
+            name: settings.readOnly ? "pgrst_settings_ro" : "pgrst_settings_rw",
+            text: `${sessionSettings}, set_config('default_transaction_read_only', '${settings.readOnly ? "on" : "off"}', false)`,
+            values: settingValues(settings),
+          });
           appliedSettings.set(client, key);
         }
         const result = await client.query(statement);

@@ -53,8 +53,31 @@ export interface OrderTerm {
 }
 
 export const operators = new Set([
-  "eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch", "is", "isdistinct", "in",
-  "cs", "cd", "ov", "sl", "sr", "nxr", "nxl", "adj", "fts", "plfts", "phfts", "wfts",
+  "eq",
+  "neq",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "like",
+  "ilike",
+  "match",
+  "imatch",
+  "is",
+  "isdistinct",
+  "in",
+  "cs",
+  "cd",
+  "ov",
+  "sl",
+  "sr",
+  "nxr",
+  "nxl",
+  "adj",
+  "fts",
+  "plfts",
+  "phfts",
+  "wfts",
 ]);
 const quantifiable = new Set(["eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch"]);
 const ftsOperators = new Set(["fts", "plfts", "phfts", "wfts"]);

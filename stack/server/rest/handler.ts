@@ -40,7 +40,8 @@ export async function handleRest(service: RestState, req: IncomingMessage, res: 
     const cache = service.cache;
     if (!cache) throw new ApiError(503, "PGRST002", "Could not query the database for the schema cache. Retrying.");
     caller = authenticate(gw.bearer);
-    const argumentNames = (schema: string, name: string) => new Set((cache.routines.get(relationKey(schema, name)) ?? []).flatMap((r) => r.params.map((p) => p.name)));
+    const argumentNames = (schema: string, name: string) =>
+      new Set((cache.routines.get(relationKey(schema, name)) ?? []).flatMap((r) => r.params.map((p) => p.name)));
     const request = await parseRequest(req, gw.url, caller, service.options, argumentNames, (shape) => service.plans.get(shape)?.parts);
     let cached = request.shape ? service.plans.get(request.shape) : undefined;
     let plan: Plan;
@@ -72,7 +73,8 @@ export async function handleRest(service: RestState, req: IncomingMessage, res: 
 function toApiError(error: unknown, authenticated: boolean): ApiError {
   if (error instanceof ApiError) return error;
   const pgError = error as { code?: string; message?: string; severity?: string };
-  if (pgError && typeof pgError.code === "string" && pgError.severity) return fromPgError(error as { code: string; message: string }, authenticated);
+  if (pgError && typeof pgError.code === "string" && pgError.severity)
+    return fromPgError(error as { code: string; message: string }, authenticated);
   if (pgError?.code === "ECONNREFUSED" || pgError?.code === "ECONNRESET") {
     return new ApiError(503, "PGRST001", "Database client error. Retrying the connection.");
   }

@@ -71,7 +71,8 @@ export async function createRestRoute(ctx: ServerContext): Promise<ServiceRoute>
 
 function restOptions(raw: Record<string, unknown>): RestOptions {
   const api = (raw.api ?? {}) as Record<string, unknown>;
-  const list = (value: unknown, fallback: string[]) => (Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : fallback);
+  const list = (value: unknown, fallback: string[]) =>
+    Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : fallback;
   const maxRows = typeof api.max_rows === "number" && api.max_rows > 0 ? api.max_rows : undefined;
   return { schemas: list(api.schemas, ["public"]), extraSearchPath: list(api.extra_search_path, ["public", "extensions"]), maxRows };
 }
@@ -88,7 +89,8 @@ async function listenForReloads(ctx: ServerContext, reload: () => Promise<void>)
         if (message.channel !== "pgrst") return;
         const payload = (message.payload ?? "").trim();
         // PostgREST reloads its in-database config (e.g. pgrst.db_aggregates_enabled) on `reload config`.
-        if (payload === "" || payload === "reload schema" || payload === "reload config") reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
+        if (payload === "" || payload === "reload schema" || payload === "reload config")
+          reload().catch((error) => console.error("[rest] schema reload failed:", error.message));
       });
       connected.on("error", () => {
         client?.release(true);

@@ -123,7 +123,8 @@ function planInsert(cache: SchemaCache, request: ApiRequest, relation: Relation,
   const shape = representation(cache, request, relation);
   const resolution = put ? "merge-duplicates" : prefs.resolution;
   if (query.onConflict) for (const c of query.onConflict) if (!relation.columns.has(c)) throw errors.columnNotFound(relation.name, c);
-  if (resolution && !query.onConflict && !relation.primaryKey.length) throw errors.invalidBody("There is no primary key on this table to resolve conflicts; use on_conflict");
+  if (resolution && !query.onConflict && !relation.primaryKey.length)
+    throw errors.invalidBody("There is no primary key on this table to resolve conflicts; use on_conflict");
   const locate = prefs.return === "headers-only" && relation.primaryKey.length > 0;
   const resolutionApplies = !put && (relation.primaryKey.length > 0 || !!query.onConflict);
   return {
@@ -141,10 +142,18 @@ function planInsert(cache: SchemaCache, request: ApiRequest, relation: Relation,
 
 function planPut(cache: SchemaCache, request: ApiRequest, relation: Relation): MutatePlan {
   const root = request.query.nodes.get("");
-  if (root && (root.limit !== undefined || root.offset !== undefined)) throw new ApiError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
+  if (root && (root.limit !== undefined || root.offset !== undefined))
+    throw new ApiError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
   const pk = relation.primaryKey;
-  const eqs = (root?.conditions ?? []).filter((c) => c.kind === "filter" && c.operation.op === "eq" && !c.operation.negated && !c.field.json.length);
-  if (!pk.length || eqs.length !== (root?.conditions.length ?? 0) || pk.some((c) => !eqs.some((f) => f.kind === "filter" && f.field.name === c)) || eqs.length !== pk.length) {
+  const eqs = (root?.conditions ?? []).filter(
+    (c) => c.kind === "filter" && c.operation.op === "eq" && !c.operation.negated && !c.field.json.length,
+  );
+  if (
+    !pk.length ||
+    eqs.length !== (root?.conditions.length ?? 0) ||
+    pk.some((c) => !eqs.some((f) => f.kind === "filter" && f.field.name === c)) ||
+    eqs.length !== pk.length
+  ) {
     throw new ApiError(405, "PGRST105", "Filters must include all and only primary key columns with 'eq' operators");
   }
   return planInsert(cache, request, relation, true);
@@ -170,7 +179,16 @@ function planUpdate(cache: SchemaCache, request: ApiRequest, relation: Relation)
 function planDelete(cache: SchemaCache, request: ApiRequest, relation: Relation): MutatePlan {
   const shape = representation(cache, request, relation);
   const filter = rootFilter(cache, request, relation);
-  return { kind: "mutate", style: "delete", relation, ...shape, filter, nothing: false, appliedKeys: ["return", "count", "handling", "maxAffected"], status: { minimal: 204, full: 200 } };
+  return {
+    kind: "mutate",
+    style: "delete",
+    relation,
+    ...shape,
+    filter,
+    nothing: false,
+    appliedKeys: ["return", "count", "handling", "maxAffected"],
+    status: { minimal: 204, full: 200 },
+  };
 }
 
 function planCall(cache: SchemaCache, request: ApiRequest, name: string): CallPlan {
@@ -190,7 +208,9 @@ function planCall(cache: SchemaCache, request: ApiRequest, name: string): CallPl
       }
     }
     if (!singleObject && (!body || typeof body !== "object" || Array.isArray(body))) {
-      const unnamed = overloads.find((r) => r.params.length === 1 && r.params[0].name === "" && (r.params[0].type === "json" || r.params[0].type === "jsonb"));
+      const unnamed = overloads.find(
+        (r) => r.params.length === 1 && r.params[0].name === "" && (r.params[0].type === "json" || r.params[0].type === "jsonb"),
+      );
       if (!unnamed) throw errors.invalidBody("Empty or invalid json");
     }
     const keys = body && typeof body === "object" && !Array.isArray(body) ? Object.keys(body) : [];
@@ -204,7 +224,11 @@ function planCall(cache: SchemaCache, request: ApiRequest, name: string): CallPl
     if (accepted.type === "csv" && routine.returnKind !== "void") throw errors.mediaType(["text/csv"]);
     return { kind: "call", routine, choice, args, accepted };
   }
-  const source: ReadSource = { name: routine.name, columns: scalar ? [routine.name] : routine.returnColumns, relation: routineRelation(cache, routine) };
+  const source: ReadSource = {
+    name: routine.name,
+    columns: scalar ? [routine.name] : routine.returnColumns,
+    relation: routineRelation(cache, routine),
+  };
   const node = planRead(cache, source, request.query.select, request.query.nodes);
   if (!routine.returnsSet && accepted.type === "csv") throw errors.mediaType(["text/csv"]);
   return { kind: "call", routine, choice, args, accepted, node, source };
@@ -236,7 +260,6 @@ function payloadFor(relation: Relation, text: string, columnsParam: string[] | u
   const given = new Set(rows.flatMap((row) => Object.keys(row as object)));
   return { json: JSON.stringify(rows), columns, isArray: Array.isArray(value), given };
 }
-
 
 export type MediaType = "json" | "object" | "array" | "csv" | "openapi";
 export interface Accepted {
@@ -273,4 +296,3 @@ function negotiate(header: string | undefined, allowed: MediaType[] = ["json", "
   }
   throw errors.mediaType(entries.map((e) => e.type));
 }
-

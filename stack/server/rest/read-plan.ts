@@ -37,14 +37,25 @@ export interface ReadNode {
 
 const emptyParams = (): NodeParams => ({ conditions: [], order: [] });
 
-export const relationSource = (relation: Relation): ReadSource => ({ name: relation.name, columns: [...relation.columns.keys()], relation });
+export const relationSource = (relation: Relation): ReadSource => ({
+  name: relation.name,
+  columns: [...relation.columns.keys()],
+  relation,
+});
 
 /** Resolves a select tree against the schema cache: embeds become relationships with their own nodes. */
 export function planRead(cache: SchemaCache, source: ReadSource, select: SelectItem[], paramsByPath: Map<string, NodeParams>): ReadNode {
   let counter = 0;
   const usedPaths = new Set<string>([""]);
   const plan = (src: ReadSource, alias: string, items: SelectItem[], path: string): ReadNode => {
-    const node: ReadNode = { source: src, alias, select: items, params: paramsByPath.get(path) ?? emptyParams(), embeds: [], nullFilters: [] };
+    const node: ReadNode = {
+      source: src,
+      alias,
+      select: items,
+      params: paramsByPath.get(path) ?? emptyParams(),
+      embeds: [],
+      nullFilters: [],
+    };
     for (const item of items) {
       if (item.kind === "column" && item.aggregate && !cache.aggregatesEnabled) throw errors.aggregatesNotAllowed();
       if (item.kind !== "embed") continue;
@@ -56,7 +67,13 @@ export function planRead(cache: SchemaCache, source: ReadSource, select: SelectI
       const id = ++counter;
       const child = plan(relationSource(relationship.target), `${relationship.target.name}_${id}`, item.select, childPath);
       const only = item.select.length === 1 ? item.select[0] : undefined;
-      child.countOnly = only?.kind === "column" && only.field.name === "count" && !only.field.json.length && !only.cast && !only.alias && !relationship.target.columns.has("count");
+      child.countOnly =
+        only?.kind === "column" &&
+        only.field.name === "count" &&
+        !only.field.json.length &&
+        !only.cast &&
+        !only.alias &&
+        !relationship.target.columns.has("count");
       node.embeds.push({ item, outputName, relationship, toOne: isToOne(relationship), node: child, lateral: `pgrst_${id}` });
     }
     // `order=author(name)` orders by a to-one embed's column.
@@ -86,4 +103,3 @@ export function planRead(cache: SchemaCache, source: ReadSource, select: SelectI
   }
   return root;
 }
-

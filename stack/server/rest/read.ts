@@ -45,9 +45,16 @@ function joinSql(parentAlias: string, embed: EmbedPlan, counter: { n: number }):
   }
   const j = rel.junction;
   const jAlias = quoteIdent(`${j.relation.name}_j${++counter.n}`);
-  const onTarget = j.toTarget.source.columns.map((c, i) => `${jAlias}.${quoteIdent(c)} = ${target}.${quoteIdent(j.toTarget.target.columns[i])}`);
-  const onParent = j.toParent.source.columns.map((c, i) => `${jAlias}.${quoteIdent(c)} = ${parent}.${quoteIdent(j.toParent.target.columns[i])}`);
-  return { from: `${from} inner join ${qualified(j.relation.schema, j.relation.name)} as ${jAlias} on ${onTarget.join(" and ")}`, where: onParent };
+  const onTarget = j.toTarget.source.columns.map(
+    (c, i) => `${jAlias}.${quoteIdent(c)} = ${target}.${quoteIdent(j.toTarget.target.columns[i])}`,
+  );
+  const onParent = j.toParent.source.columns.map(
+    (c, i) => `${jAlias}.${quoteIdent(c)} = ${parent}.${quoteIdent(j.toParent.target.columns[i])}`,
+  );
+  return {
+    from: `${from} inner join ${qualified(j.relation.schema, j.relation.name)} as ${jAlias} on ${onTarget.join(" and ")}`,
+    where: onParent,
+  };
 }
 
 interface NodeSql {
@@ -85,18 +92,26 @@ function nodeSql(node: ReadNode, params: Params, counter: { n: number }, withCon
       const json = aggregated ? "::jsonb" : "";
       if (item.spread) {
         const names = outputNames(embed.node);
-        const body = toOne ? sql : `select ${names.map((n) => `json_agg("pgrst_x".${quoteIdent(n)}) as ${quoteIdent(n)}`).join(", ")} from (${sql}) as "pgrst_x"`;
+        const body = toOne
+          ? sql
+          : `select ${names.map((n) => `json_agg("pgrst_x".${quoteIdent(n)}) as ${quoteIdent(n)}`).join(", ")} from (${sql}) as "pgrst_x"`;
         laterals.push({ sql: `${inner && toOne ? "inner" : "left"} join lateral (${body}) as ${lat} on true`, filtersParent: inner });
         for (const n of names) output(toOne ? `${lat}.${quoteIdent(n)}` : `coalesce(${lat}.${quoteIdent(n)}, '[]')${json}`, n, true);
         if (inner && !toOne) where.push(`${lat}.${quoteIdent(names[0] ?? "")} is not null`);
       } else {
         const agg = toOne ? `row_to_json("pgrst_x")` : `json_agg("pgrst_x")`;
-        laterals.push({ sql: `${inner && toOne ? "inner" : "left"} join lateral (select ${agg} as "body" from (${sql}) as "pgrst_x") as ${lat} on true`, filtersParent: inner || !!nullFilter });
+        laterals.push({
+          sql: `${inner && toOne ? "inner" : "left"} join lateral (select ${agg} as "body" from (${sql}) as "pgrst_x") as ${lat} on true`,
+          filtersParent: inner || !!nullFilter,
+        });
         // An empty embed (`users!inner()`) only filters: it has no key in the output.
         if (item.select.length) output(toOne ? `${lat}."body"${json}` : `coalesce(${lat}."body", '[]')${json}`, embed.outputName, true);
         if (inner && !toOne) where.push(`${lat}."body" is not null`);
       }
-      if (nullFilter) where.push(`${lat}.${item.spread ? quoteIdent(outputNames(embed.node)[0] ?? "") : '"body"'} is ${nullFilter.isNull ? "" : "not "}null`);
+      if (nullFilter)
+        where.push(
+          `${lat}.${item.spread ? quoteIdent(outputNames(embed.node)[0] ?? "") : '"body"'} is ${nullFilter.isNull ? "" : "not "}null`,
+        );
     }
   }
   if (withConditions) for (const condition of node.params.conditions) where.push(conditionSql(scopeOf(node), condition, params));
@@ -171,7 +186,10 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
   if (parts.orderBy.length) source += ` order by ${parts.orderBy.join(", ")}`;
   if (options.limit !== undefined) source += ` limit ${params.add(options.limit)}`;
   if (options.offset !== undefined && options.offset > 0) source += ` offset ${params.add(options.offset)}`;
-  const counted = `select 1 from ${from} ${parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ")}${where}`;
+  const counted = `select 1 from ${from} ${parts.laterals
+    .filter((l) => l.filtersParent)
+    .map((l) => l.sql)
+    .join(" ")}${where}`;
   const total = !options.count
     ? "null::bigint"
     : options.countLimit === undefined
@@ -184,7 +202,10 @@ export function buildReadSql(node: ReadNode, options: ReadOptions, params: Param
 export function buildExplainCountSql(node: ReadNode, fromSql: string, params: Params): string {
   const parts = nodeSql(node, params, { n: 0 }, true);
   const where = parts.where.length ? ` where ${parts.where.join(" and ")}` : "";
-  const laterals = parts.laterals.filter((l) => l.filtersParent).map((l) => l.sql).join(" ");
+  const laterals = parts.laterals
+    .filter((l) => l.filtersParent)
+    .map((l) => l.sql)
+    .join(" ");
   return `explain (format json) select 1 from ${fromSql} as ${quoteIdent(node.alias)} ${laterals}${where}`;
 }
 

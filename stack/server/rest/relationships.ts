@@ -51,7 +51,13 @@ function relationshipsOf(cache: SchemaCache, parent: Relation): Relationship[] {
         if (!target || target === junction) continue;
         const pk = junction.primaryKey;
         if (![...toParent.source.columns, ...toTarget.source.columns].every((c) => pk.includes(c))) continue;
-        out.push({ cardinality: "many-to-many", target, pairs: [], constraint: toParent.name, junction: { relation: junction, toParent, toTarget } });
+        out.push({
+          cardinality: "many-to-many",
+          target,
+          pairs: [],
+          constraint: toParent.name,
+          junction: { relation: junction, toParent, toTarget },
+        });
       }
     }
   }
@@ -59,7 +65,8 @@ function relationshipsOf(cache: SchemaCache, parent: Relation): Relationship[] {
 }
 
 function matchesHint(rel: Relationship, hint: string): boolean {
-  if (rel.junction) return hint === rel.junction.relation.name || hint === rel.junction.toParent.name || hint === rel.junction.toTarget.name;
+  if (rel.junction)
+    return hint === rel.junction.relation.name || hint === rel.junction.toParent.name || hint === rel.junction.toTarget.name;
   return hint === rel.constraint || rel.pairs.some(([a, b]) => a === hint || b === hint);
 }
 
@@ -87,11 +94,13 @@ function describe(parent: Relation, rel: Relationship) {
  * pointing here (one-to-many), `name` as the column the row pointed at (many-to-one).
  */
 export function resolveRelationship(cache: SchemaCache, parent: Relation, name: string, hint: string | undefined): Relationship {
-  const singleColumn = (rel: Relationship, side: 0 | 1, column: string) => !rel.junction && rel.pairs.length === 1 && rel.pairs[0][side] === column;
+  const singleColumn = (rel: Relationship, side: 0 | 1, column: string) =>
+    !rel.junction && rel.pairs.length === 1 && rel.pairs[0][side] === column;
   const found = relationshipsOf(cache, parent).filter((rel) => {
     const toTable = rel.target.name === name && rel.target.schema === parent.schema;
     if (!rel.junction && rel.target === parent) {
-      if (hint === undefined) return (toTable && rel.cardinality === "one-to-many") || (singleColumn(rel, 0, name) && rel.cardinality === "many-to-one");
+      if (hint === undefined)
+        return (toTable && rel.cardinality === "one-to-many") || (singleColumn(rel, 0, name) && rel.cardinality === "many-to-one");
       return toTable && rel.cardinality === "one-to-many" && singleColumn(rel, 1, hint);
     }
     if (hint === undefined) {
@@ -117,5 +126,11 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, name: 
     if (fk.target.table === parent.name && fk.target.schema === parent.schema) related.add(fk.source.table);
   }
   const suggestion = target ? null : closestName(name, related, 0.33);
-  throw errors.noRelationship(parent.name, name, parent.schema, hint, suggestion ? `Perhaps you meant '${suggestion}' instead of '${name}'.` : null);
+  throw errors.noRelationship(
+    parent.name,
+    name,
+    parent.schema,
+    hint,
+    suggestion ? `Perhaps you meant '${suggestion}' instead of '${name}'.` : null,
+  );
 }

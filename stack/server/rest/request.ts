@@ -1,7 +1,17 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Caller } from "./auth.ts";
 import { ApiError, errors } from "./errors.ts";
-import { type Filter, type LogicTree, type OrderTerm, parseFilter, parseLogicTree, parseNonNegativeInt, parseOrder, parseSelect, type SelectItem } from "./grammar.ts";
+import {
+  type Filter,
+  type LogicTree,
+  type OrderTerm,
+  parseFilter,
+  parseLogicTree,
+  parseNonNegativeInt,
+  parseOrder,
+  parseSelect,
+  type SelectItem,
+} from "./grammar.ts";
 
 /**
  * Step 1 of a request: the parts of the HTTP request PostgREST acts on, parsed and validated once
@@ -71,9 +81,10 @@ export async function parseRequest(
   else if (segments.length === 1) target = { kind: "relation", name: segments[0] };
   else throw errors.invalidPath();
   if (target.kind === "rpc" && !isRead(method) && method !== "POST") throw errors.invalidRpcMethod(method);
-  const shape = isRead(method) && target.kind === "relation"
-    ? `${caller.role}\u0000${schema}\u0000${req.headers.accept ?? ""}\u0000${req.headers.prefer ?? ""}\u0000${req.headers.range ?? ""}\u0000${url.pathname}${url.search}`
-    : undefined;
+  const shape =
+    isRead(method) && target.kind === "relation"
+      ? `${caller.role}\u0000${schema}\u0000${req.headers.accept ?? ""}\u0000${req.headers.prefer ?? ""}\u0000${req.headers.range ?? ""}\u0000${url.pathname}${url.search}`
+      : undefined;
   let parts = shape ? parsedBefore(shape) : undefined;
   if (!parts) {
     const args = target.kind === "rpc" && isRead(method) ? argumentNames(schema, target.name) : undefined;
@@ -99,7 +110,12 @@ function profileSchema(headers: IncomingHttpHeaders, method: string, options: Re
   return schema;
 }
 
-function limitsFor(method: string, rangeHeader: string | string[] | undefined, root: NodeParams | undefined, maxRows: number | undefined): { limit?: number; offset: number } {
+function limitsFor(
+  method: string,
+  rangeHeader: string | string[] | undefined,
+  root: NodeParams | undefined,
+  maxRows: number | undefined,
+): { limit?: number; offset: number } {
   let offset = root?.offset ?? 0;
   let limit = root?.limit;
   const range = isRead(method) ? parseRangeHeader(rangeHeader as string | undefined) : undefined;
@@ -115,9 +131,17 @@ function limitsFor(method: string, rangeHeader: string | string[] | undefined, r
 }
 
 async function jsonBody(req: IncomingMessage): Promise<string> {
-  const type = String(req.headers["content-type"] ?? "application/json").split(";")[0].trim().toLowerCase();
+  const type = String(req.headers["content-type"] ?? "application/json")
+    .split(";")[0]
+    .trim()
+    .toLowerCase();
   const body = (await readBody(req)).toString("utf8");
-  if (type !== "application/json" && type !== "" && type !== "application/vnd.pgrst.object+json" && type !== "application/vnd.pgrst.array+json") {
+  if (
+    type !== "application/json" &&
+    type !== "" &&
+    type !== "application/vnd.pgrst.object+json" &&
+    type !== "application/vnd.pgrst.array+json"
+  ) {
     throw new ApiError(415, "PGRST107", `None of these media types are available: ${type}`);
   }
   return body;
@@ -147,7 +171,10 @@ const preferenceValues: Record<string, string[]> = {
 
 function parsePreferences(header: string | string[] | undefined): Preferences {
   const prefs: Preferences = { invalid: [] };
-  const raw = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((p) => p.trim()).filter(Boolean);
+  const raw = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const pref of raw) {
     const [key, value = ""] = pref.split("=").map((s) => s.trim());
     if (key === "max-affected" && /^\d+$/.test(value)) prefs.maxAffected = Number(value);
@@ -224,8 +251,7 @@ function addNodeParam(nodes: Map<string, NodeParams>, key: string, value: string
   else if (name === "limit") {
     if (/^-\d+$/.test(value)) throw errors.invalidRange("Limit should be greater than or equal to zero.");
     node.limit = parseNonNegativeInt(value, "limit");
-  }
-  else if (name === "offset") node.offset = parseNonNegativeInt(value, "offset");
+  } else if (name === "offset") node.offset = parseNonNegativeInt(value, "offset");
   else if (!reserved.has(name)) node.conditions.push(parseFilter(name, value));
 }
 
@@ -236,7 +262,8 @@ function parseRangeHeader(header: string | undefined): { from: number; to?: numb
   if (!match) return undefined;
   const from = Number(match[1]);
   const to = match[2] ? Number(match[2]) : undefined;
-  if (to !== undefined && to < from) throw errors.invalidRange("The lower boundary must be lower than or equal to the upper boundary in the Range header.");
+  if (to !== undefined && to < from)
+    throw errors.invalidRange("The lower boundary must be lower than or equal to the upper boundary in the Range header.");
   return { from, to };
 }
 

@@ -9,7 +9,13 @@ import type { ApiRequest, Preferences, RestOptions } from "./request.ts";
  * status, Content-Range, Preference-Applied, Location, media type, and `response.*` settings.
  */
 
-export function respond(res: ServerResponse, request: ApiRequest, plan: Plan, result: StatementResult | undefined, options: RestOptions): void {
+export function respond(
+  res: ServerResponse,
+  request: ApiRequest,
+  plan: Plan,
+  result: StatementResult | undefined,
+  options: RestOptions,
+): void {
   const base = (contentType: string | undefined): Record<string, string> => {
     const headers: Record<string, string> = {};
     if (contentType) headers["Content-Type"] = contentType;
@@ -20,7 +26,15 @@ export function respond(res: ServerResponse, request: ApiRequest, plan: Plan, re
     case "root":
       return send(res, 200, { "Content-Type": "application/openapi+json; charset=utf-8" }, plan.body, request.head);
     case "read":
-      return respondRows(res, request, result!, plan.accepted, base(contentTypeOf(plan.accepted)), applied(request.prefs, ["count", "handling"]), { "Content-Location": plan.location });
+      return respondRows(
+        res,
+        request,
+        result!,
+        plan.accepted,
+        base(contentTypeOf(plan.accepted)),
+        applied(request.prefs, ["count", "handling"]),
+        { "Content-Location": plan.location },
+      );
     case "mutate":
       return respondMutation(res, request, plan, result, base);
     case "call":
@@ -30,13 +44,22 @@ export function respond(res: ServerResponse, request: ApiRequest, plan: Plan, re
 
 const contentTypeOf = (accepted: Accepted) => contentTypes[accepted.type === "openapi" ? "json" : accepted.type];
 
-function respondRows(res: ServerResponse, request: ApiRequest, result: StatementResult, accepted: Accepted, headers: Record<string, string>, preferenceApplied: string | undefined, extra: Record<string, string> = {}): void {
+function respondRows(
+  res: ServerResponse,
+  request: ApiRequest,
+  result: StatementResult,
+  accepted: Accepted,
+  headers: Record<string, string>,
+  preferenceApplied: string | undefined,
+  extra: Record<string, string> = {},
+): void {
   const { offset } = request;
   const row = result.rows[0] ?? {};
   const pageTotal = Number(row.page_total ?? 0);
   const total = row.total === null || row.total === undefined ? null : Number(row.total);
   if (accepted.type === "object" && pageTotal !== 1) throw errors.singular(pageTotal);
-  if (total !== null && offset > 0 && offset >= total && pageTotal === 0) throw errors.invalidRange(`An offset of ${offset} was requested, but there are only ${total} rows.`);
+  if (total !== null && offset > 0 && offset >= total && pageTotal === 0)
+    throw errors.invalidRange(`An offset of ${offset} was requested, but there are only ${total} rows.`);
   headers["Content-Range"] = contentRange(offset, pageTotal, total);
   Object.assign(headers, extra);
   if (preferenceApplied) headers["Preference-Applied"] = preferenceApplied;
@@ -52,7 +75,13 @@ function mutationRange(style: RangeStyle, affected: number, counted: boolean): s
   return `${range}/${counted ? affected : "*"}`;
 }
 
-function respondMutation(res: ServerResponse, request: ApiRequest, plan: MutatePlan, result: StatementResult | undefined, base: (type: string | undefined) => Record<string, string>): void {
+function respondMutation(
+  res: ServerResponse,
+  request: ApiRequest,
+  plan: MutatePlan,
+  result: StatementResult | undefined,
+  base: (type: string | undefined) => Record<string, string>,
+): void {
   const representation = !!plan.node;
   if (!result) {
     // PATCH with nothing to change.
@@ -75,18 +104,32 @@ function respondMutation(res: ServerResponse, request: ApiRequest, plan: MutateP
   const prefApplied = applied(request.prefs, plan.appliedKeys);
   const counted = !!request.prefs.count;
   if (!representation) {
-    const headers: Record<string, string> = { ...base(undefined), "Content-Range": mutationRange(plan.style, result.rowCount, counted), ...extra };
+    const headers: Record<string, string> = {
+      ...base(undefined),
+      "Content-Range": mutationRange(plan.style, result.rowCount, counted),
+      ...extra,
+    };
     if (prefApplied) headers["Preference-Applied"] = prefApplied;
     return send(res, status.minimal, headers, undefined, true);
   }
   const row = result.rows[0] ?? {};
   const pageTotal = Number(row.page_total ?? 0);
-  const headers: Record<string, string> = { ...base(contentTypeOf(plan.accepted)), "Content-Range": mutationRange(plan.style, pageTotal, counted), ...extra };
+  const headers: Record<string, string> = {
+    ...base(contentTypeOf(plan.accepted)),
+    "Content-Range": mutationRange(plan.style, pageTotal, counted),
+    ...extra,
+  };
   if (prefApplied) headers["Preference-Applied"] = prefApplied;
   send(res, withResponseGucs(row, status.full, headers), headers, String(row.body ?? "[]"), request.head);
 }
 
-function respondCall(res: ServerResponse, request: ApiRequest, plan: CallPlan, result: StatementResult, base: (type: string | undefined) => Record<string, string>): void {
+function respondCall(
+  res: ServerResponse,
+  request: ApiRequest,
+  plan: CallPlan,
+  result: StatementResult,
+  base: (type: string | undefined) => Record<string, string>,
+): void {
   const row = result.rows[0] ?? {};
   const prefApplied = applied(request.prefs, ["count", "handling", "maxAffected"]);
   const { routine } = plan;
@@ -125,8 +168,17 @@ function withResponseGucs(row: Record<string, unknown>, status: number, headers:
     } catch {
       parsed = undefined;
     }
-    const valid = Array.isArray(parsed) && parsed.every((h) => h && typeof h === "object" && !Array.isArray(h) && Object.keys(h).length === 1 && typeof Object.values(h)[0] === "string");
-    if (!valid) throw new ApiError(500, "PGRST111", "response.headers guc must be a JSON array composed of objects with a single key and a string value");
+    const valid =
+      Array.isArray(parsed) &&
+      parsed.every(
+        (h) => h && typeof h === "object" && !Array.isArray(h) && Object.keys(h).length === 1 && typeof Object.values(h)[0] === "string",
+      );
+    if (!valid)
+      throw new ApiError(
+        500,
+        "PGRST111",
+        "response.headers guc must be a JSON array composed of objects with a single key and a string value",
+      );
     for (const entry of parsed as Record<string, string>[]) {
       const [name, value] = Object.entries(entry)[0];
       for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
@@ -135,7 +187,8 @@ function withResponseGucs(row: Record<string, unknown>, status: number, headers:
   }
   if (typeof row.response_status === "string") {
     const code = Number(row.response_status);
-    if (!/^\d+$/.test(row.response_status) || code < 100 || code > 599) throw new ApiError(500, "PGRST112", "response.status guc must be a valid status code");
+    if (!/^\d+$/.test(row.response_status) || code < 100 || code > 599)
+      throw new ApiError(500, "PGRST112", "response.status guc must be a valid status code");
     return code;
   }
   return status;

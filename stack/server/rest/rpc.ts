@@ -4,8 +4,7 @@ import { closestName, type Routine, relationKey, type SchemaCache } from "./sche
 /** Choosing the function an RPC call means (overloads, argument names, a single json parameter). */
 
 export type RpcArguments =
-  | { kind: "json"; body: Record<string, unknown>; keys: string[]; raw: string }
-  | { kind: "query"; values: [string, string][] };
+  { kind: "json"; body: Record<string, unknown>; keys: string[]; raw: string } | { kind: "query"; values: [string, string][] };
 
 const isJsonType = (type: string) => type === "json" || type === "jsonb";
 
@@ -15,11 +14,20 @@ export interface RoutineChoice {
   wholeBody: boolean;
 }
 
-export function chooseRoutine(cache: SchemaCache, schema: string, name: string, args: RpcArguments, singleObject: boolean, isPost: boolean): RoutineChoice {
+export function chooseRoutine(
+  cache: SchemaCache,
+  schema: string,
+  name: string,
+  args: RpcArguments,
+  singleObject: boolean,
+  isPost: boolean,
+): RoutineChoice {
   const overloads = cache.routines.get(relationKey(schema, name)) ?? [];
   const keys = args.kind === "json" ? args.keys : [...new Set(args.values.map(([k]) => k))];
   if (isPost) {
-    const unnamedJson = overloads.filter((r) => r.params.length === 1 && isJsonType(r.params[0].type) && (r.params[0].name === "" || singleObject));
+    const unnamedJson = overloads.filter(
+      (r) => r.params.length === 1 && isJsonType(r.params[0].type) && (r.params[0].name === "" || singleObject),
+    );
     if (unnamedJson.length === 1 && (singleObject || unnamedJson[0].params[0].name === "")) {
       const named = overloads.filter((r) => matches(r, keys));
       if (singleObject || !named.length) return { routine: unnamedJson[0], wholeBody: true };
@@ -55,11 +63,20 @@ function noRoutine(cache: SchemaCache, schema: string, name: string, keys: strin
   const details = `Searched for the function ${func}${withParams}${isPost ? " or with a single unnamed json/jsonb parameter" : ""}, but no matches were found in the schema cache.`;
   let hint: string | null = null;
   if (overloads.length) {
-    const signatures = overloads.map((r) => `(${r.params.map((p) => p.name).sort().join(", ")})`);
+    const signatures = overloads.map(
+      (r) =>
+        `(${r.params
+          .map((p) => p.name)
+          .sort()
+          .join(", ")})`,
+    );
     const best = closestName(`(${list})`, signatures, 0.33) ?? signatures[0];
     hint = `Perhaps you meant to call the function ${func}${best}`;
   } else {
-    const names = [...cache.routines.values()].flat().filter((r) => r.schema === schema).map((r) => r.name);
+    const names = [...cache.routines.values()]
+      .flat()
+      .filter((r) => r.schema === schema)
+      .map((r) => r.name);
     const suggestion = closestName(name, names);
     if (suggestion) hint = `Perhaps you meant to call the function ${func.slice(0, schema.length + 1)}${suggestion}`;
   }

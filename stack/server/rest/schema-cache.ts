@@ -188,7 +188,10 @@ function toRoutine(row: RoutineRow): Routine {
     returnsSet: row.returns_set,
     returnKind: isVoid ? "void" : composite || row.return_typname === "record" ? "composite" : "scalar",
     returnType: row.return_type,
-    returnRelation: row.return_typtype === "c" && row.return_rel_schema && row.return_rel_name ? { schema: row.return_rel_schema, name: row.return_rel_name } : undefined,
+    returnRelation:
+      row.return_typtype === "c" && row.return_rel_schema && row.return_rel_name
+        ? { schema: row.return_rel_schema, name: row.return_rel_name }
+        : undefined,
     returnColumns: row.return_typtype === "c" ? row.return_rel_columns : outNames,
   };
 }
@@ -196,9 +199,20 @@ function toRoutine(row: RoutineRow): Routine {
 export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise<SchemaCache> {
   const [relationRows, constraintRows, routineRows, viewRows, roleSettingRows, aggregatesRows] = await Promise.all([
     pool.query<{ schema: string; name: string; kind: string; columns: Column[] }>(relationsSql, [schemas]),
-    pool.query<{ name: string; type: string; source_schema: string; source_table: string; target_schema: string | null; target_table: string | null; source_columns: string[]; target_columns: string[] }>(constraintsSql),
+    pool.query<{
+      name: string;
+      type: string;
+      source_schema: string;
+      source_table: string;
+      target_schema: string | null;
+      target_table: string | null;
+      source_columns: string[];
+      target_columns: string[];
+    }>(constraintsSql),
     pool.query<RoutineRow>(routinesSql, [schemas]),
-    pool.query<{ view_schema: string; view_name: string; table_schema: string; table_name: string; columns: string[] }>(viewColumnsSql, [schemas]),
+    pool.query<{ view_schema: string; view_name: string; table_schema: string; table_name: string; columns: string[] }>(viewColumnsSql, [
+      schemas,
+    ]),
     pool.query<{ role: string | null; name: string; value: string }>(roleSettingsSql, [roleSettingNames]),
     pool.query<{ setting: string }>(aggregatesSettingSql),
   ]);
@@ -236,8 +250,15 @@ export async function loadSchemaCache(pool: pg.Pool, schemas: string[]): Promise
     const routine = toRoutine(row);
     routines.set(key, [...(routines.get(key) ?? []), routine]);
     // A computed field: one row-type parameter (others defaulted), a single scalar result.
-    const owner = row.first_arg_schema && row.first_arg_table ? relations.get(relationKey(row.first_arg_schema, row.first_arg_table)) : undefined;
-    if (owner && !routine.returnsSet && routine.returnKind === "scalar" && routine.params.slice(1).every((param) => param.hasDefault) && !owner.columns.has(row.name)) {
+    const owner =
+      row.first_arg_schema && row.first_arg_table ? relations.get(relationKey(row.first_arg_schema, row.first_arg_table)) : undefined;
+    if (
+      owner &&
+      !routine.returnsSet &&
+      routine.returnKind === "scalar" &&
+      routine.params.slice(1).every((param) => param.hasDefault) &&
+      !owner.columns.has(row.name)
+    ) {
       owner.computed.set(row.name, `${quoteIdent(row.schema)}.${quoteIdent(row.name)}`);
     }
   }
@@ -277,10 +298,20 @@ function viewForeignKeys(
     const carries = (columns: string[]) => columns.every((c) => view.columns.includes(c) && relation.columns.has(c));
     const viewSide = (columns: string[]) => ({ schema: view.view_schema, table: view.view_name, columns });
     for (const fk of fks) {
-      if (fk.source.schema === view.table_schema && fk.source.table === view.table_name && exposed(fk.target) && carries(fk.source.columns)) {
+      if (
+        fk.source.schema === view.table_schema &&
+        fk.source.table === view.table_name &&
+        exposed(fk.target) &&
+        carries(fk.source.columns)
+      ) {
         out.push({ name: fk.name, source: viewSide(fk.source.columns), target: fk.target });
       }
-      if (fk.target.schema === view.table_schema && fk.target.table === view.table_name && exposed(fk.source) && carries(fk.target.columns)) {
+      if (
+        fk.target.schema === view.table_schema &&
+        fk.target.table === view.table_name &&
+        exposed(fk.source) &&
+        carries(fk.target.columns)
+      ) {
         out.push({ name: fk.name, source: fk.source, target: viewSide(fk.target.columns) });
       }
     }
@@ -332,7 +363,8 @@ function levenshteinSimilarity(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return 1 - previous[b.length] / Math.max(a.length, b.length);

@@ -129,7 +129,8 @@ function callStatement(plan: CallPlan, request: ApiRequest): Statement {
       },
       params,
     );
-    if (routine.returnKind !== "composite") sql = sql.replace(`coalesce(json_agg("_postgrest_t"), '[]')`, `coalesce(json_agg("_postgrest_t".${quoteIdent(routine.name)}), '[]')`);
+    if (routine.returnKind !== "composite")
+      sql = sql.replace(`coalesce(json_agg("_postgrest_t"), '[]')`, `coalesce(json_agg("_postgrest_t".${quoteIdent(routine.name)}), '[]')`);
   }
   const limited = prefs.handling === "strict" && prefs.maxAffected !== undefined;
   return {
@@ -165,9 +166,11 @@ function callSql(choice: RoutineChoice, args: RpcArguments, params: Params): { p
     .filter((p) => args.values.some(([k]) => k === p.name))
     .map((p) => {
       const values = args.values.filter(([k]) => k === p.name).map(([, v]) => v);
-      const value = p.variadic || (values.length > 1 && p.type.endsWith("[]")) ? `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}` : values[values.length - 1];
+      const value =
+        p.variadic || (values.length > 1 && p.type.endsWith("[]"))
+          ? `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`
+          : values[values.length - 1];
       return `${p.variadic ? "variadic " : ""}${quoteIdent(p.name)} := ${params.add(value)}::${typeOf(p.type)}`;
     });
   return { prefix: "", call: `${fn}(${named.join(", ")})` };
 }
-

@@ -14,10 +14,21 @@ export interface Payload {
   given: Set<string>;
 }
 
-function returningRead(node: ReadNode, mutation: string, format: BodyFormat, stripNulls: boolean, params: Params, countInserted = false): string {
+function returningRead(
+  node: ReadNode,
+  mutation: string,
+  format: BodyFormat,
+  stripNulls: boolean,
+  params: Params,
+  countInserted = false,
+): string {
   // The read runs over the mutated rows: the CTE `pgrst_mutated` stands in for the table.
   const extraSelect = countInserted ? `(select count(*) from "pgrst_changed" where "pgrst_inserted") as inserted` : undefined;
-  const read = buildReadSql(node, { fromSql: `"pgrst_mutated"`, withConditions: false, count: false, format, stripNulls, extraSelect }, params);
+  const read = buildReadSql(
+    node,
+    { fromSql: `"pgrst_mutated"`, withConditions: false, count: false, format, stripNulls, extraSelect },
+    params,
+  );
   if (!countInserted) return `with "pgrst_mutated" as (${mutation}), ${read.slice("with ".length)}`;
   const columns = node.source.columns.map(quoteIdent).join(", ");
   return `with "pgrst_changed" as (${mutation}, (xmax = 0) as "pgrst_inserted"), "pgrst_mutated" as (select ${columns} from "pgrst_changed"), ${read.slice("with ".length)}`;
@@ -33,7 +44,12 @@ export interface WriteShape {
 export function insertSql(
   relation: Relation,
   payload: Payload,
-  options: { missingDefault: boolean; resolution?: "merge-duplicates" | "ignore-duplicates"; onConflict?: string[]; returnPrimaryKey?: boolean },
+  options: {
+    missingDefault: boolean;
+    resolution?: "merge-duplicates" | "ignore-duplicates";
+    onConflict?: string[];
+    returnPrimaryKey?: boolean;
+  },
   shape: WriteShape,
   params: Params,
 ): string {
@@ -64,7 +80,12 @@ export function insertSql(
   const merging = options.resolution === "merge-duplicates";
   if (!shape.node) {
     // return=headers-only: the new row's primary key, for the Location header.
-    const returning = [...(merging ? ["(xmax = 0) as inserted"] : []), ...(options.returnPrimaryKey ? relation.primaryKey.map((c) => `${table}.${quoteIdent(c)}::text as ${quoteIdent(`pgrst_pk_${c}`)}`) : [])];
+    const returning = [
+      ...(merging ? ["(xmax = 0) as inserted"] : []),
+      ...(options.returnPrimaryKey
+        ? relation.primaryKey.map((c) => `${table}.${quoteIdent(c)}::text as ${quoteIdent(`pgrst_pk_${c}`)}`)
+        : []),
+    ];
     return returning.length ? `${sql} returning ${returning.join(", ")}` : sql;
   }
   return returningRead(shape.node, `${sql} returning ${table}.*`, shape.format, shape.stripNulls, params, merging);

@@ -19,7 +19,10 @@ export const bucketColumns = "id, name, owner, public, type, file_size_limit, al
 
 /** bigint comes back from pg as a string; the API shows a number. */
 export function shapeBucket(row: Record<string, unknown>): Bucket {
-  return { ...(row as unknown as Bucket), file_size_limit: row.file_size_limit === null || row.file_size_limit === undefined ? null : Number(row.file_size_limit) };
+  return {
+    ...(row as unknown as Bucket),
+    file_size_limit: row.file_size_limit === null || row.file_size_limit === undefined ? null : Number(row.file_size_limit),
+  };
 }
 
 /** Looks a bucket up as Storage does for itself (superuser), whatever the caller may see. */
@@ -56,8 +59,15 @@ function configuredBuckets(raw: Table): ConfiguredBucket[] {
   return Object.entries(table(table(raw.storage).buckets)).map(([id, value]) => {
     const spec = table(value);
     const limit = parseSize(spec.file_size_limit);
-    const types = Array.isArray(spec.allowed_mime_types) ? spec.allowed_mime_types.filter((type): type is string => typeof type === "string" && type.length > 0) : [];
-    return { id, public: spec.public === true, fileSizeLimit: limit && limit > 0 ? limit : null, allowedMimeTypes: types.length ? types : null };
+    const types = Array.isArray(spec.allowed_mime_types)
+      ? spec.allowed_mime_types.filter((type): type is string => typeof type === "string" && type.length > 0)
+      : [];
+    return {
+      id,
+      public: spec.public === true,
+      fileSizeLimit: limit && limit > 0 ? limit : null,
+      allowedMimeTypes: types.length ? types : null,
+    };
   });
 }
 

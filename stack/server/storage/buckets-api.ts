@@ -17,7 +17,8 @@ function bucketSettings(request: StorageRequest, body: Record<string, unknown>) 
   const limit = body.file_size_limit;
   if (limit === null) fileSizeLimit = null;
   else if (typeof limit === "number" || typeof limit === "string") {
-    if (typeof limit === "number" && (!Number.isInteger(limit) || limit < 0)) throw errors.validation("body/file_size_limit must be integer");
+    if (typeof limit === "number" && (!Number.isInteger(limit) || limit < 0))
+      throw errors.validation("body/file_size_limit must be integer");
     fileSizeLimit = parseApiSize(limit);
     if (fileSizeLimit > request.globalLimit) throw errors.entityTooLarge();
   } else if (limit !== undefined) throw errors.validation("body/file_size_limit must match a schema in anyOf");
@@ -48,10 +49,14 @@ export async function listBuckets(request: StorageRequest): Promise<void> {
   }
   const sortColumn = query.get("sortColumn");
   if (sortColumn) {
-    if (!sortableBucketColumns.has(sortColumn)) throw errors.validation("querystring/sortColumn must be equal to one of the allowed values");
+    if (!sortableBucketColumns.has(sortColumn))
+      throw errors.validation("querystring/sortColumn must be equal to one of the allowed values");
     sql += ` order by ${sortColumn} ${query.get("sortOrder") === "desc" ? "desc" : "asc"}`;
   }
-  for (const [name, minimum] of [["limit", 1], ["offset", 0]] as const) {
+  for (const [name, minimum] of [
+    ["limit", 1],
+    ["offset", 0],
+  ] as const) {
     const value = query.get(name);
     if (value === null) continue;
     if (!/^\d+$/.test(value) || Number(value) < minimum) throw errors.validation(`querystring/${name} must be integer >= ${minimum}`);
@@ -65,7 +70,11 @@ export async function listBuckets(request: StorageRequest): Promise<void> {
 /** GET /bucket/{id}. */
 export async function getBucket(request: StorageRequest, id: string): Promise<void> {
   const caller = callerOf(request);
-  const row = await inTransaction(request.server.authenticatorPool, caller, async (tx) => (await tx.query(`select ${bucketColumns} from storage.buckets where id = $1`, [id])).rows[0]);
+  const row = await inTransaction(
+    request.server.authenticatorPool,
+    caller,
+    async (tx) => (await tx.query(`select ${bucketColumns} from storage.buckets where id = $1`, [id])).rows[0],
+  );
   if (!row) throw errors.noSuchBucket();
   sendBody(request.res, 200, shapeBucket(row));
 }
@@ -84,7 +93,16 @@ export async function createBucket(request: StorageRequest): Promise<void> {
     await tx.query(
       `insert into storage.buckets (id, name, owner, owner_id, public, file_size_limit, allowed_mime_types, type)
        values ($1, $2, $3, $4, $5, $6, $7, $8::storage.buckettype)`,
-      [id, name, isUuid(caller.owner) ? caller.owner : null, caller.owner ?? null, settings.isPublic ?? false, settings.fileSizeLimit ?? null, settings.allowedMimeTypes ?? null, type],
+      [
+        id,
+        name,
+        isUuid(caller.owner) ? caller.owner : null,
+        caller.owner ?? null,
+        settings.isPublic ?? false,
+        settings.fileSizeLimit ?? null,
+        settings.allowedMimeTypes ?? null,
+        type,
+      ],
     );
   }).catch((error: { code?: string }) => {
     throw error.code === "ResourceAlreadyExists" ? errors.bucketAlreadyExists() : error;
@@ -109,7 +127,11 @@ export async function updateBucket(request: StorageRequest, id: string): Promise
     sets.push(`${column} = $${params.length}`);
   }
   sets.push("updated_at = now()");
-  const count = await inTransaction(request.server.authenticatorPool, caller, async (tx) => (await tx.query(`update storage.buckets set ${sets.join(", ")} where id = $1`, params)).rowCount);
+  const count = await inTransaction(
+    request.server.authenticatorPool,
+    caller,
+    async (tx) => (await tx.query(`update storage.buckets set ${sets.join(", ")} where id = $1`, params)).rowCount,
+  );
   if (!count) throw errors.noSuchBucket();
   sendBody(request.res, 200, { message: "Successfully updated" });
 }
@@ -121,13 +143,19 @@ export async function emptyBucket(request: StorageRequest, id: string): Promise<
   const deleted = await inTransaction(request.server.authenticatorPool, caller, async (tx) => {
     const bucket = await tx.query("select id from storage.buckets where id = $1", [id]);
     if (!bucket.rows[0]) throw errors.noSuchBucket();
-    const { rows: counted } = await tx.query("select count(*)::int as n from (select 1 from storage.objects where bucket_id = $1 limit $2) o", [id, emptyBucketMax + 1]);
+    const { rows: counted } = await tx.query(
+      "select count(*)::int as n from (select 1 from storage.objects where bucket_id = $1 limit $2) o",
+      [id, emptyBucketMax + 1],
+    );
     if (counted[0].n > emptyBucketMax) throw errors.unableToEmptyBucket("Unable to empty the bucket because it contains too many objects");
     // Nothing the caller can see: storage-api queues nothing.
     if (counted[0].n === 0) return [];
     // The queued job deletes as Storage itself: every object created before the request.
     await tx.actAs("service");
-    const { rows } = await tx.query("delete from storage.objects where bucket_id = $1 and created_at <= $2 returning name, version", [id, before]);
+    const { rows } = await tx.query("delete from storage.objects where bucket_id = $1 and created_at <= $2 returning name, version", [
+      id,
+      before,
+    ]);
     return rows as { name: string; version: string | null }[];
   });
   await Promise.all(deleted.map((row) => removeObjectFile(id, row.name, row.version)));

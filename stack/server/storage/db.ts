@@ -23,7 +23,12 @@ const switchableRoles = new Set(["anon", "authenticated", "service_role"]);
  * service_role (which bypasses RLS) for the reads Storage itself does as superuser — public buckets,
  * signed URLs — and `tx.actAs("caller")` switches back.
  */
-export async function inTransaction<T>(pool: pg.Pool, caller: Caller, fn: (tx: Tx) => Promise<T>, options: { rollback?: boolean } = {}): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  caller: Caller,
+  fn: (tx: Tx) => Promise<T>,
+  options: { rollback?: boolean } = {},
+): Promise<T> {
   const client = await pool.connect();
   const tx = client as Tx;
   tx.actAs = async (who) => {

@@ -81,7 +81,10 @@ export class IncomingFile {
 }
 
 /** Gives an existing version's bytes to a new version: a hard link, as versions are immutable. */
-export async function duplicateObject(from: { bucket: string; name: string; version: string }, to: { bucket: string; name: string; version: string }): Promise<void> {
+export async function duplicateObject(
+  from: { bucket: string; name: string; version: string },
+  to: { bucket: string; name: string; version: string },
+): Promise<void> {
   const source = objectPath(from.bucket, from.name, from.version);
   const target = objectPath(to.bucket, to.name, to.version);
   await mkdir(path.dirname(target), { recursive: true });
@@ -120,7 +123,12 @@ export async function removeBucketFiles(bucket: string): Promise<void> {
   await rm(bucketDir(bucket), { recursive: true, force: true });
 }
 
-export async function openObject(bucket: string, name: string, version: string, range?: { start: number; end: number }): Promise<ReadStream> {
+export async function openObject(
+  bucket: string,
+  name: string,
+  version: string,
+  range?: { start: number; end: number },
+): Promise<ReadStream> {
   const file = objectPath(bucket, name, version);
   await stat(file).catch(() => {
     throw errors.noSuchKey();

@@ -23,7 +23,9 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
   if (synced.length) console.log(`[storage] buckets from config.toml: ${synced.map((bucket) => bucket.id).join(", ")}`);
   const globalLimit = globalFileSizeLimit(ctx.config.raw);
   const imageTransformation = imageTransformationEnabled(ctx.config.raw);
-  const { rows } = await ctx.adminPool.query<{ key: string }>("select bucket_id || '/' || name || '#' || version as key from storage.objects where version is not null");
+  const { rows } = await ctx.adminPool.query<{ key: string }>(
+    "select bucket_id || '/' || name || '#' || version as key from storage.objects where version is not null",
+  );
   const known = new Set(rows.map((row) => row.key));
   const swept = await sweepOrphans((bucket, name, version) => known.has(`${bucket}/${name}#${version}`));
   if (swept) console.log(`[storage] removed ${swept} file(s) left by interrupted uploads`);
@@ -43,7 +45,8 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
       try {
         if (hasDotSegment(req.url ?? "")) throw errors.invalidKey((req.url ?? "").split("?")[0].slice(prefix.length + 1));
         // Without [storage.image_transformation] enabled, storage-api registers no /render routes.
-        if (!imageTransformation && /^\/render(\/|$)/.test(pathname)) throw errors.routeNotFound(method, (req.url ?? "").slice(prefix.length));
+        if (!imageTransformation && /^\/render(\/|$)/.test(pathname))
+          throw errors.routeNotFound(method, (req.url ?? "").slice(prefix.length));
         const handler = route(method, pathname);
         if (!handler) throw errors.notFoundRoute(method, `${prefix}${pathname}`);
         await handler({ req, res, server: ctx, bearer: gateway.bearer, url: gateway.url, globalLimit });

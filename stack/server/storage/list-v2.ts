@@ -54,16 +54,20 @@ interface Options {
 function parseOptions(body: Record<string, unknown>): Options {
   const prefix = optionalString(body, "prefix") ?? "";
   const limit = body.limit === undefined ? 1000 : requireInteger(body, "limit", 1);
-  if (body.with_delimiter !== undefined && typeof body.with_delimiter !== "boolean") throw errors.validation("body/with_delimiter must be boolean");
+  if (body.with_delimiter !== undefined && typeof body.with_delimiter !== "boolean")
+    throw errors.validation("body/with_delimiter must be boolean");
   const token = optionalString(body, "cursor");
   let column: SortColumn | undefined;
   let order: "asc" | "desc" = "asc";
   if (body.sortBy !== undefined) {
-    if (!body.sortBy || typeof body.sortBy !== "object" || Array.isArray(body.sortBy)) throw errors.validation("body/sortBy must be object");
+    if (!body.sortBy || typeof body.sortBy !== "object" || Array.isArray(body.sortBy))
+      throw errors.validation("body/sortBy must be object");
     const sortBy = body.sortBy as Record<string, unknown>;
     if (sortBy.column === undefined) throw errors.validation("body/sortBy must have required property 'column'");
-    if (typeof sortBy.column !== "string" || !sortColumns.has(sortBy.column)) throw errors.validation("body/sortBy/column must be equal to one of the allowed values");
-    if (sortBy.order !== undefined && sortBy.order !== "asc" && sortBy.order !== "desc") throw errors.validation("body/sortBy/order must be equal to one of the allowed values");
+    if (typeof sortBy.column !== "string" || !sortColumns.has(sortBy.column))
+      throw errors.validation("body/sortBy/column must be equal to one of the allowed values");
+    if (sortBy.order !== undefined && sortBy.order !== "asc" && sortBy.order !== "desc")
+      throw errors.validation("body/sortBy/order must be equal to one of the allowed values");
     column = sortBy.column as SortColumn;
     order = (sortBy.order as "asc" | "desc" | undefined) ?? "asc";
   }
@@ -109,7 +113,9 @@ async function page(request: StorageRequest, bucketId: string, options: Options)
     values.push(cursor.startAfter);
     if (dated && cursor.sortColumnAfter) {
       values.push(cursor.sortColumnAfter);
-      conditions.push(`(date_trunc('milliseconds', ${dated}), key collate "C") ${operator} (coalesce(nullif($${values.length}, '')::timestamptz, 'epoch'), $${values.length - 1})`);
+      conditions.push(
+        `(date_trunc('milliseconds', ${dated}), key collate "C") ${operator} (coalesce(nullif($${values.length}, '')::timestamptz, 'epoch'), $${values.length - 1})`,
+      );
     } else {
       conditions.push(`key collate "C" ${operator} $${values.length}`);
     }
@@ -137,7 +143,14 @@ export async function listObjectsV2(request: StorageRequest, bucketId: string): 
   const folders = shown.filter((row) => row.folder).map((row) => ({ id: null, name: row.key }));
   const objects = shown
     .filter((row) => !row.folder)
-    .map((row) => ({ id: row.id, name: row.name, metadata: row.metadata, updated_at: row.updated_at, created_at: row.created_at, last_accessed_at: row.last_accessed_at }));
+    .map((row) => ({
+      id: row.id,
+      name: row.name,
+      metadata: row.metadata,
+      updated_at: row.updated_at,
+      created_at: row.created_at,
+      last_accessed_at: row.last_accessed_at,
+    }));
   const body: Record<string, unknown> = { hasNext, folders, objects };
   if (hasNext) {
     const last = shown[shown.length - 1];

@@ -40,7 +40,11 @@ function parsePartHeaders(text: string) {
 }
 
 /** Reads the whole body; resolves with the fields and whether a file part was seen. */
-export async function readMultipart(body: AsyncIterable<Buffer>, boundary: string, handlers: MultipartHandlers): Promise<{ fields: Record<string, string>; sawFile: boolean }> {
+export async function readMultipart(
+  body: AsyncIterable<Buffer>,
+  boundary: string,
+  handlers: MultipartHandlers,
+): Promise<{ fields: Record<string, string>; sawFile: boolean }> {
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const fields: Record<string, string> = {};
   // Prepending CRLF lets the first boundary be found with the same delimiter as the others.
@@ -91,7 +95,9 @@ export async function readMultipart(body: AsyncIterable<Buffer>, boundary: strin
           if (buffer.length > maxHeaderBytes) throw new MultipartError("part headers too large");
           return;
         }
-        const head = empty ? { name: "", filename: undefined, contentType: "text/plain" } : parsePartHeaders(buffer.subarray(0, end).toString("utf8"));
+        const head = empty
+          ? { name: "", filename: undefined, contentType: "text/plain" }
+          : parsePartHeaders(buffer.subarray(0, end).toString("utf8"));
         buffer = buffer.subarray(empty ? 2 : end + 4);
         if (head.filename !== undefined && !sawFile) {
           sawFile = true;

@@ -13,7 +13,11 @@ export function mustBeValidKey(key: string | undefined): asserts key is string {
   if (!key || key.length > 1024 || !keyPattern.test(key)) throw errors.invalidKey(key ?? "");
   const segments = key.split("/");
   const last = segments.length - 1;
-  if (segments.some((segment, index) => segment === "." || segment === ".." || (segment === "" && index !== last) || Buffer.byteLength(segment) > 200)) {
+  if (
+    segments.some(
+      (segment, index) => segment === "." || segment === ".." || (segment === "" && index !== last) || Buffer.byteLength(segment) > 200,
+    )
+  ) {
     throw errors.invalidKey(key);
   }
 }
@@ -69,6 +73,7 @@ export function mustBeAllowedMimeType(mimeType: string, allowed: string[] | null
 /** What the bucket API accepts as an allowed mime type. */
 export function mustBeValidMimeTypes(types: string[]): void {
   for (const type of types) {
-    if (type.length > 1000 || !/^([a-zA-Z0-9\-+.]+)\/([a-zA-Z0-9\-+.]+)(;\s*charset=[a-zA-Z0-9-]+)?$|\*$/.test(type)) throw errors.invalidMimeType(type);
+    if (type.length > 1000 || !/^([a-zA-Z0-9\-+.]+)\/([a-zA-Z0-9\-+.]+)(;\s*charset=[a-zA-Z0-9-]+)?$|\*$/.test(type))
+      throw errors.invalidMimeType(type);
   }
 }

@@ -23,11 +23,19 @@ async function storeUpload(request: StorageRequest, caller: Caller, write: Objec
   mustBeValidKey(write.name);
   const bucket = await mustFindBucket(request.server.adminPool, write.bucketId);
   const pool = request.server.authenticatorPool;
-  const received = await receiveFile(request.req, bucket, write.name, uploadLimit(bucket, request.globalLimit, write.name), (head) => canUpload(pool, caller, write, head));
+  const received = await receiveFile(request.req, bucket, write.name, uploadLimit(bucket, request.globalLimit, write.name), (head) =>
+    canUpload(pool, caller, write, head),
+  );
   try {
-    return await commitObject(request.server.authenticatorPool, caller, write, { metadata: received.metadata, userMetadata: received.userMetadata }, async (version) => {
-      await received.file.placeAt(write.bucketId, write.name, version);
-    });
+    return await commitObject(
+      request.server.authenticatorPool,
+      caller,
+      write,
+      { metadata: received.metadata, userMetadata: received.userMetadata },
+      async (version) => {
+        await received.file.placeAt(write.bucketId, write.name, version);
+      },
+    );
   } finally {
     await received.file.discard();
   }
@@ -64,7 +72,10 @@ export async function removeObjects(request: StorageRequest, bucketId: string): 
   const caller = callerOf(request);
   const prefixes = requireStringArray(await readJson(request.req), "prefixes");
   const deleted = await inTransaction(request.server.authenticatorPool, caller, async (tx) => {
-    const { rows } = await tx.query(`delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${objectFields}`, [bucketId, prefixes]);
+    const { rows } = await tx.query(
+      `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${objectFields}`,
+      [bucketId, prefixes],
+    );
     return rows as { name: string; version: string | null }[];
   });
   await Promise.all(deleted.map((row) => removeObjectFile(bucketId, row.name, row.version)));
@@ -117,10 +128,14 @@ export async function moveObject(request: StorageRequest): Promise<void> {
   let linked = false;
   try {
     const moved = await inTransaction(request.server.authenticatorPool, caller, async (tx) => {
-      const { rows } = await tx.query("select id, version from storage.objects where bucket_id = $1 and name = $2", [move.bucketId, move.sourceKey]);
+      const { rows } = await tx.query("select id, version from storage.objects where bucket_id = $1 and name = $2", [
+        move.bucketId,
+        move.sourceKey,
+      ]);
       const source = rows[0] as { id: string; version: string } | undefined;
       if (!source) throw errors.noSuchKey();
-      if (move.bucketId === move.destinationBucket && move.sourceKey === move.destinationKey) return { id: source.id, oldVersion: undefined };
+      if (move.bucketId === move.destinationBucket && move.sourceKey === move.destinationKey)
+        return { id: source.id, oldVersion: undefined };
       await duplicateObject(
         { bucket: move.bucketId, name: move.sourceKey, version: source.version },
         { bucket: move.destinationBucket, name: move.destinationKey, version: newVersion },
@@ -130,7 +145,16 @@ export async function moveObject(request: StorageRequest): Promise<void> {
         `update storage.objects set name = $3, bucket_id = $4, version = $5, owner = $6, owner_id = $7, updated_at = now(),
            metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('lastModified', $8::text)
          where bucket_id = $1 and name = $2`,
-        [move.bucketId, move.sourceKey, move.destinationKey, move.destinationBucket, newVersion, isUuid(caller.owner) ? caller.owner : null, caller.owner ?? null, new Date().toISOString()],
+        [
+          move.bucketId,
+          move.sourceKey,
+          move.destinationKey,
+          move.destinationBucket,
+          newVersion,
+          isUuid(caller.owner) ? caller.owner : null,
+          caller.owner ?? null,
+          new Date().toISOString(),
+        ],
       );
       if (updated.rowCount === 0) throw errors.noSuchKey();
       return { id: source.id, oldVersion: source.version };
@@ -166,7 +190,10 @@ export async function copyObject(request: StorageRequest): Promise<void> {
   await canUpload(request.server.authenticatorPool, caller, write);
   const { id } = await commitObject(request.server.authenticatorPool, caller, write, { metadata, userMetadata }, async (version) => {
     if (!source.version) throw errors.noSuchKey();
-    await duplicateObject({ bucket: copy.bucketId, name: copy.sourceKey, version: source.version }, { bucket: copy.destinationBucket, name: copy.destinationKey, version });
+    await duplicateObject(
+      { bucket: copy.bucketId, name: copy.sourceKey, version: source.version },
+      { bucket: copy.destinationBucket, name: copy.destinationKey, version },
+    );
   });
   const row = await inTransaction(request.server.authenticatorPool, serviceCaller, async (tx) => {
     const { rows } = await tx.query(`select ${objectFields} from storage.objects where id = $1`, [id]);

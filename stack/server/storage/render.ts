@@ -55,7 +55,12 @@ function contentDisposition(download: string): string {
 }
 
 /** Answers with an object's bytes (or only its headers), honouring Range and If-None-Match. */
-export async function renderObject(req: IncomingMessage, res: ServerResponse, object: StoredObject, options: RenderOptions = {}): Promise<void> {
+export async function renderObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  object: StoredObject,
+  options: RenderOptions = {},
+): Promise<void> {
   const metadata = object.metadata ?? {};
   const size = Number(metadata.size ?? metadata.contentLength ?? 0);
   const headers: Record<string, string> = { "Accept-Ranges": "bytes", "Content-Type": normalizeContentType(metadata.mimetype) };
@@ -84,7 +89,11 @@ export async function renderObject(req: IncomingMessage, res: ServerResponse, ob
   }
   const stream = await openObject(object.bucket_id, object.name, object.version, range);
   if (range) {
-    res.writeHead(206, { ...headers, "Content-Length": String(range.end - range.start + 1), "Content-Range": `bytes ${range.start}-${range.end}/${size}` });
+    res.writeHead(206, {
+      ...headers,
+      "Content-Length": String(range.end - range.start + 1),
+      "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+    });
   } else {
     res.writeHead(200, { ...headers, "Content-Length": String(size) });
   }

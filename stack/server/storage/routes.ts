@@ -87,7 +87,8 @@ function renderRoute(method: string, segments: string[]): Handler | undefined {
   const t = target(segments.slice(2));
   if (!t) return undefined;
   if (segments[1] === "sign") return (r) => read.serveSigned(r, t.bucket, t.name);
-  if (segments[1] === "public" || segments[1] === "authenticated") return (r) => read.serveObject(r, t.bucket, t.name, segments[1] === "public");
+  if (segments[1] === "public" || segments[1] === "authenticated")
+    return (r) => read.serveObject(r, t.bucket, t.name, segments[1] === "public");
   return undefined;
 }
 

@@ -53,7 +53,13 @@ export function uploadLimit(bucket: Bucket, globalLimit: number, name: string): 
  * the size limit is passed. On any failure (including the client going away) the temporary file
  * is deleted before the error propagates.
  */
-export async function receiveFile(req: IncomingMessage, bucket: Bucket, name: string, limit: number, beforeBody: (head: UploadHead) => Promise<void>): Promise<ReceivedFile> {
+export async function receiveFile(
+  req: IncomingMessage,
+  bucket: Bucket,
+  name: string,
+  limit: number,
+  beforeBody: (head: UploadHead) => Promise<void>,
+): Promise<ReceivedFile> {
   const file = new IncomingFile();
   const contentType = String(req.headers["content-type"] ?? "");
   const checkType = (mimeType: string) => {
@@ -143,7 +149,16 @@ async function writeObjectRow(
   values: { version: string; metadata?: unknown; userMetadata?: unknown },
 ): Promise<string> {
   const id = randomUUID();
-  const params = [id, write.bucketId, write.name, isUuid(write.owner) ? write.owner : null, write.owner ?? null, values.metadata ?? null, values.userMetadata ?? null, values.version];
+  const params = [
+    id,
+    write.bucketId,
+    write.name,
+    isUuid(write.owner) ? write.owner : null,
+    write.owner ?? null,
+    values.metadata ?? null,
+    values.userMetadata ?? null,
+    values.version,
+  ];
   try {
     if (!write.upsert) {
       await tx.query(insertObject, params);
@@ -162,7 +177,9 @@ async function writeObjectRow(
  * user metadata, so policies may look at them), tried as the caller and rolled back.
  */
 export async function canUpload(pool: pg.Pool, caller: Caller, write: ObjectWrite, head?: UploadHead): Promise<void> {
-  const metadata = head ? { mimetype: head.mimeType, ...(head.contentLength === undefined ? {} : { contentLength: head.contentLength }) } : undefined;
+  const metadata = head
+    ? { mimetype: head.mimeType, ...(head.contentLength === undefined ? {} : { contentLength: head.contentLength }) }
+    : undefined;
   await testPermission(pool, caller, (tx) => writeObjectRow(tx, write, { version: "1", metadata, userMetadata: head?.userMetadata }));
 }
 
@@ -186,7 +203,10 @@ export async function commitObject(
       await tx.actAs("service");
       // Serialises concurrent writes of one name, so each learns the version it really replaces.
       await tx.query("select pg_advisory_xact_lock(hashtext($1 || '/' || $2))", [write.bucketId, write.name]);
-      const current = await tx.query("select version from storage.objects where bucket_id = $1 and name = $2 for update", [write.bucketId, write.name]);
+      const current = await tx.query("select version from storage.objects where bucket_id = $1 and name = $2 for update", [
+        write.bucketId,
+        write.name,
+      ]);
       previous = current.rows[0]?.version ?? undefined;
       await tx.actAs("caller");
       const rowId = await writeObjectRow(tx, write, { version, ...values });

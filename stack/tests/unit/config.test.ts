@@ -16,7 +16,12 @@ function withoutPortOverrides<T>(read: () => T): T {
 
 /** The parts of config.toml these tests read. */
 interface ProductConfig {
-  auth: { site_url: string; additional_redirect_urls: string[]; email: { enable_confirmations: boolean }; web3: { ethereum: { enabled: boolean } } };
+  auth: {
+    site_url: string;
+    additional_redirect_urls: string[];
+    email: { enable_confirmations: boolean };
+    web3: { ethereum: { enabled: boolean } };
+  };
   storage: { buckets: Record<string, unknown> };
 }
 
@@ -48,7 +53,13 @@ describe("supabase/config.toml, as the product needs it", () => {
 
 describe("parseConfig", () => {
   test("falls back to Supabase's default ports", () => {
-    expect(withoutPortOverrides(() => parseConfig('project_id = "x"'))).toMatchObject({ projectId: "x", apiPort: 54321, dbPort: 54322, inboxPort: 54324, chainPort: 8545 });
+    expect(withoutPortOverrides(() => parseConfig('project_id = "x"'))).toMatchObject({
+      projectId: "x",
+      apiPort: 54321,
+      dbPort: 54322,
+      inboxPort: 54324,
+      chainPort: 8545,
+    });
   });
 
   test("lets STACK_*_PORT run a second stack beside the first", () => {
@@ -79,25 +90,48 @@ describe("parseConfig", () => {
 
 describe("settings from the environment, as the Supabase CLI reads them", () => {
   const text = '[auth]\njwt_expiry = 3600\nenable_signup = true\n[auth.email]\nmax_frequency = "60s"\n[auth.rate_limit]\nemail_sent = 2\n';
-  const auth = (env: Record<string, string>) => (parseConfig(text, env).raw as { auth: Record<string, unknown> & { email: Record<string, unknown>; rate_limit: Record<string, unknown> } }).auth;
+  const auth = (env: Record<string, string>) =>
+    (
+      parseConfig(text, env).raw as {
+        auth: Record<string, unknown> & { email: Record<string, unknown>; rate_limit: Record<string, unknown> };
+      }
+    ).auth;
 
   test("SUPABASE_ and the key path in capitals: strings, numbers and booleans keep their type", () => {
-    const read = auth({ SUPABASE_AUTH_EMAIL_MAX_FREQUENCY: "0s", SUPABASE_AUTH_RATE_LIMIT_EMAIL_SENT: "1000", SUPABASE_AUTH_ENABLE_SIGNUP: "false", SUPABASE_AUTH_JWT_EXPIRY: "60" });
+    const read = auth({
+      SUPABASE_AUTH_EMAIL_MAX_FREQUENCY: "0s",
+      SUPABASE_AUTH_RATE_LIMIT_EMAIL_SENT: "1000",
+      SUPABASE_AUTH_ENABLE_SIGNUP: "false",
+      SUPABASE_AUTH_JWT_EXPIRY: "60",
+    });
     expect(read).toMatchObject({ jwt_expiry: 60, enable_signup: false, email: { max_frequency: "0s" }, rate_limit: { email_sent: 1000 } });
   });
 
   test("an empty or unrelated variable changes nothing", () => {
-    expect(auth({ SUPABASE_AUTH_EMAIL_MAX_FREQUENCY: "", SUPABASE_URL: "http://elsewhere" })).toMatchObject({ jwt_expiry: 3600, enable_signup: true, email: { max_frequency: "60s" } });
+    expect(auth({ SUPABASE_AUTH_EMAIL_MAX_FREQUENCY: "", SUPABASE_URL: "http://elsewhere" })).toMatchObject({
+      jwt_expiry: 3600,
+      enable_signup: true,
+      email: { max_frequency: "60s" },
+    });
   });
 
   test("a value that is not of the setting's type is refused, naming the variable and the key", () => {
-    expect(() => auth({ SUPABASE_AUTH_RATE_LIMIT_EMAIL_SENT: "lots" })).toThrow("SUPABASE_AUTH_RATE_LIMIT_EMAIL_SENT=lots is not a number (auth.rate_limit.email_sent in config.toml)");
-    expect(() => auth({ SUPABASE_AUTH_ENABLE_SIGNUP: "yes" })).toThrow("SUPABASE_AUTH_ENABLE_SIGNUP=yes is not true or false (auth.enable_signup in config.toml)");
+    expect(() => auth({ SUPABASE_AUTH_RATE_LIMIT_EMAIL_SENT: "lots" })).toThrow(
+      "SUPABASE_AUTH_RATE_LIMIT_EMAIL_SENT=lots is not a number (auth.rate_limit.email_sent in config.toml)",
+    );
+    expect(() => auth({ SUPABASE_AUTH_ENABLE_SIGNUP: "yes" })).toThrow(
+      "SUPABASE_AUTH_ENABLE_SIGNUP=yes is not true or false (auth.enable_signup in config.toml)",
+    );
   });
 });
 
 describe("parseEnvFile", () => {
   test("reads KEY=VALUE lines, quoted or not, and skips comments and blank lines", () => {
-    expect(parseEnvFile('# a comment\n\nA=1\nexport B="two words"\nC=three # trailing\n  D = \'x#y\'\nnot a line\n')).toEqual({ A: "1", B: "two words", C: "three", D: "x#y" });
+    expect(parseEnvFile("# a comment\n\nA=1\nexport B=\"two words\"\nC=three # trailing\n  D = 'x#y'\nnot a line\n")).toEqual({
+      A: "1",
+      B: "two words",
+      C: "three",
+      D: "x#y",
+    });
   });
 });

@@ -34,7 +34,9 @@ describe("[auth] signing_keys_path", () => {
   });
 
   test("a missing file named by the config is a clear error", () => {
-    expect(() => loadSigningKeys(configWith(path.join(dir, "nope.json")))).toThrow(/nope\.json: not found: `npm run stack -- start` creates it/);
+    expect(() => loadSigningKeys(configWith(path.join(dir, "nope.json")))).toThrow(
+      /nope\.json: not found: `npm run stack -- start` creates it/,
+    );
   });
 
   const es = generateSigningJwk("ES256");
@@ -43,7 +45,11 @@ describe("[auth] signing_keys_path", () => {
     ["not an array", JSON.stringify(es), /must be a JSON array of JWKs/],
     ["empty", "[]", /holds no keys/],
     ["a key without kid", JSON.stringify([{ ...es, kid: undefined }]), /key 1 has no "kid"/],
-    ["an HS256 key", JSON.stringify([{ kty: "oct", kid: "h", alg: "HS256", k: "c2VjcmV0" }]), /alg "HS256"; must be one of \[RS256 ES256\]/],
+    [
+      "an HS256 key",
+      JSON.stringify([{ kty: "oct", kid: "h", alg: "HS256", k: "c2VjcmV0" }]),
+      /alg "HS256"; must be one of \[RS256 ES256\]/,
+    ],
     ["a public key only", JSON.stringify([{ ...es, d: undefined }]), /has no private part/],
     ["ES256 on the wrong curve", JSON.stringify([{ ...es, crv: "P-384" }]), /not an EC key on P-256/],
     ["a broken key", JSON.stringify([{ ...es, x: "AAAA" }]), /is not a valid key/],
@@ -65,7 +71,10 @@ describe("signing and verifying", () => {
     expect(JSON.parse(Buffer.from(token.split(".")[0], "base64url").toString())).toEqual({ alg: "ES256", kid: first.kid, typ: "JWT" });
     expect(verifyJwt(token, now, ring)).toEqual({ ok: true, claims: { sub: "u", role: "authenticated", exp: now + 60 } });
     const jwks = publicJwks(ring);
-    expect(jwks.keys.map((key) => [key.kid, key.alg, key.kty])).toEqual([[first.kid, "ES256", "EC"], [second.kid, "RS256", "RSA"]]);
+    expect(jwks.keys.map((key) => [key.kid, key.alg, key.kty])).toEqual([
+      [first.kid, "ES256", "EC"],
+      [second.kid, "RS256", "RSA"],
+    ]);
     expect(JSON.stringify(jwks)).not.toMatch(/"(d|p|q|dp|dq|qi)":/);
   });
 
@@ -99,6 +108,9 @@ describe("signing and verifying", () => {
     const unsigned = `${head}.${body}`;
     const signature = createHmac("sha256", jwtSecret).update(unsigned).digest("base64url");
     expect(verifyJwt(`${unsigned}.${signature}`, now, ring)).toMatchObject({ ok: true, claims: { role: "anon" } });
-    expect(verifyJwt(`${unsigned}.${createHmac("sha256", "another-secret").update(unsigned).digest("base64url")}`, now, ring)).toEqual({ ok: false, reason: "bad_signature" });
+    expect(verifyJwt(`${unsigned}.${createHmac("sha256", "another-secret").update(unsigned).digest("base64url")}`, now, ring)).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
   });
 });

@@ -6,9 +6,7 @@ export const oembedTimeoutMs = 5_000;
 export const oembedMaxBytes = 64 * 1024;
 const maxRedirects = 2;
 
-export type OembedFetch =
-  | { ok: true; answer: unknown }
-  | { ok: false; reason: "unreachable" | "not_found" | "bad_answer"; detail: string };
+export type OembedFetch = { ok: true; answer: unknown } | { ok: false; reason: "unreachable" | "not_found" | "bad_answer"; detail: string };
 
 const failed = (reason: "unreachable" | "not_found" | "bad_answer", detail: string): OembedFetch => ({ ok: false, reason, detail });
 
@@ -55,7 +53,8 @@ export async function fetchOembed(request: URL): Promise<OembedFetch> {
       } catch {
         return failed("bad_answer", "a redirect without a usable Location");
       }
-      if (!response.headers.has("Location") || next.origin !== request.origin) return failed("bad_answer", `a redirect to ${next.origin}, not ${request.origin}`);
+      if (!response.headers.has("Location") || next.origin !== request.origin)
+        return failed("bad_answer", `a redirect to ${next.origin}, not ${request.origin}`);
       target = next;
       continue;
     }
@@ -77,7 +76,10 @@ export async function fetchOembed(request: URL): Promise<OembedFetch> {
     try {
       bytes = response.body ? await readCapped(response.body, oembedMaxBytes) : new Uint8Array();
     } catch (error) {
-      return failed("unreachable", signal.aborted ? `the answer did not finish within ${oembedTimeoutMs} ms` : String((error as Error)?.message ?? error));
+      return failed(
+        "unreachable",
+        signal.aborted ? `the answer did not finish within ${oembedTimeoutMs} ms` : String((error as Error)?.message ?? error),
+      );
     }
     if (!bytes) return failed("bad_answer", `over ${oembedMaxBytes} bytes`);
     try {

@@ -16,7 +16,8 @@ import { endpointFor } from "./endpoints.ts";
 import { fetchOembed } from "./fetch-oembed.ts";
 import * as store from "./store.ts";
 
-const fail = (status: number, code: EmbedFailureCode, error: string, provider?: string) => json(provider ? { code, error, provider } : { code, error }, status);
+const fail = (status: number, code: EmbedFailureCode, error: string, provider?: string) =>
+  json(provider ? { code, error, provider } : { code, error }, status);
 
 async function lookUp(input: string): Promise<Response> {
   const checked = checkMediaUrl(input);

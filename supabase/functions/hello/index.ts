@@ -9,13 +9,13 @@ const HelloInput = z.object({ name: z.string().trim().min(1).max(100) });
 
 Deno.serve(async (req) => {
   if (req.method === "OPTIONS") return new Response("ok", { headers: corsHeaders });
-  if (req.method !== "POST") return json({ error: "Use POST with a JSON body like {\"name\":\"Ada\"}." }, 405);
+  if (req.method !== "POST") return json({ error: 'Use POST with a JSON body like {"name":"Ada"}.' }, 405);
 
   let body: unknown;
   try {
     body = await req.json();
   } catch {
-    return json({ error: "The request body must be JSON, like {\"name\":\"Ada\"}." }, 400);
+    return json({ error: 'The request body must be JSON, like {"name":"Ada"}.' }, 400);
   }
   const input = HelloInput.safeParse(body);
   if (!input.success) return json({ error: "Send a name between 1 and 100 characters." }, 400);

@@ -18,13 +18,19 @@ export function chainName(id: number): string {
 const readTimeoutMs = 8_000;
 
 export class ChainUnreachable extends Error {
-  constructor(readonly chain: SupportedChain, cause: unknown) {
+  constructor(
+    readonly chain: SupportedChain,
+    cause: unknown,
+  ) {
     super(`${chain.name} did not answer: ${(cause as Error)?.message ?? cause}`);
   }
 }
 
 export class GateBroken extends Error {
-  constructor(readonly chain: SupportedChain, cause: unknown) {
+  constructor(
+    readonly chain: SupportedChain,
+    cause: unknown,
+  ) {
     super(`the gate's contract on ${chain.name} did not answer: ${(cause as Error)?.message ?? cause}`);
   }
 }
@@ -51,7 +57,11 @@ export class GateReader {
   readonly #contract;
   readonly #rpc;
 
-  constructor(client: ThirdwebClient, readonly chain: SupportedChain, readonly gate: Gate) {
+  constructor(
+    client: ThirdwebClient,
+    readonly chain: SupportedChain,
+    readonly gate: Gate,
+  ) {
     const onChain = thirdwebChain(chain);
     this.#contract = getContract({ client, chain: onChain, address: gate.contract_address });
     this.#rpc = getRpcClient({ client, chain: onChain });
@@ -61,7 +71,10 @@ export class GateReader {
   async #failure(cause: unknown): Promise<Error> {
     // a read that got no answer in time: the chain is as good as gone, don't wait on it again
     if (cause instanceof TimedOut) return new ChainUnreachable(this.chain, cause);
-    const answers = await withTimeout(eth_blockNumber(this.#rpc)).then(() => true, () => false);
+    const answers = await withTimeout(eth_blockNumber(this.#rpc)).then(
+      () => true,
+      () => false,
+    );
     return answers ? new GateBroken(this.chain, cause) : new ChainUnreachable(this.chain, cause);
   }
 
@@ -71,7 +84,11 @@ export class GateReader {
     try {
       return await withTimeout(
         this.gate.standard === "erc1155"
-          ? readContract({ contract: this.#contract, method: "function balanceOf(address account, uint256 id) view returns (uint256)", params: [owner, BigInt(this.gate.token_id ?? "0")] })
+          ? readContract({
+              contract: this.#contract,
+              method: "function balanceOf(address account, uint256 id) view returns (uint256)",
+              params: [owner, BigInt(this.gate.token_id ?? "0")],
+            })
           : readContract({ contract: this.#contract, method: "function balanceOf(address owner) view returns (uint256)", params: [owner] }),
       );
     } catch (error) {
@@ -98,7 +115,9 @@ export class GateReader {
     const optional = <T>(read: Promise<T>) => withTimeout(read).catch(() => null);
     const [symbol, decimals] = await Promise.all([
       optional(readContract({ contract: this.#contract, method: "function symbol() view returns (string)" })),
-      this.gate.standard === "erc20" ? optional(readContract({ contract: this.#contract, method: "function decimals() view returns (uint8)" })) : Promise.resolve(0),
+      this.gate.standard === "erc20"
+        ? optional(readContract({ contract: this.#contract, method: "function decimals() view returns (uint8)" }))
+        : Promise.resolve(0),
     ]);
     if (this.gate.standard === "erc20" && decimals === null) {
       // without decimals an ERC-20 amount cannot be shown in human units: find out why

@@ -7,7 +7,8 @@ import { type JoinRoomErrorCode, joinRoomMessages, membershipRecheckAfterMs } fr
 import { ChainUnreachable, chainName, chains, type Gate, GateBroken, GateReader, thirdwebClient } from "./chain.ts";
 import * as store from "./store.ts";
 
-export const fail = (status: number, code: JoinRoomErrorCode, error: string, requirement?: string) => json(requirement ? { code, error, requirement } : { code, error }, status);
+export const fail = (status: number, code: JoinRoomErrorCode, error: string, requirement?: string) =>
+  json(requirement ? { code, error, requirement } : { code, error }, status);
 
 const roomNotFound = () => fail(404, "room_not_found", joinRoomMessages.roomNotFound);
 
@@ -46,7 +47,10 @@ async function checkWallets(reader: GateReader, userId: string): Promise<Verdict
   if (wallet) return { wallet };
   const facts = await reader.facts();
   const reason = wallets.length ? notEnoughTokensText(facts) : noWalletText(facts);
-  return { wallet: null, refusal: { code: wallets.length ? "not_enough_tokens" : "no_wallet", reason, requirement: requirementText(facts) } };
+  return {
+    wallet: null,
+    refusal: { code: wallets.length ? "not_enough_tokens" : "no_wallet", reason, requirement: requirementText(facts) },
+  };
 }
 
 export async function join(userId: string, authorization: string, roomId: string): Promise<Response> {
@@ -72,7 +76,12 @@ export async function join(userId: string, authorization: string, roomId: string
   }
   if (!verdict.wallet) return fail(403, verdict.refusal!.code, verdict.refusal!.reason, verdict.refusal!.requirement);
 
-  const added = await store.addMembership(store.db, { room_id: roomId, user_id: userId, verified_wallet: verdict.wallet, verified_at: new Date().toISOString() });
+  const added = await store.addMembership(store.db, {
+    room_id: roomId,
+    user_id: userId,
+    verified_wallet: verdict.wallet,
+    verified_at: new Date().toISOString(),
+  });
   if (!added.ok) return roomNotFound();
   return json({ membership: added.membership, already_member: !added.created }, added.created ? 201 : 200);
 }

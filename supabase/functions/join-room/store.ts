@@ -29,7 +29,11 @@ export async function findRoom(roomId: string): Promise<RoomToJoin | null> {
   if (error) throw error;
   if (!room) return null;
   if (room.visibility !== "gated") return { id: room.id, visibility: "public", gate: null };
-  const { data: gate, error: gateError } = await db.from("room_gates").select("chain_id, contract_address, standard, token_id, min_balance").eq("room_id", roomId).maybeSingle();
+  const { data: gate, error: gateError } = await db
+    .from("room_gates")
+    .select("chain_id, contract_address, standard, token_id, min_balance")
+    .eq("room_id", roomId)
+    .maybeSingle();
   if (gateError) throw gateError;
   return { id: room.id, visibility: "gated", gate: gate as Gate | null };
 }
@@ -52,8 +56,14 @@ export type AddResult = { ok: true; membership: JoinedMembership; created: boole
  * Adds the membership unless it exists (`on conflict do nothing`, so two joins at once make one),
  * then reads it back. A room deleted meanwhile is "room_gone".
  */
-export async function addMembership(client: SupabaseClient, row: { room_id: string; user_id: string; verified_wallet?: string; verified_at?: string }): Promise<AddResult> {
-  const { data, error } = await client.from("memberships").upsert(row, { onConflict: "room_id,user_id", ignoreDuplicates: true }).select(membershipColumns);
+export async function addMembership(
+  client: SupabaseClient,
+  row: { room_id: string; user_id: string; verified_wallet?: string; verified_at?: string },
+): Promise<AddResult> {
+  const { data, error } = await client
+    .from("memberships")
+    .upsert(row, { onConflict: "room_id,user_id", ignoreDuplicates: true })
+    .select(membershipColumns);
   if (error) {
     if (error.code === "23503") return { ok: false, reason: "room_gone" };
     throw error;

@@ -11,7 +11,10 @@ import { chains, thirdwebChain } from "../_shared/thirdweb.ts";
 export { chains, thirdwebClient } from "../_shared/thirdweb.ts";
 
 export class ChainUnreachable extends Error {
-  constructor(readonly chain: SupportedChain, cause: unknown) {
+  constructor(
+    readonly chain: SupportedChain,
+    cause: unknown,
+  ) {
     super(`${chain.name} did not answer: ${(cause as Error)?.message ?? cause}`);
   }
 }
@@ -25,7 +28,11 @@ async function reach<T>(chain: SupportedChain, read: () => Promise<T>): Promise<
 }
 
 /** Whether `signature` over `message` is the address's: offline for a key, on chain for a smart account. */
-export async function signatureIsFrom(client: ThirdwebClient, chain: SupportedChain, input: { message: string; signature: `0x${string}`; address: `0x${string}` }): Promise<boolean> {
+export async function signatureIsFrom(
+  client: ThirdwebClient,
+  chain: SupportedChain,
+  input: { message: string; signature: `0x${string}`; address: `0x${string}` },
+): Promise<boolean> {
   try {
     if (await verifyEOASignature(input)) return true;
   } catch {

@@ -18,7 +18,11 @@ const fail = (status: number, code: string, error: string) => json({ code, error
 
 function unreachable(error: ChainUnreachable, what: string): Response {
   console.error(error.message);
-  return fail(503, "chain_unreachable", `We couldn't reach ${error.chain.name} to ${what}, so the wallet was not linked. Try again in a minute.`);
+  return fail(
+    503,
+    "chain_unreachable",
+    `We couldn't reach ${error.chain.name} to ${what}, so the wallet was not linked. Try again in a minute.`,
+  );
 }
 
 async function link(userId: string, message: string, signature: `0x${string}`): Promise<Response> {
@@ -61,7 +65,9 @@ async function link(userId: string, message: string, signature: `0x${string}`): 
   if (existing) return json({ wallet: await store.updateEns(address, ens), already_linked: true });
   const inserted = await store.insertWallet({ address, user_id: userId, ...ens, ens_checked_at: new Date().toISOString() });
   if (!inserted.ok) {
-    return inserted.reason === "taken" ? fail(409, "already_linked", linkWalletMessages.alreadyLinkedElsewhere) : fail(422, "limit", linkWalletMessages.limit);
+    return inserted.reason === "taken"
+      ? fail(409, "already_linked", linkWalletMessages.alreadyLinkedElsewhere)
+      : fail(422, "limit", linkWalletMessages.limit);
   }
   return json({ wallet: inserted.wallet, already_linked: false }, 201);
 }
@@ -74,7 +80,8 @@ async function refresh(userId: string): Promise<Response> {
   try {
     for (const wallet of stale) await store.updateEns(wallet.address, await lookUpEns(chain.client, wallet.address as `0x${string}`));
   } catch (error) {
-    if (error instanceof ChainUnreachable) return fail(503, "chain_unreachable", `We couldn't reach ${error.chain.name} to look up ENS names. Try again in a minute.`);
+    if (error instanceof ChainUnreachable)
+      return fail(503, "chain_unreachable", `We couldn't reach ${error.chain.name} to look up ENS names. Try again in a minute.`);
     throw error;
   }
   return json({ refreshed: stale.length });

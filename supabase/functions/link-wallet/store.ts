@@ -46,9 +46,25 @@ export async function issueNonce(userId: string): Promise<{ nonce: string; expir
   // this user's spent and expired nonces are of no further use
   await db.from("wallet_nonces").delete().eq("user_id", userId).or(`used_at.not.is.null,expires_at.lt.${new Date().toISOString()}`);
   // at most a few open requests per user: the oldest unused ones make way
-  const { data: open } = await db.from("wallet_nonces").select("nonce").eq("user_id", userId).order("created_at", { ascending: false }).range(openNoncesPerUser - 1, 1000);
-  if (open?.length) await db.from("wallet_nonces").delete().in("nonce", open.map((row) => row.nonce));
-  const { data, error } = await db.from("wallet_nonces").insert({ nonce: randomNonce(), user_id: userId }).select("nonce, expires_at").single();
+  const { data: open } = await db
+    .from("wallet_nonces")
+    .select("nonce")
+    .eq("user_id", userId)
+    .order("created_at", { ascending: false })
+    .range(openNoncesPerUser - 1, 1000);
+  if (open?.length)
+    await db
+      .from("wallet_nonces")
+      .delete()
+      .in(
+        "nonce",
+        open.map((row) => row.nonce),
+      );
+  const { data, error } = await db
+    .from("wallet_nonces")
+    .insert({ nonce: randomNonce(), user_id: userId })
+    .select("nonce, expires_at")
+    .single();
   if (error?.code === "PT429") throw new TooManyAttempts(error.message);
   if (error) throw error;
   return data;
@@ -82,7 +98,11 @@ export async function findWallet(address: string): Promise<WalletRow | null> {
 export type InsertResult = { ok: true; wallet: WalletRow } | { ok: false; reason: "taken" | "limit" };
 
 export async function insertWallet(row: Omit<WalletRow, "verified_at">): Promise<InsertResult> {
-  const { data, error } = await db.from("wallets").insert({ ...row, verified_at: new Date().toISOString() }).select("*").single();
+  const { data, error } = await db
+    .from("wallets")
+    .insert({ ...row, verified_at: new Date().toISOString() })
+    .select("*")
+    .single();
   if (!error) return { ok: true, wallet: data as WalletRow };
   if (error.code === "23505") return { ok: false, reason: "taken" };
   if (error.code === "23514" && /at most/.test(error.message)) return { ok: false, reason: "limit" };
@@ -90,7 +110,12 @@ export async function insertWallet(row: Omit<WalletRow, "verified_at">): Promise
 }
 
 export async function updateEns(address: string, ens: { ens_name: string | null; ens_avatar: string | null }): Promise<WalletRow> {
-  const { data, error } = await db.from("wallets").update({ ...ens, ens_checked_at: new Date().toISOString() }).eq("address", address).select("*").single();
+  const { data, error } = await db
+    .from("wallets")
+    .update({ ...ens, ens_checked_at: new Date().toISOString() })
+    .eq("address", address)
+    .select("*")
+    .single();
   if (error) throw error;
   return data as WalletRow;
 }
@@ -98,7 +123,12 @@ export async function updateEns(address: string, ens: { ens_name: string | null;
 /** The user's wallets whose names were last looked up over a day ago (or never). */
 export async function staleWallets(userId: string): Promise<WalletRow[]> {
   const dayAgo = new Date(Date.now() - ensRefreshIntervalMs).toISOString();
-  const { data, error } = await db.from("wallets").select("*").eq("user_id", userId).or(`ens_checked_at.is.null,ens_checked_at.lt.${dayAgo}`).limit(maxWalletsPerAccount);
+  const { data, error } = await db
+    .from("wallets")
+    .select("*")
+    .eq("user_id", userId)
+    .or(`ens_checked_at.is.null,ens_checked_at.lt.${dayAgo}`)
+    .limit(maxWalletsPerAccount);
   if (error) throw error;
   return (data ?? []) as WalletRow[];
 }

@@ -5,7 +5,21 @@ import { describe, expect, test } from "vitest";
 import { DriftController, type DriftDecision } from "@/lib/sessions/drift";
 
 /** A media element: plays at its rate; a seek freezes it for `seekCostMs`, then it lands where asked (plus `missBy`). */
-function simulate({ start, seekCostMs = 0, missBy = 0, canNudge = true, seconds = 20, stepMs = 50 }: { start: number; seekCostMs?: number; missBy?: number; canNudge?: boolean; seconds?: number; stepMs?: number }) {
+function simulate({
+  start,
+  seekCostMs = 0,
+  missBy = 0,
+  canNudge = true,
+  seconds = 20,
+  stepMs = 50,
+}: {
+  start: number;
+  seekCostMs?: number;
+  missBy?: number;
+  canNudge?: boolean;
+  seconds?: number;
+  stepMs?: number;
+}) {
   const controller = new DriftController();
   let now = 0;
   let target = 10;

@@ -67,7 +67,10 @@ type Reply<T> = SessionActionResult<T> | Promise<SessionActionResult<T>>;
  * who is here (`server.rows`), answering each request at once unless a test says otherwise; the
  * session's channel (`channel()`: the handlers the engine gave it); the page's closing (`pageHide()`).
  */
-function page(selfId: string, { session = sessionRow() as SessionRow | null, durations = {} as Record<string, number | null>, clockAheadMs = 0 } = {}) {
+function page(
+  selfId: string,
+  { session = sessionRow() as SessionRow | null, durations = {} as Record<string, number | null>, clockAheadMs = 0 } = {},
+) {
   const server = { session, rows: [] as HereRow[] };
   const calls: Call[] = [];
   const presence: PresenceMeta[] = [];
@@ -82,12 +85,26 @@ function page(selfId: string, { session = sessionRow() as SessionRow | null, dur
   };
   const record = (name: string, ...args: unknown[]) => void calls.push({ name, args });
   const backend: SessionBackend = {
-    start: async (postId) => (record("start", postId), { ok: true, data: (server.session = sessionRow({ id: "s2", host_id: selfId, post_id: postId })) }),
-    end: async (sessionId) => (record("end", sessionId), { ok: true, data: (server.session = { ...server.session!, ended_at: iso(Date.now()), version: server.session!.version + 1 }) }),
+    start: async (postId) => (
+      record("start", postId),
+      { ok: true, data: (server.session = sessionRow({ id: "s2", host_id: selfId, post_id: postId })) }
+    ),
+    end: async (sessionId) => (
+      record("end", sessionId),
+      { ok: true, data: (server.session = { ...server.session!, ended_at: iso(Date.now()), version: server.session!.version + 1 }) }
+    ),
     setPlayback: async (input) => {
       record("setPlayback", input);
       if (replies.setPlayback) return replies.setPlayback(input);
-      const row = sessionRow({ ...server.session, post_id: input.postId, position_seconds: input.positionSeconds, playing: input.playing, rate: input.rate, state_at: iso(input.atMs), version: server.session!.version + 1 });
+      const row = sessionRow({
+        ...server.session,
+        post_id: input.postId,
+        position_seconds: input.positionSeconds,
+        playing: input.playing,
+        rate: input.rate,
+        state_at: iso(input.atMs),
+        version: server.session!.version + 1,
+      });
       return { ok: true, data: (server.session = row) };
     },
     next: async (input) => (record("next", input), { ok: true, data: server.session! }),
@@ -335,7 +352,8 @@ describe("the host's own changes", () => {
       answers.push(answer);
       return answer.promise;
     };
-    const serverRow = (playing: boolean, position: number, version: number) => sessionRow({ host_id: "host", post_id: "p1", playing, position_seconds: position, version, state_at: iso(Date.now()) });
+    const serverRow = (playing: boolean, position: number, version: number) =>
+      sessionRow({ host_id: "host", post_id: "p1", playing, position_seconds: position, version, state_at: iso(Date.now()) });
 
     const play = p.engine.getSnapshot().actions.play();
     expect(p.engine.getSnapshot().playback).toMatchObject({ postId: "p1", playing: true, positionSeconds: 0 });
@@ -357,7 +375,9 @@ describe("the host's own changes", () => {
     answers[2].resolve({ ok: true, data: serverRow(false, 200, 6) });
     expect(await seek).toBe(true);
     expect(p.engine.getSnapshot().session).toMatchObject({ version: 6, position_seconds: 200 });
-    expect(p.calls.filter((call) => call.name === "setPlayback").map((call) => (call.args[0] as { positionSeconds: number }).positionSeconds)).toEqual([0, 5, 200]);
+    expect(
+      p.calls.filter((call) => call.name === "setPlayback").map((call) => (call.args[0] as { positionSeconds: number }).positionSeconds),
+    ).toEqual([0, 5, 200]);
   });
 
   test("a change the server refuses goes back to the server's state, and the refusal's words are shown", async () => {
@@ -403,7 +423,9 @@ describe("the host's own changes", () => {
 describe("presence and the page's lifetime", () => {
   test("the page marks itself here in its session, tells presence after a mark that took, and marks again when it stops following or the channel's state changes", async () => {
     const p = await started(page("bo"));
-    expect(p.calls.filter((call) => call.name === "markHere").map((call) => call.args)).toEqual([["tab-of-bo", { sessionId: "s1", following: true }]]);
+    expect(p.calls.filter((call) => call.name === "markHere").map((call) => call.args)).toEqual([
+      ["tab-of-bo", { sessionId: "s1", following: true }],
+    ]);
     expect(p.presence.map((meta) => meta.user_id)).toEqual(["bo"]);
     p.engine.getSnapshot().actions.listenAlone();
     p.channel().onStatus("live");
@@ -425,7 +447,10 @@ describe("presence and the page's lifetime", () => {
     const p = page("bo");
     p.server.session = { ...sessionRow(), ended_at: iso(t0), version: 2 };
     await started(p);
-    expect(p.calls.map((call) => call.name).filter((name) => name === "fetchSession" || name === "readSession")).toEqual(["fetchSession", "readSession"]);
+    expect(p.calls.map((call) => call.name).filter((name) => name === "fetchSession" || name === "readSession")).toEqual([
+      "fetchSession",
+      "readSession",
+    ]);
     expect(p.engine.getSnapshot()).toMatchObject({ session: null, ended: true, queue: [] });
   });
 

@@ -5,7 +5,9 @@ import { hostStillHere, sessionErrorText, sessionMessages } from "@/lib/sessions
 
 test("the function's own words are shown as they are", () => {
   expect(sessionErrorText({ code: "42501", message: "Only the host controls playback" })).toBe("Only the host controls playback");
-  expect(sessionErrorText({ code: "PT409", message: "A session is already on in this room — join it" })).toBe("A session is already on in this room — join it");
+  expect(sessionErrorText({ code: "PT409", message: "A session is already on in this room — join it" })).toBe(
+    "A session is already on in this room — join it",
+  );
 });
 
 test("a request that never reached the server says so", () => {
@@ -18,7 +20,9 @@ test("an expired sign-in asks to sign in again", () => {
 });
 
 test("a message that is not a sentence for people is replaced", () => {
-  expect(sessionErrorText({ code: "23514", message: "new row violates check constraint \"listening_sessions_rate_range\"" })).toBe(sessionMessages.failed);
+  expect(sessionErrorText({ code: "23514", message: 'new row violates check constraint "listening_sessions_rate_range"' })).toBe(
+    sessionMessages.failed,
+  );
 });
 
 test("a claim refused only because the host is still there is tried again", () => {

@@ -30,7 +30,9 @@ describe("supersedes", () => {
   });
 
   test("a new session replaces an ended one, whatever its version", () => {
-    expect(supersedes(row({ id: "s2", version: 1, started_at: "2026-11-25T11:00:00Z" }), row({ ended_at: "2026-11-25T10:30:00Z" }))).toBe(true);
+    expect(supersedes(row({ id: "s2", version: 1, started_at: "2026-11-25T11:00:00Z" }), row({ ended_at: "2026-11-25T10:30:00Z" }))).toBe(
+      true,
+    );
     expect(supersedes(row({ id: "s0", version: 9, started_at: "2026-11-24T11:00:00Z" }), row())).toBe(false);
   });
 });
@@ -48,27 +50,68 @@ const entry = (id: string, status: "queued" | "suggested", sort_key: number, cre
 
 describe("queue", () => {
   test("queued by sort key first, then suggestions oldest first", () => {
-    const ordered = orderQueue([entry("s-new", "suggested", 9, "2026-11-25T10:05:00Z"), entry("b", "queued", 2), entry("s-old", "suggested", 1, "2026-11-25T10:01:00Z"), entry("a", "queued", 1)]);
+    const ordered = orderQueue([
+      entry("s-new", "suggested", 9, "2026-11-25T10:05:00Z"),
+      entry("b", "queued", 2),
+      entry("s-old", "suggested", 1, "2026-11-25T10:01:00Z"),
+      entry("a", "queued", 1),
+    ]);
     expect(ordered.map((e) => e.id)).toEqual(["a", "b", "s-old", "s-new"]);
   });
 
   test("inserts, updates (a reorder, an accepted suggestion) and deletes merge by id", () => {
     let queue = [entry("a", "queued", 1), entry("b", "queued", 2)];
-    queue = applyQueueChange(queue, { table: "session_queue", operation: "INSERT", record: entry("c", "suggested", 3), old_record: null }, "s1");
-    queue = applyQueueChange(queue, { table: "session_queue", operation: "UPDATE", record: entry("b", "queued", 0.5), old_record: entry("b", "queued", 2) }, "s1");
-    queue = applyQueueChange(queue, { table: "session_queue", operation: "UPDATE", record: entry("c", "queued", 4), old_record: entry("c", "suggested", 3) }, "s1");
-    queue = applyQueueChange(queue, { table: "session_queue", operation: "INSERT", record: entry("c", "queued", 4), old_record: null }, "s1");
+    queue = applyQueueChange(
+      queue,
+      { table: "session_queue", operation: "INSERT", record: entry("c", "suggested", 3), old_record: null },
+      "s1",
+    );
+    queue = applyQueueChange(
+      queue,
+      { table: "session_queue", operation: "UPDATE", record: entry("b", "queued", 0.5), old_record: entry("b", "queued", 2) },
+      "s1",
+    );
+    queue = applyQueueChange(
+      queue,
+      { table: "session_queue", operation: "UPDATE", record: entry("c", "queued", 4), old_record: entry("c", "suggested", 3) },
+      "s1",
+    );
+    queue = applyQueueChange(
+      queue,
+      { table: "session_queue", operation: "INSERT", record: entry("c", "queued", 4), old_record: null },
+      "s1",
+    );
     expect(queue.map((e) => e.id)).toEqual(["b", "a", "c"]);
-    queue = applyQueueChange(queue, { table: "session_queue", operation: "DELETE", record: null, old_record: entry("a", "queued", 1) }, "s1");
+    queue = applyQueueChange(
+      queue,
+      { table: "session_queue", operation: "DELETE", record: null, old_record: entry("a", "queued", 1) },
+      "s1",
+    );
     expect(queue.map((e) => e.id)).toEqual(["b", "c"]);
   });
 
   test("another session's entries are not this one's", () => {
-    expect(applyQueueChange([], { table: "session_queue", operation: "INSERT", record: { ...entry("x", "queued", 1), session_id: "other" }, old_record: null }, "s1")).toEqual([]);
+    expect(
+      applyQueueChange(
+        [],
+        { table: "session_queue", operation: "INSERT", record: { ...entry("x", "queued", 1), session_id: "other" }, old_record: null },
+        "s1",
+      ),
+    ).toEqual([]);
   });
 });
 
-const meta = (user_id: string, since: number, following = true): ListenerMeta => ({ user_id, username: user_id, display_name: user_id, avatar_path: null, ens_name: null, ens_avatar: null, role: "member", since, following });
+const meta = (user_id: string, since: number, following = true): ListenerMeta => ({
+  user_id,
+  username: user_id,
+  display_name: user_id,
+  avatar_path: null,
+  ens_name: null,
+  ens_avatar: null,
+  role: "member",
+  since,
+  following,
+});
 
 test("listeners: once per person, host first, then by how long they have been here; self marked", () => {
   const listeners = listenersOf([meta("b", 5), meta("a", 3), meta("host", 9), meta("b", 1, false)], "host", "a");

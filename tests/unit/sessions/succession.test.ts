@@ -33,21 +33,23 @@ type Answer = SessionActionResult<SessionRow>;
  */
 function server(host: string | null, { quietUntil = 0, offlineUntil = 0 } = {}) {
   const state = { host, version: 1, quietUntil, offlineUntil, claims: [] as { by: string; at: number; answer: Answer }[] };
-  const claimAs = (by: string) => async (_sessionId: string, expected: string | null): Promise<Answer> => {
-    await Promise.resolve();
-    const at = Date.now();
-    let answer: Answer;
-    if (at < state.offlineUntil) answer = { ok: false, error: sessionMessages.unreachable };
-    else if (state.host !== expected) answer = { ok: false, error: "Someone else is hosting now" };
-    else if (at < state.quietUntil) answer = { ok: false, error: "The host is still here" };
-    else {
-      state.host = by;
-      state.version++;
-      answer = { ok: true, data: row(by, state.version) };
-    }
-    state.claims.push({ by, at, answer });
-    return answer;
-  };
+  const claimAs =
+    (by: string) =>
+    async (_sessionId: string, expected: string | null): Promise<Answer> => {
+      await Promise.resolve();
+      const at = Date.now();
+      let answer: Answer;
+      if (at < state.offlineUntil) answer = { ok: false, error: sessionMessages.unreachable };
+      else if (state.host !== expected) answer = { ok: false, error: "Someone else is hosting now" };
+      else if (at < state.quietUntil) answer = { ok: false, error: "The host is still here" };
+      else {
+        state.host = by;
+        state.version++;
+        answer = { ok: true, data: row(by, state.version) };
+      }
+      state.claims.push({ by, at, answer });
+      return answer;
+    };
   return { state, claimAs };
 }
 
@@ -103,7 +105,9 @@ test("a claim refused for a reason that is not the quiet window (a server error)
   let refusals = 2;
   const s = server("cy");
   const claim = s.claimAs("bo");
-  const b = page("bo", (id, expected) => (refusals-- > 0 ? Promise.resolve({ ok: false, error: sessionMessages.failed }) : claim(id, expected)));
+  const b = page("bo", (id, expected) =>
+    refusals-- > 0 ? Promise.resolve({ ok: false, error: sessionMessages.failed }) : claim(id, expected),
+  );
   b.see("cy", [bo, dee]);
   await vi.advanceTimersByTimeAsync(5_000);
   expect(s.state.host).toBe("bo");

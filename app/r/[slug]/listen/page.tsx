@@ -42,11 +42,16 @@ export default async function ListenPage({ params }: { params: Params }) {
         {roomLink}
         {heading}
         <MembershipNotice notice={notice} lapsed={lapsed} />
-        <section aria-labelledby="members-only" className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center">
+        <section
+          aria-labelledby="members-only"
+          className="flex flex-col gap-2 rounded-2xl border border-dashed border-line px-5 py-8 text-center"
+        >
           <h2 id="members-only" className="text-lg font-semibold">
             Only members can listen together
           </h2>
-          <p className="text-muted">{user ? "Join the room to listen along with everyone in it." : "Sign in and join the room to listen along with everyone in it."}</p>
+          <p className="text-muted">
+            {user ? "Join the room to listen along with everyone in it." : "Sign in and join the room to listen along with everyone in it."}
+          </p>
         </section>
       </main>
     );
@@ -72,7 +77,15 @@ export default async function ListenPage({ params }: { params: Params }) {
     <main id="main" className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:py-10">
       {roomLink}
       {heading}
-      <SessionPage setup={{ room: { id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" }, self, canStart, initial: live }} posts={posts} />
+      <SessionPage
+        setup={{
+          room: { id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" },
+          self,
+          canStart,
+          initial: live,
+        }}
+        posts={posts}
+      />
     </main>
   );
 }

@@ -79,7 +79,11 @@ export default async function RoomSettingsPage({ params, searchParams }: { param
         <CoverUploader roomId={room.id} roomName={room.name} currentPath={room.cover_path} />
       </Card>
       <Card>
-        <RoomFieldsForm roomId={room.id} initial={{ name: room.name, description: room.description, ...(isOwner ? { slug: room.slug } : {}) }} canEditSlug={isOwner} />
+        <RoomFieldsForm
+          roomId={room.id}
+          initial={{ name: room.name, description: room.description, ...(isOwner ? { slug: room.slug } : {}) }}
+          canEditSlug={isOwner}
+        />
       </Card>
       <Card>
         {isOwner ? <SessionStartersForm roomId={room.id} initial={sessionStarters} /> : <SessionStartersSummary value={sessionStarters} />}

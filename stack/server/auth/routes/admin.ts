@@ -6,7 +6,17 @@ import { AuthError, badRequest, notFound } from "../errors.ts";
 import { deleteUserFactor, updateUserFactor } from "../factors.ts";
 import { isRedirectAllowed } from "../redirect.ts";
 import { booleanField, objectField, readParams, stringField } from "../request.ts";
-import { type AuthService, type Call, type RouteGroup, checkPasswordStrength, methodOf, ok, redirectTo, requireAdmin, validateEmail } from "../service.ts";
+import {
+  type AuthService,
+  type Call,
+  type RouteGroup,
+  checkPasswordStrength,
+  methodOf,
+  ok,
+  redirectTo,
+  requireAdmin,
+  validateEmail,
+} from "../service.ts";
 import { type UserRow, userJson } from "../users.ts";
 
 /** POST /admin/users */
@@ -42,7 +52,12 @@ async function list(svc: AuthService, call: Call): Promise<void> {
   const links = [`<${base}?page=${last}&per_page=${perPage}>; rel="last"`];
   if (page < last) links.unshift(`<${base}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
   const body = JSON.stringify({ users: users.map(userJson), aud: "authenticated" });
-  call.res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Total-Count": String(total), Link: links.join(", ") });
+  call.res.writeHead(200, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "X-Total-Count": String(total),
+    Link: links.join(", "),
+  });
   call.res.end(body);
 }
 
@@ -68,7 +83,17 @@ async function link(svc: AuthService, call: Call): Promise<void> {
   const data = objectField(params, "data") ?? {};
   const asked = stringField(params, "redirect_to");
   const redirect = asked && isRedirectAllowed(svc.settings, asked) ? asked : redirectTo(svc, call);
-  ok(call, await generateLink(svc, { type, email, password, data, redirectTo: redirect, newEmail: () => validateEmail(stringField(params, "new_email")) }));
+  ok(
+    call,
+    await generateLink(svc, {
+      type,
+      email,
+      password,
+      data,
+      redirectTo: redirect,
+      newEmail: () => validateEmail(stringField(params, "new_email")),
+    }),
+  );
 }
 
 /** /admin/users/{id}/factors[/{factor_id}]: list, update (friendly_name, phone) and delete a user's factors. */
@@ -98,7 +123,8 @@ async function admin(svc: AuthService, call: Call, rest: string): Promise<void> 
   if (rest === "/oauth" || rest.startsWith("/oauth/")) throw featureDisabled("OAuth server is disabled");
   if (rest === "/custom-providers" || rest.startsWith("/custom-providers/")) throw featureDisabled("Custom OAuth providers are disabled");
   const factorRoute = /^\/users\/([^/]+)\/factors(\/[^/]+)?$/.exec(rest);
-  if (factorRoute) return await userFactors(svc, call, await loadTarget(svc.pool, decodeURIComponent(factorRoute[1])), factorRoute[2] ?? "");
+  if (factorRoute)
+    return await userFactors(svc, call, await loadTarget(svc.pool, decodeURIComponent(factorRoute[1])), factorRoute[2] ?? "");
   const match = /^\/users\/([^/]+)$/.exec(rest);
   if (match) {
     const id = decodeURIComponent(match[1]);

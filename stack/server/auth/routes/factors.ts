@@ -43,7 +43,8 @@ async function challenge(svc: AuthService, call: Call, factorId: string): Promis
   const ip = requestIp(call);
   if (factor.factor_type === "phone") {
     const channel = stringField(params, "channel") || "sms";
-    if (channel !== "sms" && channel !== "whatsapp") throw badRequest("validation_failed", "Invalid channel, must be one of sms or whatsapp");
+    if (channel !== "sms" && channel !== "whatsapp")
+      throw badRequest("validation_failed", "Invalid channel, must be one of sms or whatsapp");
   }
   ok(call, await createChallenge(svc, call.req, caller, factor, ip));
 }
@@ -54,7 +55,8 @@ async function verify(svc: AuthService, call: Call, factorId: string): Promise<v
   const params = await readParams(call.req);
   const challengeId = stringField(params, "challenge_id");
   const code = stringField(params, "code");
-  if (challengeId && !uuidPattern.test(challengeId)) throw badRequest("bad_json", "Could not parse request body as JSON: invalid UUID format");
+  if (challengeId && !uuidPattern.test(challengeId))
+    throw badRequest("bad_json", "Could not parse request body as JSON: invalid UUID format");
   const factor = await loadFactor(svc.pool, caller.user, factorId);
   if (!code) throw badRequest("validation_failed", "Code needs to be non-empty");
   enabled(svc, factor.factor_type, "verify");

@@ -46,7 +46,8 @@ async function resend(svc: AuthService, call: Call): Promise<void> {
   const type = stringField(params, "type");
   const emailInput = stringField(params, "email");
   const phone = stringField(params, "phone");
-  if (!["signup", "email_change", "sms", "phone_change"].includes(type)) throw badRequest("validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
+  if (!["signup", "email_change", "sms", "phone_change"].includes(type))
+    throw badRequest("validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
   if (!emailInput && type === "signup") throw badRequest("validation_failed", "Type provided requires an email address");
   if (!phone && type === "sms") throw badRequest("validation_failed", "Type provided requires a phone number");
   if (emailInput && phone) throw badRequest("validation_failed", "Only an email address or phone number should be provided.");
@@ -54,7 +55,10 @@ async function resend(svc: AuthService, call: Call): Promise<void> {
   if (!emailInput) throw badRequest("phone_provider_disabled", "Phone logins are disabled");
   if (!svc.settings.email.enabled) throw badRequest("email_provider_disabled", "Email logins are disabled");
   const email = validateEmail(emailInput);
-  const challenge: Challenge | undefined = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
+  const challenge: Challenge | undefined = parseChallenge(
+    stringField(params, "code_challenge"),
+    stringField(params, "code_challenge_method"),
+  );
   await resendEmail(svc, call.req, type, { email, challenge, redirectTo: redirectTo(svc, call) });
   ok(call, {});
 }

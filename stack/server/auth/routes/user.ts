@@ -34,7 +34,15 @@ async function updateUser(svc: AuthService, call: Call): Promise<void> {
     throw unprocessable("validation_failed", "Updating password of an anonymous user without an email or phone is not allowed");
   }
   const challenge = parseChallenge(stringField(params, "code_challenge"), stringField(params, "code_challenge_method"));
-  const user = await changeUser(svc, call.req, caller, { data, password, email, phone, nonce, challenge, redirectTo: redirectTo(svc, call) });
+  const user = await changeUser(svc, call.req, caller, {
+    data,
+    password,
+    email,
+    phone,
+    nonce,
+    challenge,
+    redirectTo: redirectTo(svc, call),
+  });
   ok(call, userJson(user));
 }
 

@@ -55,8 +55,10 @@ async function verifyPost(svc: AuthService, call: Call): Promise<void> {
   const phone = stringField(params, "phone");
   if ((!otp && !tokenHash) || (otp && tokenHash)) throw badRequest("validation_failed", "Verify requires either a token or a token hash");
   // An OTP comes with exactly one of an email or a phone; a token hash comes alone.
-  if (otp && Boolean(email) === Boolean(phone)) throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
-  if (tokenHash && (email || phone || stringField(params, "redirect_to"))) throw badRequest("validation_failed", "Only the token_hash and type should be provided");
+  if (otp && Boolean(email) === Boolean(phone))
+    throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
+  if (tokenHash && (email || phone || stringField(params, "redirect_to")))
+    throw badRequest("validation_failed", "Only the token_hash and type should be provided");
   const phoneNumber = otp && phone ? validatePhone(phone) : "";
   if (type === "sms" || type === "phone_change") {
     // Phone codes are looked up by number: a token hash or an email address finds no one.

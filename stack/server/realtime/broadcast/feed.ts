@@ -99,7 +99,11 @@ export function createBroadcastFeed(config: StackConfig, hub: TopicHub<Broadcast
   function onMessage(message: PgOutputMessage): void {
     if (message.tag === "begin") pending = [];
     else if (message.tag === "relation") {
-      if (message.schema === "realtime" && message.table.startsWith("messages")) relations.set(message.relid, message.columns.map((c) => c.name));
+      if (message.schema === "realtime" && message.table.startsWith("messages"))
+        relations.set(
+          message.relid,
+          message.columns.map((c) => c.name),
+        );
     } else if (message.tag === "insert") {
       const columns = relations.get(message.relid);
       const row = columns && messageRow(columns, message.newTuple);
@@ -116,7 +120,9 @@ export function createBroadcastFeed(config: StackConfig, hub: TopicHub<Broadcast
     const client = new pg.Client({ ...connection, connectionTimeoutMillis: 5000 });
     try {
       await client.connect();
-      await client.query("select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1 and not active", [slot]);
+      await client.query("select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1 and not active", [
+        slot,
+      ]);
     } finally {
       await client.end().catch(() => undefined);
     }

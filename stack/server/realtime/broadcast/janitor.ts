@@ -15,7 +15,14 @@ export function startMessagesJanitor(config: StackConfig, log: (line: string) =>
   async function round(): Promise<void> {
     if (running) return;
     running = true;
-    const client = new pg.Client({ host: "127.0.0.1", port: config.dbPort, database: "postgres", user: "postgres", password: dbPassword, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: config.dbPort,
+      database: "postgres",
+      user: "postgres",
+      password: dbPassword,
+      connectionTimeoutMillis: 5000,
+    });
     client.on("error", () => undefined);
     try {
       await client.connect();

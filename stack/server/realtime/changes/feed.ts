@@ -76,7 +76,8 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
             setTimeout(() => void connect(), 250);
           },
         });
-        if (downSince !== undefined) log(`[realtime] replication stream is back after ${((Date.now() - downSince) / 1000).toFixed(1)} s; postgres_changes flow again`);
+        if (downSince !== undefined)
+          log(`[realtime] replication stream is back after ${((Date.now() - downSince) / 1000).toFixed(1)} s; postgres_changes flow again`);
         downSince = undefined;
         markReady();
         return;
@@ -129,10 +130,25 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
         if (m.tag !== "insert" && m.tag !== "update" && m.tag !== "delete") continue;
         const relation = relations.get(m.relid);
         if (!relation) continue;
-        if (m.tag === "insert") changes.push({ type: "INSERT", relation, commitTimestamp, newRow: rowOf(relation, m.newTuple), oldIsKeyOnly: false });
+        if (m.tag === "insert")
+          changes.push({ type: "INSERT", relation, commitTimestamp, newRow: rowOf(relation, m.newTuple), oldIsKeyOnly: false });
         else if (m.tag === "update") {
-          changes.push({ type: "UPDATE", relation, commitTimestamp, newRow: rowOf(relation, m.newTuple), oldRow: rowOf(relation, m.oldTuple, m.oldIsKeyOnly), oldIsKeyOnly: m.oldIsKeyOnly });
-        } else changes.push({ type: "DELETE", relation, commitTimestamp, oldRow: rowOf(relation, m.oldTuple, m.oldIsKeyOnly), oldIsKeyOnly: m.oldIsKeyOnly });
+          changes.push({
+            type: "UPDATE",
+            relation,
+            commitTimestamp,
+            newRow: rowOf(relation, m.newTuple),
+            oldRow: rowOf(relation, m.oldTuple, m.oldIsKeyOnly),
+            oldIsKeyOnly: m.oldIsKeyOnly,
+          });
+        } else
+          changes.push({
+            type: "DELETE",
+            relation,
+            commitTimestamp,
+            oldRow: rowOf(relation, m.oldTuple, m.oldIsKeyOnly),
+            oldIsKeyOnly: m.oldIsKeyOnly,
+          });
       }
     }
     return changes;
@@ -191,7 +207,11 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
       for (const { subscription } of candidates[index]) {
         if (!needsRls(change, subscription.role)) continue;
         let group = groups.get(subscription.claimsKey);
-        if (!group) groups.set(subscription.claimsKey, (group = { role: subscription.role, claims: subscription.claims, tables: new Map(), seen: new Set() }));
+        if (!group)
+          groups.set(
+            subscription.claimsKey,
+            (group = { role: subscription.role, claims: subscription.claims, tables: new Map(), seen: new Set() }),
+          );
         if (group.seen.has(`${change.relation.relid}:${index}`)) continue;
         group.seen.add(`${change.relation.relid}:${index}`);
         const rows = group.tables.get(change.relation) ?? [];
@@ -202,13 +222,17 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     const groupKeys = [...groups.keys()];
     let verdicts: Array<{ visible: Set<number>; error?: string }>;
     try {
-      verdicts = await visibility.check([...groups.values()], batch.map((txn) => txn.xid));
+      verdicts = await visibility.check(
+        [...groups.values()],
+        batch.map((txn) => txn.xid),
+      );
     } catch (error) {
       verdicts = groupKeys.map(() => ({ visible: new Set<number>(), error: (error as Error).message }));
     }
     const visibleTo = new Map(groupKeys.map((key, i) => [key, verdicts[i]]));
     const failed = verdicts.filter((v) => v.error);
-    if (failed.length > 0) log(`[realtime] RLS check failed for ${failed.length} subscriber group(s), changes withheld from them: ${failed[0].error}`);
+    if (failed.length > 0)
+      log(`[realtime] RLS check failed for ${failed.length} subscriber group(s), changes withheld from them: ${failed[0].error}`);
 
     const dataCache = new Map<string, string>();
     for (let index = 0; index < changes.length; index++) {
@@ -218,7 +242,11 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
         if (needsRls(change, subscription.role) && !visibleTo.get(subscription.claimsKey)?.visible.has(index)) continue;
         const cacheKey = `${index}:${subscription.role}`;
         let data = dataCache.get(cacheKey);
-        if (data === undefined) dataCache.set(cacheKey, (data = changeData(change, selectable.get(`${subscription.role}:${change.relation.relid}`) ?? new Set())));
+        if (data === undefined)
+          dataCache.set(
+            cacheKey,
+            (data = changeData(change, selectable.get(`${subscription.role}:${change.relation.relid}`) ?? new Set())),
+          );
         subscriber.deliverChange(ids, data);
       }
     }
@@ -245,7 +273,8 @@ export function createChangesFeed(config: StackConfig, log: (line: string) => vo
     },
     updateClaims(subscriber: ChangeSubscriber, claims: Claims): void {
       const subscription = subscriptions.get(subscriber);
-      if (subscription) subscriptions.set(subscriber, { ...subscription, claims, role: String(claims.role), claimsKey: JSON.stringify(claims) });
+      if (subscription)
+        subscriptions.set(subscriber, { ...subscription, claims, role: String(claims.role), claimsKey: JSON.stringify(claims) });
     },
     unsubscribe(subscriber: ChangeSubscriber): void {
       subscriptions.delete(subscriber);

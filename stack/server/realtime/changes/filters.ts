@@ -80,7 +80,10 @@ const timeTypes = new Set(["timestamptz", "timestamp", "date"]);
 function compare(type: string, a: string, b: string): number {
   if (numericTypes.has(type)) return Number(a) - Number(b);
   if (timeTypes.has(type)) {
-    const [x, y] = [Date.parse(a.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00")), Date.parse(b.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"))];
+    const [x, y] = [
+      Date.parse(a.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00")),
+      Date.parse(b.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00")),
+    ];
     if (!Number.isNaN(x) && !Number.isNaN(y) && x !== y) return x - y;
   }
   return a < b ? -1 : a > b ? 1 : 0;

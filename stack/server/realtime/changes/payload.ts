@@ -47,7 +47,8 @@ export function changeData(change: Change, selectable: Set<string>): string {
   const head = `"schema":${JSON.stringify(relation.schema)},"table":${JSON.stringify(relation.table)}`;
   if (change.type !== "DELETE") {
     if (relation.primaryKey.length === 0) return `{${head},"type":"${change.type}","errors":["Error 400: Bad Request, no primary key"]}`;
-    if (!relation.primaryKey.every((c) => selectable.has(c))) return `{${head},"type":"${change.type}","errors":["Error 401: Unauthorized"]}`;
+    if (!relation.primaryKey.every((c) => selectable.has(c)))
+      return `{${head},"type":"${change.type}","errors":["Error 401: Unauthorized"]}`;
   }
   const columns = relation.columns.filter((c) => selectable.has(c.name)).map((c) => ({ name: c.name, type: c.type }));
   let body = `{${head},"commit_timestamp":${JSON.stringify(change.commitTimestamp)},"type":"${change.type}","columns":${JSON.stringify(columns)}`;

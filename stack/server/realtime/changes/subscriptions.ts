@@ -18,7 +18,10 @@ export interface ResolvedBinding {
 function inspectParams(params: ChangeParams): string {
   const entries = Object.keys(params)
     .sort()
-    .map((key) => `${JSON.stringify(key)} => ${typeof params[key] === "string" ? JSON.stringify(params[key]) : JSON.stringify(params[key] ?? null)}`);
+    .map(
+      (key) =>
+        `${JSON.stringify(key)} => ${typeof params[key] === "string" ? JSON.stringify(params[key]) : JSON.stringify(params[key] ?? null)}`,
+    );
   return `%{${entries.join(", ")}}`;
 }
 
@@ -44,7 +47,8 @@ export async function resolveBindings(pool: pg.Pool, bindings: ChangeBinding[], 
     if (!events.has(event)) throw new Error(`Error parsing \`event\` params: ${JSON.stringify(params.event ?? null)}`);
     const hasSchema = typeof params.schema === "string";
     const hasTable = typeof params.table === "string";
-    if (!hasSchema && !hasTable) throw new Error("No subscription params provided. Please provide at least a `schema` or `table` to subscribe to.");
+    if (!hasSchema && !hasTable)
+      throw new Error("No subscription params provided. Please provide at least a `schema` or `table` to subscribe to.");
     const schema = hasSchema ? (params.schema as string) : "public";
     const table = hasTable ? (params.table as string) : "*";
     let filters: ReturnType<typeof parseFilters> = { ok: true, filters: [] };
@@ -59,7 +63,9 @@ export async function resolveBindings(pool: pg.Pool, bindings: ChangeBinding[], 
     );
     if (roles.length === 0) throw new Error(failure(`ERROR 22023 (invalid_parameter_value) role "${role}" does not exist`, params));
     if (tables.length === 0) {
-      throw new Error(`Subscription insert failed with 0 rows. Check that tables are part of publication ${publication} and subscription params are correct: ${inspectParams(params)}`);
+      throw new Error(
+        `Subscription insert failed with 0 rows. Check that tables are part of publication ${publication} and subscription params are correct: ${inspectParams(params)}`,
+      );
     }
     const typed = new Map<number, TypedFilter[]>();
     for (const { relid } of tables) {
@@ -80,7 +86,10 @@ export async function resolveBindings(pool: pg.Pool, bindings: ChangeBinding[], 
         if (!column?.allowed) throw new Error(failure(`ERROR P0001 (raise_exception) invalid column for filter ${filter.column}`, params));
         try {
           // regtype text comes from the catalog, so it is safe to splice into the cast
-          const { rows } = await pool.query<{ values: string[] }>(`select array(select x::text from unnest($1::text[]::${column.regtype}[]) x) as values`, [filter.values]);
+          const { rows } = await pool.query<{ values: string[] }>(
+            `select array(select x::text from unnest($1::text[]::${column.regtype}[]) x) as values`,
+            [filter.values],
+          );
           list.push({ ...filter, type: column.typname, values: rows[0].values });
         } catch (error) {
           throw new Error(failure(`ERROR ${(error as { code?: string }).code ?? "XX000"} ${(error as Error).message}`, params));

@@ -145,7 +145,9 @@ export class Visibility {
     const values: unknown[] = [xids];
     for (const [relation, input] of perTable) {
       values.push(JSON.stringify(input));
-      parts.push(`select grp, visible, error from pg_temp.${await this.functionFor(client, relation)}($${values.length}::jsonb, $1::bigint[])`);
+      parts.push(
+        `select grp, visible, error from pg_temp.${await this.functionFor(client, relation)}($${values.length}::jsonb, $1::bigint[])`,
+      );
     }
     const { rows } = await client.query<{ grp: number; visible: number[]; error: string | null }>(parts.join(" union all "), values);
     const result = groups.map(() => ({ visible: new Set<number>(), error: undefined as string | undefined }));

@@ -78,7 +78,8 @@ export default async function PostPage({ params }: { params: Params }) {
   // A link the database holds but no player can open (a row written around the form): said in words.
   const link = post.media_kind === "embed" ? checkPlayableUrl(post.media_url ?? "") : null;
   const src = post.storage_path ? (signed?.data?.signedUrl ?? null) : link?.ok ? link.url : null;
-  const audio = post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
+  const audio =
+    post.media_kind === "upload" ? /\.(mp3|m4a|wav|ogg|weba|flac|aac)$/.test(post.storage_path ?? "") : post.embed?.provider === "spotify";
   const durationSeconds = post.duration_seconds === null ? null : Number(post.duration_seconds);
   const duration = formatDuration(durationSeconds);
   const isAuthor = userId === post.author_id;
@@ -90,12 +91,19 @@ export default async function PostPage({ params }: { params: Params }) {
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
-      <PostMoments post={{ id: post.id, durationSeconds }} room={{ id: room.id, slug: room.slug, name: room.name }} viewer={viewer} initial={moments}>
+      <PostMoments
+        post={{ id: post.id, durationSeconds }}
+        room={{ id: room.id, slug: room.slug, name: room.name }}
+        viewer={viewer}
+        initial={moments}
+      >
         <div className="flex flex-col gap-2">
           {src ? (
             <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={hostedPlayer} />
           ) : link ? (
-            <Alert tone="error">This post&apos;s link can&apos;t be played — it isn&apos;t an address a player can open. The comments are below.</Alert>
+            <Alert tone="error">
+              This post&apos;s link can&apos;t be played — it isn&apos;t an address a player can open. The comments are below.
+            </Alert>
           ) : (
             <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>
           )}
@@ -131,8 +139,14 @@ export default async function PostPage({ params }: { params: Params }) {
           </p>
         </div>
         {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
-        <RoomLive room={{ id: room.id, slug: room.slug, gated: room.visibility === "gated" }} self={profile ? presenceSelf(profile) : null} post={{ post_id: post.id, title: post.title }} />
-        {mayDeletePost({ userId, role: access.role }, post.author_id) ? <PostManage target={{ id: post.id, slug: room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} /> : null}
+        <RoomLive
+          room={{ id: room.id, slug: room.slug, gated: room.visibility === "gated" }}
+          self={profile ? presenceSelf(profile) : null}
+          post={{ post_id: post.id, title: post.title }}
+        />
+        {mayDeletePost({ userId, role: access.role }, post.author_id) ? (
+          <PostManage target={{ id: post.id, slug: room.slug }} canEdit={isAuthor} initial={{ title: post.title, body: post.body }} />
+        ) : null}
         {firstPage.ok ? null : <Alert tone="error">{firstPage.error}</Alert>}
         <MomentsSection />
       </PostMoments>
