@@ -46,7 +46,7 @@ const config = {
       severity: "error",
       comment: "stack/ is generic: it knows nothing of the product's code.",
       from: { path: "^stack/" },
-      to: { path: "^(app|components|lib|types)/" },
+      to: { path: "^(app|components|lib|types|chain)/" },
     },
   ],
   options: {

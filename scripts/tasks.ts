@@ -19,6 +19,7 @@ import {
 import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-types";
 import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
 import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
+import * as prettier from "prettier";
 import { checkPushedConfig } from "./pushed-config.ts";
 import { dumpSchema, schemaDumpPath } from "./schema-dump.ts";
 import { oembedProvidersEnv, oembedProvidersPort } from "../tests/helpers/oembed-providers.ts";
@@ -115,6 +116,60 @@ async function lint(): Promise<LayerResult> {
   const ok = result.code === 0 && files.length > 0;
   log(`ESLint: ${files.length} files linted, ${problems.length} problems`);
   return { layer: "lint (ESLint)", passed: files.length - failed, failed: ok ? 0 : Math.max(failed, 1), ok };
+}
+
+/** Prettier (.prettierrc.json, .prettierignore): every file as `npm run format` writes it; one count per file checked. */
+async function formatting(): Promise<LayerResult> {
+  const files = (await run("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot })).stdout.split("\n");
+  let checked = 0;
+  const unformatted: string[] = [];
+  for (const file of files.filter(Boolean)) {
+    const filepath = path.join(repoRoot, file);
+    if (!existsSync(filepath)) continue; // deleted in the work tree, not yet in the index
+    const info = await prettier.getFileInfo(filepath, { ignorePath: path.join(repoRoot, ".prettierignore") });
+    if (info.ignored || !info.inferredParser) continue;
+    const options = await prettier.resolveConfig(filepath);
+    checked++;
+    if (!(await prettier.check(readFileSync(filepath, "utf8"), { ...options, filepath }))) unformatted.push(file);
+  }
+  for (const file of unformatted) log(`not formatted: ${file}`);
+  const ok = checked > 0 && unformatted.length === 0;
+  log(
+    `Prettier: ${checked} files checked, ${unformatted.length} not formatted${unformatted.length ? " (`npm run format` writes them)" : ""}`,
+  );
+  return { layer: "format (Prettier)", passed: checked - unformatted.length, failed: ok ? 0 : Math.max(unformatted.length, 1), ok };
+}
+
+/** The folders the layering rules (.dependency-cruiser.mjs) look at: all code but the edge functions' Deno. */
+const cruisedPaths = ["app", "components", "lib", "types", "stack", "chain", "scripts", "tests", "e2e", "proxy.ts"];
+
+interface CruiseReport {
+  summary: {
+    violations: { type: string; from: string; to: string; rule: { name: string }; cycle?: { name: string }[] }[];
+    totalCruised: number;
+  };
+}
+
+/** Layers point down and nothing imports in a circle (docs/architecture.md): one count per module cruised. */
+async function layering(): Promise<LayerResult> {
+  const paths = cruisedPaths.filter((p) => existsSync(path.join(repoRoot, p)));
+  const result = await run(bin("depcruise"), [...paths, "--config", ".dependency-cruiser.mjs", "--output-type", "json"], { cwd: repoRoot });
+  let report: CruiseReport | undefined;
+  try {
+    report = JSON.parse(result.stdout) as CruiseReport;
+  } catch {
+    process.stdout.write(result.stdout + result.stderr);
+  }
+  const violations = report?.summary.violations ?? [];
+  for (const v of violations) {
+    const chain = v.cycle?.length ? [v.from, ...v.cycle.map((step) => step.name)].join(" → ") : `${v.from} → ${v.to}`;
+    log(`${v.rule.name}: ${chain}`);
+  }
+  const modules = report?.summary.totalCruised ?? 0;
+  const ok = report !== undefined && violations.length === 0 && modules > 0;
+  const circles = violations.filter((v) => v.rule.name === "no-circular").length;
+  log(`Layering: ${modules} modules cruised, ${circles} import circles, ${violations.length - circles} upward or forbidden imports`);
+  return { layer: "layering (depcruise)", passed: ok ? modules : 0, failed: ok ? 0 : Math.max(violations.length, 1), ok };
 }
 
 /** knip: every direct dependency (root and workspace packages) is used, everything used is declared. */
@@ -294,6 +349,8 @@ async function test(): Promise<number> {
   try {
     results.push(await typecheck());
     results.push(await lint());
+    results.push(await formatting());
+    results.push(await layering());
     results.push(await dependencies());
     results.push(...(await vitest()));
     results.push(await pgTap(config));
@@ -400,7 +457,11 @@ const tasks: Record<string, () => Promise<number>> = {
   test,
   "test:e2e": endToEndOnly,
   stack: () => runInherit(process.execPath, [path.join(packageDir, "cli.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
-  lint: async () => ((await lint()).ok ? 0 : 1),
+  lint: async () => {
+    const results = [await lint(), await formatting(), await layering()];
+    return results.every((r) => r.ok) ? 0 : 1;
+  },
+  format: () => runInherit(bin("prettier"), ["--write", "--log-level", "warn", "."], { cwd: repoRoot }),
   knip: async () => ((await dependencies()).ok ? 0 : 1),
   "db:types": dbTypes,
   "db:schema": dbSchema,
