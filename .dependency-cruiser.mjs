@@ -37,9 +37,9 @@ const config = {
     {
       name: "product-not-to-stack",
       severity: "error",
-      comment: "The local backend is tooling: the product never imports it.",
+      comment: "The local backend and the local chain's deployment are tooling: the product never imports them.",
       from: { path: "^(app|components|lib|types|supabase)/" },
-      to: { path: "^stack/" },
+      to: { path: "^(stack|chain)/" },
     },
     {
       name: "stack-not-to-product",
