@@ -1,5 +1,6 @@
 import { AuthError, badRequest, notFound } from "./errors.ts";
 import type { Handler } from "./service.ts";
+import { oauthProviders } from "./settings.ts";
 
 /**
  * Features the stack does not serve, answered as GoTrue answers when they are switched off in
@@ -22,33 +23,6 @@ export const passkeysDisabled = refuse(() => notFound("passkey_disabled", "Passk
 
 /** /oauth/… and /.well-known/oauth-authorization-server: [auth.oauth_server] is off. */
 export const oauthServerDisabled = refuse(() => featureDisabled("OAuth server is disabled"));
-
-/** OAuth providers GoTrue knows; the stack serves none of them (as config.toml enables none). */
-const oauthProviders = [
-  "apple",
-  "azure",
-  "bitbucket",
-  "discord",
-  "facebook",
-  "figma",
-  "fly",
-  "github",
-  "gitlab",
-  "google",
-  "kakao",
-  "keycloak",
-  "linkedin",
-  "linkedin_oidc",
-  "notion",
-  "slack",
-  "slack_oidc",
-  "spotify",
-  "twitch",
-  "twitter",
-  "x",
-  "workos",
-  "zoom",
-];
 
 /** GoTrue's answer when an OAuth flow (sign-in or identity linking) names a provider that is off or unknown. */
 export function unsupportedProvider(provider: string) {

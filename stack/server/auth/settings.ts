@@ -239,35 +239,36 @@ export function authSettings(config: StackConfig): AuthSettings {
   };
 }
 
+/** OAuth providers GoTrue knows; the stack serves none of them (as config.toml enables none). */
+export const oauthProviders = [
+  "apple",
+  "azure",
+  "bitbucket",
+  "discord",
+  "facebook",
+  "figma",
+  "fly",
+  "github",
+  "gitlab",
+  "google",
+  "kakao",
+  "keycloak",
+  "linkedin",
+  "linkedin_oidc",
+  "notion",
+  "slack",
+  "slack_oidc",
+  "spotify",
+  "twitch",
+  "twitter",
+  "x",
+  "workos",
+  "zoom",
+];
+
 /** What GET /settings shows: which providers are on, as supabase-js and dashboards read them. */
 export function publicSettings(settings: AuthSettings): Record<string, unknown> {
-  const off = [
-    "anonymous_users",
-    "apple",
-    "azure",
-    "bitbucket",
-    "discord",
-    "facebook",
-    "figma",
-    "fly",
-    "github",
-    "gitlab",
-    "google",
-    "keycloak",
-    "kakao",
-    "linkedin",
-    "linkedin_oidc",
-    "notion",
-    "spotify",
-    "slack",
-    "slack_oidc",
-    "workos",
-    "twitch",
-    "twitter",
-    "x",
-    "zoom",
-    "web3_solana",
-  ];
+  const off = ["anonymous_users", ...oauthProviders, "web3_solana"];
   return {
     external: {
       ...Object.fromEntries(off.map((name) => [name, false])),
