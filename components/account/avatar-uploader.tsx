@@ -7,7 +7,7 @@ import { Avatar } from "@/components/avatar";
 import { UploadProgress } from "@/components/storage/upload-progress";
 import { useUpload } from "@/components/storage/use-upload";
 import { Alert } from "@/components/ui/alert";
-import { acceptedTypes, avatarObjectPath, checkUploadFile } from "@/lib/storage/upload";
+import { acceptedTypes, avatarObjectPath, checkUploadFile } from "@/lib/storage/buckets";
 
 /** Uploads straight to Storage (with progress), then the server action points the profile at it. */
 export function AvatarUploader({ userId, name, currentPath }: { userId: string; name: string; currentPath: string | null }) {

@@ -8,7 +8,7 @@ import { useUpload } from "@/components/storage/use-upload";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextAreaField, TextField } from "@/components/ui/field";
-import { acceptedTypes, checkUploadFile, uploadMessages } from "@/lib/storage/upload";
+import { acceptedTypes, checkUploadFile, uploadMessages } from "@/lib/storage/buckets";
 import { readDuration } from "./read-duration";
 
 const cancelledMessage = "Upload cancelled — nothing was posted.";

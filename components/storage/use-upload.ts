@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { loadSupabase } from "@/lib/supabase/browser-clients";
-import { type UploadBucket, type UploadDestination, type UploadResult, uploadFile, uploadMessages } from "@/lib/storage/upload";
+import { type UploadBucket, uploadMessages } from "@/lib/storage/buckets";
+import type { UploadDestination, UploadResult } from "@/lib/storage/upload";
 
 /** The session's access token, for an upload into a bucket on the person's own rights. */
 async function sessionAccessToken(): Promise<string | null> {
@@ -46,9 +47,12 @@ export function useUpload(fileInput?: { readonly current: HTMLInputElement | nul
     setProgress(0);
   };
   const cancelled = () => controller.current?.signal.aborted ?? false;
-  const send = (file: File, destination: UploadDestination) => {
-    controller.current ??= new AbortController();
-    return uploadFile(file, destination, { accessToken: sessionAccessToken, signal: controller.current.signal, onProgress: setProgress });
+  const send = async (file: File, destination: UploadDestination): Promise<UploadResult> => {
+    const signal = (controller.current ??= new AbortController()).signal;
+    // The sending code comes with the first file sent, not with the form.
+    const sender = await import("@/lib/storage/upload").catch(() => null);
+    if (!sender) return { ok: false, reason: "unreachable", error: uploadMessages.unreachable };
+    return sender.uploadFile(file, destination, { accessToken: sessionAccessToken, signal, onProgress: setProgress });
   };
   const cancel = () => controller.current?.abort();
   const finish = () => {

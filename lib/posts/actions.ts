@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { after } from "next/server";
 import { fail, ok } from "@/lib/result";
 import { action, prelude, refusedForm, signedIn } from "@/lib/server-action";
-import { checkUploadFile, mediaObjectPath, uploadMessages } from "@/lib/storage/upload";
+import { checkUploadFile, mediaObjectPath, uploadMessages } from "@/lib/storage/buckets";
 import { createAdminClient } from "@/lib/supabase/admin";
 import { linkPostSchema, postEditSchema, postMessages, uploadPostSchema, type UploadPostInput } from "@/lib/validation/post";
 import { rateLimitRefusal } from "@/lib/validation/rate-limit";

@@ -1,7 +1,8 @@
 // The avatar uploader reads Storage's answers: each refusal the avatars bucket gives must turn into
 // the message the person sees, whatever HTTP status carries it.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { avatarObjectPath, uploadProblem } from "../../lib/storage/upload";
+import { avatarObjectPath } from "../../lib/storage/buckets";
+import { uploadProblem } from "../../lib/storage/upload";
 import { anonClient, anonKey, apiUrl, serviceClient } from "../helpers/stack";
 
 const admin = serviceClient();

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { removeOrphanUploads } from "../../lib/posts/orphans";
 import { getFeedPage } from "../../lib/posts/queries";
-import { mediaObjectPath } from "../../lib/storage/upload";
+import { mediaObjectPath } from "../../lib/storage/buckets";
 import { adminQuery, anonClient, serviceClient } from "../helpers/stack";
 import { addMember, createRoom, deleteUsers, signedInUser, type TestUser } from "../helpers/post-fixtures";
 import { wavFile } from "../helpers/media-files";

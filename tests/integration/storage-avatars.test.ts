@@ -4,7 +4,7 @@
 // through its public URL (lib/avatars.ts), and the server action removes the replaced one.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { avatarObjectPath } from "../../lib/storage/upload.ts";
+import { avatarObjectPath } from "../../lib/storage/buckets.ts";
 import {
   adminQuery,
   insertAuthUsers,

@@ -4,7 +4,8 @@
 // members, non-members and anon write nowhere; nobody writes into another room's folder.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { coverObjectPath, uploadProblem } from "../../lib/storage/upload.ts";
+import { coverObjectPath } from "../../lib/storage/buckets.ts";
+import { uploadProblem } from "../../lib/storage/upload.ts";
 import {
   adminQuery,
   insertAuthUsers,

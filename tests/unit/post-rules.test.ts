@@ -1,7 +1,8 @@
 // The post form's rules, shared by the browser and the server actions: what a link, a title, a
 // text and a file must be, the feed's cursor, and how Storage's refusals read.
 import { expect, test } from "vitest";
-import { checkUploadFile, mediaObjectPath, uploadBuckets, uploadProblem } from "@/lib/storage/upload";
+import { checkUploadFile, mediaObjectPath, uploadBuckets } from "@/lib/storage/buckets";
+import { uploadProblem } from "@/lib/storage/upload";
 import { decodeCursor, encodeCursor, olderThan } from "@/lib/posts/cursor";
 import { linkPostSchema, postEditSchema, uploadPostSchema } from "@/lib/validation/post";
 

@@ -2,7 +2,7 @@
 // which paths rooms.cover_path may be pointed at, and how Postgres' refusals read to people.
 import { describe, expect, test } from "vitest";
 import { isCoverPathOf } from "@/lib/rooms/covers";
-import { checkUploadFile, coverObjectPath } from "@/lib/storage/upload";
+import { checkUploadFile, coverObjectPath } from "@/lib/storage/buckets";
 import { roomWriteError } from "@/lib/rooms/write-errors";
 
 const room = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";

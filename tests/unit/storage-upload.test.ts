@@ -1,4 +1,4 @@
-// The one upload module (lib/storage/upload.ts): each bucket's rules as config.toml declares them,
+// The one upload path (lib/storage/buckets.ts and upload.ts): each bucket's rules as config.toml declares them,
 // the refusals in each bucket's words, and a file's journey — its request, progress, cancel and the
 // failures on the way — through a fake transport of the module's own interface, then the browser's
 // transport on a fake XMLHttpRequest.
@@ -17,13 +17,8 @@ import {
   mediaObjectPath,
   type UploadBucket,
   uploadBuckets,
-  uploadFile,
-  uploadProblem,
-  uploadRefusal,
-  type UploadRequest,
-  type UploadTransport,
-  xhrTransport,
-} from "@/lib/storage/upload";
+} from "@/lib/storage/buckets";
+import { uploadFile, uploadProblem, uploadRefusal, type UploadRequest, type UploadTransport, xhrTransport } from "@/lib/storage/upload";
 
 const buckets = Object.keys(uploadBuckets) as UploadBucket[];
 const png = (bytes = 4) => new File([new Uint8Array(bytes)], "me.png", { type: "image/png" });

@@ -10,7 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { networkMessage } from "@/lib/auth/messages";
 import { coverBucket } from "@/lib/rooms/covers";
-import { acceptedTypes, checkUploadFile, coverObjectPath } from "@/lib/storage/upload";
+import { acceptedTypes, checkUploadFile, coverObjectPath } from "@/lib/storage/buckets";
 
 /** Uploads the cover straight to Storage (with progress), then the server action points the room at it. */
 export function CoverUploader({ roomId, roomName, currentPath }: { roomId: string; roomName: string; currentPath: string | null }) {
