@@ -10,6 +10,9 @@ import { chainEnv } from "./deployment.ts";
 
 const apiPort = (chain: LocalChain) => Number(new URL(chain.apiUrl).port);
 
+/** The thirdweb client ID of a local development site: not a real one, as nothing local reaches thirdweb. */
+export const localThirdwebClientId = "cuepoint-local";
+
 /** The compiled contracts' input digest: a chain deployed from other contracts is replaced. */
 export function version(): string {
   return readArtifacts().inputDigest;
@@ -27,7 +30,11 @@ export async function apiUrlChanged(chain: LocalChain): Promise<void> {
   await refreshAvatars(chain.rpcUrl, apiPort(chain));
 }
 
-/** CHAIN_RPC_31337, ENS_CHAIN_ID, ENS_UNIVERSAL_RESOLVER and their NEXT_PUBLIC_ twins. */
+/**
+ * CHAIN_RPC_31337, ENS_CHAIN_ID, ENS_UNIVERSAL_RESOLVER and their NEXT_PUBLIC_ twins; and a thirdweb
+ * client ID for the local chain, so wallet sign-in, linking and gated rooms work on `npm run dev`:
+ * thirdweb needs an ID to make a client, and the local chain asks nothing of thirdweb's servers.
+ */
 export function env(chain: Pick<LocalChain, "rpcUrl">): Record<string, string> {
-  return chainEnv(chain.rpcUrl);
+  return { ...chainEnv(chain.rpcUrl), NEXT_PUBLIC_THIRDWEB_CLIENT_ID: localThirdwebClientId };
 }

@@ -5,6 +5,7 @@ import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { missingCredentialsMessage } from "@/lib/chain/credentials";
+import { ChainSetupNotice } from "@/components/wallets/chain-setup-notice";
 import { authErrorMessage } from "@/lib/auth/messages";
 import type { InjectedWalletChoice } from "./wallet-connect";
 
@@ -54,12 +55,11 @@ export function WalletSignIn({ clientId, unavailable }: { clientId: string | nul
         Sign in with Ethereum
       </h2>
       {!clientId ? (
-        <Alert tone="info">
-          <p className="font-medium">{unavailable ?? missingCredentialsMessage}</p>
-          <p className="mt-1 text-muted">
-            Wallet sign-in is turned off on this server until a thirdweb client ID is configured. Email sign-in works as usual.
-          </p>
-        </Alert>
+        <ChainSetupNotice
+          headline="Wallet sign-in isn't set up on this site"
+          detail="Sign in with your email instead; it works as usual."
+          setupMessage={unavailable ?? missingCredentialsMessage}
+        />
       ) : (
         <>
           {error ? <Alert tone="error">{error}</Alert> : null}

@@ -170,9 +170,16 @@ export function CreateRoomForm({ chains, gateUnavailable }: { chains: ChainOptio
           />
           <span>
             <span className="block font-medium">Holders of a token</span>
-            <span className="block text-sm text-muted">
-              {gateUnavailable ?? "People join when a wallet linked to their account holds enough of a token."}
-            </span>
+            {gateUnavailable ? (
+              <>
+                <span className="block text-sm text-muted">Token gates aren&apos;t set up on this site yet.</span>
+                <span className="block text-xs text-muted">
+                  For the site&apos;s owner: <code className="font-mono">{gateUnavailable}</code>
+                </span>
+              </>
+            ) : (
+              <span className="block text-sm text-muted">People join when a wallet linked to their account holds enough of a token.</span>
+            )}
           </span>
         </label>
       </fieldset>

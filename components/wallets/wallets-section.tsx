@@ -1,8 +1,9 @@
 import { WalletAddress } from "@/components/wallet-address";
-import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { shortChecksummedAddress } from "@/lib/chain/address";
+import { missingCredentialsMessage } from "@/lib/chain/credentials";
 import { maxWalletsPerAccount } from "@/lib/validation/wallet";
+import { ChainSetupNotice } from "./chain-setup-notice";
 import { LinkWalletButton, RefreshStaleNames, UnlinkWalletButton } from "./wallet-controls";
 
 export interface AccountWallet {
@@ -59,13 +60,11 @@ export function WalletsSection({
             </p>
           )
         ) : (
-          <Alert tone="info">
-            <p className="font-medium">{unavailable}</p>
-            <p className="mt-1 text-muted">
-              Linking wallets is turned off on this server until a thirdweb client ID is configured. The rest of your account works as
-              usual.
-            </p>
-          </Alert>
+          <ChainSetupNotice
+            headline="Linking wallets isn't set up on this site"
+            detail="The rest of your account works as usual, and wallets already linked stay listed here."
+            setupMessage={unavailable ?? missingCredentialsMessage}
+          />
         )}
       </div>
       {clientId && namesStale ? <RefreshStaleNames /> : null}

@@ -20,9 +20,19 @@ export const processChainEnv = (): ChainEnv => ({
   THIRDWEB_SECRET_KEY: process.env.THIRDWEB_SECRET_KEY,
 });
 
+let toldTheLog = false;
+
+/** The credentials, by the seed's rule; without them the rule's message goes to the server's log once, where whoever runs the site looks. */
 export function serverChainCredentials(env: ChainEnv = processChainEnv()): ChainCredentials {
-  return resolveChainCredentials(
+  const credentials = resolveChainCredentials(
     { clientId: env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID, secretKey: env.THIRDWEB_SECRET_KEY },
     clientIdFromSecretKey,
   );
+  if (!credentials.ok && !toldTheLog) {
+    toldTheLog = true;
+    console.warn(
+      `thirdweb: ${credentials.error} — wallet sign-in, linking and token gates are off (set NEXT_PUBLIC_THIRDWEB_CLIENT_ID or THIRDWEB_SECRET_KEY; docs/deploy.md)`,
+    );
+  }
+  return credentials;
 }

@@ -1,4 +1,4 @@
-import { Alert } from "@/components/ui/alert";
+import { ChainSetupNotice } from "@/components/wallets/chain-setup-notice";
 import { shortChecksummedAddress } from "@/lib/chain/address";
 import { findChain } from "@/lib/chain/chains";
 import { serverChainConfig } from "@/lib/chain/config";
@@ -51,7 +51,11 @@ export async function GateSection({ roomId, gate, isOwner }: { roomId: string; g
       {credentials.ok ? (
         <GateForm roomId={roomId} gated={gate !== null} chains={config.chains.map(({ id, name }) => ({ id, name }))} initial={initial} />
       ) : (
-        <Alert tone="error">{credentials.error}</Alert>
+        <ChainSetupNotice
+          headline="Token gates aren't set up on this site"
+          detail="Who may join stays as it is. Open rooms work as usual."
+          setupMessage={credentials.error}
+        />
       )}
     </section>
   );
