@@ -106,6 +106,20 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   expect(live?.host_id).toBe(host.id);
   const sessionId = live!.id as string;
 
+  // The session starts with the room's ten newest posts queued (the tracks, posted after the tone),
+  // and the host's one primary action is to play them.
+  await expect(queuedTitles(hostPage)).toHaveCount(10);
+  const started = await queueRows(sessionId);
+  expect(started.map((row) => [row.status, row.added_by])).toEqual(Array.from({ length: 10 }, () => ["queued", host.id]));
+  expect(started.every((row) => tracks.some((t) => t.id === row.post_id))).toBe(true);
+  const playTheQueue = hostPage.getByRole("button", { name: "Play the queue", exact: true });
+  await expect(playTheQueue).toHaveClass(/bg-accent/);
+  await expect(hostPage.locator("main button.bg-accent:visible:not(section[aria-labelledby='session-moments'] button)")).toHaveCount(1);
+  await checkPage(hostPage, "listen-started-with-queue");
+  // This test builds its own queue: the started one goes.
+  expect((await service.from("session_queue").delete().eq("session_id", sessionId)).error).toBeNull();
+  await expect(queuedTitles(hostPage)).toHaveCount(0);
+
   // The host plays the tone and starts listening.
   await hostPage.getByLabel("Play a post now").selectOption({ label: "Opening tone" });
   // Acting as host also lets the page play its media (the click is the browser's permission).
@@ -119,12 +133,15 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await memberPage.waitForURL(`/r/${room.slug}/listen`);
   await memberPage.getByRole("button", { name: "Join the session" }).click();
 
-  // Who is listening: the host marked, the member by their ENS name.
+  // Who is listening: the host marked; the member by the one name they have everywhere (their
+  // display name, as the header and comments show it), their ENS name the second line.
   for (const page of [hostPage, memberPage]) {
     await expect(listeners(page).getByRole("listitem")).toHaveCount(2);
     await expect(listeners(page).getByRole("listitem").first()).toContainText("Host");
-    await expect(listeners(page).locator("[data-listener]").filter({ hasText: "listener.eth" })).toBeVisible();
+    const memberRow = listeners(page).locator("[data-listener]").filter({ hasText: memberName });
+    await expect(memberRow.locator("[data-ens-name]")).toHaveText("listener.eth");
   }
+  await expect(hostPage.getByRole("button", { name: `Make ${memberName} the host` })).toBeVisible();
 
   // A comment made during the session: stamped with the position and the session; it pops up at
   // once in the host's ticker (everyone is at that second).
@@ -249,6 +266,34 @@ test("people who are not members are told to join to listen together", async ({ 
   await side.page.goto(`/r/${room.slug}/listen`);
   await expect(side.page.getByRole("heading", { name: "Only members can listen together" })).toBeVisible();
   await checkPage(side.page, "listen-not-member");
+  expect(side.errors).toEqual([]);
+  await side.context.close();
+});
+
+test("a session nobody follows ends, and the room stops announcing it", async ({ browser }) => {
+  const { host, member, room } = await listeningRoom();
+  const hostClient = await signedInClient(host.email, host.password);
+  const { data: started, error } = await hostClient.rpc("start_listening_session", { room_id: room.id });
+  expect(error).toBeNull();
+  const side = await signedInPage(browser, member);
+  await side.page.goto(`/r/${room.slug}`);
+  await expect(side.page.getByText("Listening together now").first()).toBeVisible();
+
+  // Everyone left over two minutes ago: no heartbeat from the host, no page in the session.
+  const ago = new Date(Date.now() - 3 * 60_000).toISOString();
+  expect((await service.from("listening_sessions").update({ host_seen_at: ago }).eq("id", started.id)).error).toBeNull();
+  expect((await service.from("presence").update({ seen_at: ago }).eq("session_id", started.id)).error).toBeNull();
+
+  await side.page.reload();
+  await expect(side.page.getByRole("heading", { name: room.name, level: 1 })).toBeVisible();
+  await expect(side.page.getByText("Listening together now")).toHaveCount(0);
+  const { data: ended } = await service.from("listening_sessions").select("ended_at, playing").eq("id", started.id).single();
+  expect(ended?.ended_at).not.toBeNull();
+  expect(ended?.playing).toBe(false);
+
+  // The listening page offers a new session rather than joining the old one.
+  await side.page.goto(`/r/${room.slug}/listen`);
+  await expect(side.page.getByRole("heading", { name: "Nobody is listening together right now" })).toBeVisible();
   expect(side.errors).toEqual([]);
   await side.context.close();
 });

@@ -302,6 +302,61 @@ $$;
 ALTER FUNCTION private.check_room_keeps_owner() OWNER TO postgres;
 
 --
+-- Name: count_comment_activity(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.count_comment_activity() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    insert into public.post_activity as a (post_id, room_id, comment_count, last_activity_at)
+    values (new.post_id, new.room_id, 1, new.created_at)
+    on conflict (post_id) do update
+      set comment_count = a.comment_count + 1,
+          last_activity_at = greatest(a.last_activity_at, excluded.last_activity_at);
+    update public.room_activity
+      set last_activity_at = greatest(last_activity_at, new.created_at)
+      where room_id = new.room_id;
+  elsif tg_op = 'DELETE' then
+    -- A post deleted with its comments takes its row with it first: nothing left to count down.
+    update public.post_activity set comment_count = greatest(comment_count - 1, 0) where post_id = old.post_id;
+  end if;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.count_comment_activity() OWNER TO postgres;
+
+--
+-- Name: count_post_activity(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.count_post_activity() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    insert into public.post_activity (post_id, room_id, last_activity_at)
+    values (new.id, new.room_id, new.created_at)
+    on conflict (post_id) do nothing;
+    insert into public.room_activity as a (room_id, post_count, last_activity_at)
+    values (new.room_id, 1, new.created_at)
+    on conflict (room_id) do update
+      set post_count = a.post_count + 1,
+          last_activity_at = greatest(a.last_activity_at, excluded.last_activity_at);
+  elsif tg_op = 'DELETE' then
+    update public.room_activity set post_count = greatest(post_count - 1, 0) where room_id = old.room_id;
+  end if;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.count_post_activity() OWNER TO postgres;
+
+--
 -- Name: count_room_members(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -420,6 +475,30 @@ $$;
 ALTER FUNCTION private.end_memberships_of_unlinked_wallet() OWNER TO postgres;
 
 --
+-- Name: end_session_if_over(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.end_session_if_over(room uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.listening_sessions s
+    set ended_at = greatest(s.host_seen_at, s.started_at, (
+          select max(p.seen_at) from public.presence p where p.room_id = s.room_id and p.session_id = s.id
+        )),
+        playing = false
+    where s.room_id = room and s.ended_at is null and private.session_is_over(s);
+$$;
+
+ALTER FUNCTION private.end_session_if_over(room uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION end_session_if_over(room uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.end_session_if_over(room uuid) IS 'Ends the room''s live session when nobody follows it (private.session_is_over).';
+
+--
 -- Name: enforce_wallet_limit(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -438,6 +517,32 @@ end;
 $$;
 
 ALTER FUNCTION private.enforce_wallet_limit() OWNER TO postgres;
+
+--
+-- Name: fresh_authenticator_code(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.fresh_authenticator_code() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce((select auth.jwt() ->> 'aal') = 'aal2', false)
+    and jsonb_typeof((select auth.jwt()) -> 'amr') = 'array'
+    and exists (
+      select 1 from jsonb_array_elements((select auth.jwt()) -> 'amr') entry
+      where entry ->> 'method' = 'totp'
+        and jsonb_typeof(entry -> 'timestamp') = 'number'
+        and (entry ->> 'timestamp')::numeric >= extract(epoch from now()) - 600
+    );
+$$;
+
+ALTER FUNCTION private.fresh_authenticator_code() OWNER TO postgres;
+
+--
+-- Name: FUNCTION fresh_authenticator_code(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.fresh_authenticator_code() IS 'True when the caller''s token carries an authenticator code entered in the last 10 minutes (aal2, amr totp).';
 
 --
 -- Name: gated_membership_lifetime(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1085,7 +1190,8 @@ CREATE FUNCTION private.rate_limits() RETURNS TABLE(action text, max_count integ
     ('posts', 20, interval '1 hour', 'You''re posting quickly in this room — try again in {wait}'),
     ('comments', 20, interval '1 minute', 'You''re commenting quickly — try again in {wait}'),
     ('reactions', 60, interval '1 minute', 'You''re reacting quickly — try again in {wait}'),
-    ('wallet links', 30, interval '10 minutes', 'Too many attempts to link a wallet — try again in {wait}')
+    ('wallet links', 30, interval '10 minutes', 'Too many attempts to link a wallet — try again in {wait}'),
+    ('recovery codes', 5, interval '15 minutes', 'Too many recovery codes tried — try again in {wait}')
 $$;
 
 ALTER FUNCTION private.rate_limits() OWNER TO postgres;
@@ -1286,6 +1392,31 @@ CREATE FUNCTION private.session_idle_after() RETURNS interval
 ALTER FUNCTION private.session_idle_after() OWNER TO postgres;
 
 --
+-- Name: session_is_over(public.listening_sessions); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.session_is_over(target public.listening_sessions) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select target.ended_at is null
+    and target.host_seen_at < clock_timestamp() - private.session_idle_after()
+    and not exists (
+      select 1 from public.presence p
+      where p.room_id = target.room_id and p.session_id = target.id
+        and p.seen_at > clock_timestamp() - private.session_idle_after()
+    );
+$$;
+
+ALTER FUNCTION private.session_is_over(target public.listening_sessions) OWNER TO postgres;
+
+--
+-- Name: FUNCTION session_is_over(target public.listening_sessions); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.session_is_over(target public.listening_sessions) IS 'A live session nobody follows: no heartbeat from its host and no page in it for private.session_idle_after().';
+
+--
 -- Name: session_post_duration(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1468,25 +1599,29 @@ CREATE FUNCTION public.claim_session_host(session_id uuid, expected_host_id uuid
     AS $$
 declare
   caller uuid := (select auth.uid());
-  found_session public.listening_sessions := private.live_session_for_change(claim_session_host.session_id);
+  found_session public.listening_sessions;
 begin
-  if found_session.host_id = caller then
+  if caller is null then
+    raise exception 'Sign in to listen together' using errcode = '42501';
+  end if;
+  select * into found_session from public.listening_sessions s where s.id = claim_session_host.session_id for update;
+  if not found or (select private.room_role(found_session.room_id)) is null then
+    raise exception 'Only members of the room can take part in its session' using errcode = '42501';
+  end if;
+  -- Ended (now, or before): the ended row says so.
+  if found_session.ended_at is null and private.session_is_over(found_session) then
+    perform private.end_session_if_over(found_session.room_id);
+    select * into found_session from public.listening_sessions s where s.id = found_session.id;
+  end if;
+  if found_session.ended_at is not null or found_session.host_id = caller then
     return found_session;
   end if;
-  if found_session.host_seen_at < clock_timestamp() - private.session_idle_after() then
-    update public.listening_sessions s
-      set ended_at = greatest(s.host_seen_at, s.started_at), playing = false
-      where s.id = found_session.id
-      returning * into found_session;
+  -- Someone else hosts now, or the host is still here: the row names who hosts.
+  if found_session.host_id is distinct from claim_session_host.expected_host_id
+     or (found_session.host_id is not null
+         and found_session.host_seen_at >= clock_timestamp() - private.host_quiet_after()
+         and private.is_current_member(found_session.room_id, found_session.host_id)) then
     return found_session;
-  end if;
-  if found_session.host_id is distinct from claim_session_host.expected_host_id then
-    raise exception 'Someone else is hosting now' using errcode = 'PT409';
-  end if;
-  if found_session.host_id is not null
-     and found_session.host_seen_at >= clock_timestamp() - private.host_quiet_after()
-     and private.is_current_member(found_session.room_id, found_session.host_id) then
-    raise exception 'The host is still here' using errcode = 'PT409';
   end if;
   update public.listening_sessions s set host_id = caller, host_seen_at = clock_timestamp()
     where s.id = found_session.id
@@ -1501,7 +1636,7 @@ ALTER FUNCTION public.claim_session_host(session_id uuid, expected_host_id uuid)
 -- Name: FUNCTION claim_session_host(session_id uuid, expected_host_id uuid); Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON FUNCTION public.claim_session_host(session_id uuid, expected_host_id uuid) IS 'Any member: becomes host when the host has gone quiet or is no longer a member; a session nobody has hosted for 2 minutes ends instead (the ended row is returned).';
+COMMENT ON FUNCTION public.claim_session_host(session_id uuid, expected_host_id uuid) IS 'Any member: becomes host when the host has gone quiet or is no longer a member. Answers the session as it then is: hosted by the caller, by someone else (the host is still here, or another claim won), or ended (nobody followed it).';
 
 --
 -- Name: rooms; Type: TABLE; Schema: public; Owner: postgres
@@ -1702,6 +1837,79 @@ ALTER FUNCTION public.leave_here(target_room uuid, tab uuid) OWNER TO postgres;
 COMMENT ON FUNCTION public.leave_here(target_room uuid, tab uuid) IS 'The caller''s open page leaves the room.';
 
 --
+-- Name: live_now(integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.live_now(max_sessions integer DEFAULT 12) RETURNS TABLE(session_id uuid, room_id uuid, slug text, name text, cover_path text, visibility text, is_member boolean, host_name text, post_id uuid, post_title text, playing boolean, started_at timestamp with time zone, listeners integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select s.id, r.id, r.slug, r.name, r.cover_path, r.visibility, mine.room_id is not null,
+    h.display_name, s.post_id, po.title, s.playing, s.started_at, coalesce(l.listeners, 0)
+  from public.listening_sessions s
+  join public.rooms r on r.id = s.room_id
+  left join (select private.my_room_ids() as room_id) mine on mine.room_id = r.id
+  left join public.profiles h on h.id = s.host_id
+  left join public.posts po on po.id = s.post_id
+  left join lateral (
+    select count(distinct p.user_id)::integer as listeners from public.presence p
+    where p.room_id = s.room_id and p.session_id = s.id
+      and p.seen_at > now() - private.presence_lifetime()
+      and private.is_current_member(s.room_id, p.user_id)
+  ) l on true
+  where s.ended_at is null
+    and (r.visibility = 'public' or mine.room_id is not null)
+    and not private.session_is_over(s)
+  order by coalesce(l.listeners, 0) desc, s.started_at desc, s.id
+  limit least(greatest(coalesce(max_sessions, 12), 1), 50);
+$$;
+
+ALTER FUNCTION public.live_now(max_sessions integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION live_now(max_sessions integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.live_now(max_sessions integer) IS 'Sessions on now in the rooms the caller may read (public rooms, and a member''s own), most listeners first.';
+
+--
+-- Name: live_sessions(uuid[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.live_sessions(room_ids uuid[]) RETURNS TABLE(room_id uuid, session_id uuid, host_id uuid, post_id uuid, playing boolean, started_at timestamp with time zone, listeners integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  room uuid;
+begin
+  if cardinality(room_ids) > 100 then
+    raise exception 'Ask about at most 100 rooms at a time' using errcode = '22023';
+  end if;
+  for room in select distinct r from unnest(room_ids) r where r is not null and private.can_read_room_content(r) loop
+    perform private.end_session_if_over(room);
+  end loop;
+  return query
+    select s.room_id, s.id, s.host_id, s.post_id, s.playing, s.started_at,
+      (select count(distinct p.user_id)::integer from public.presence p
+        where p.room_id = s.room_id and p.session_id = s.id
+          and p.seen_at > clock_timestamp() - private.presence_lifetime()
+          and private.is_current_member(s.room_id, p.user_id))
+    from public.listening_sessions s
+    where s.room_id = any(room_ids) and s.ended_at is null and private.can_read_room_content(s.room_id)
+    order by s.started_at desc;
+end;
+$$;
+
+ALTER FUNCTION public.live_sessions(room_ids uuid[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION live_sessions(room_ids uuid[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.live_sessions(room_ids uuid[]) IS 'The live sessions of these rooms (at most 100) the caller may read, with how many follow; sessions nobody follows end first.';
+
+--
 -- Name: mark_here(uuid, uuid, uuid, uuid, boolean); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -1755,6 +1963,40 @@ ALTER FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uuid, pla
 COMMENT ON FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uuid, playing_post uuid, is_following boolean) IS 'The caller''s open page is here (and in a session, playing a post, following the host or not); returns since when.';
 
 --
+-- Name: mark_room_visited(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mark_room_visited(target_room uuid) RETURNS timestamp with time zone
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  person uuid := (select auth.uid());
+  previous timestamptz;
+begin
+  if person is null then
+    raise exception 'Sign in to keep track of your rooms' using errcode = '42501';
+  end if;
+  if target_room is null or not private.is_current_member(target_room, person) then
+    raise exception 'Only members of this room keep track of their visits' using errcode = '42501';
+  end if;
+  select v.seen_at into previous from public.room_visits v where v.user_id = person and v.room_id = target_room;
+  insert into public.room_visits as v (user_id, room_id, seen_at)
+  values (person, target_room, now())
+  on conflict (user_id, room_id) do update set seen_at = greatest(v.seen_at, excluded.seen_at);
+  return previous;
+end;
+$$;
+
+ALTER FUNCTION public.mark_room_visited(target_room uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION mark_room_visited(target_room uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.mark_room_visited(target_room uuid) IS 'A member opened the room now; answers when they had last opened it (null: never).';
+
+--
 -- Name: media_orphan_uploads(interval, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -1778,6 +2020,84 @@ ALTER FUNCTION public.media_orphan_uploads(grace interval, max_files integer) OW
 --
 
 COMMENT ON FUNCTION public.media_orphan_uploads(grace interval, max_files integer) IS 'Names of media files older than the grace period that no post points at (for the server''s cleanup).';
+
+--
+-- Name: my_rooms(integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.my_rooms(max_rooms integer DEFAULT 50) RETURNS TABLE(room_id uuid, slug text, name text, cover_path text, visibility text, member_count integer, role text, current boolean, last_visit_at timestamp with time zone, new_posts integer, new_comments integer, last_activity_at timestamp with time zone, live_session_id uuid, live_listeners integer, here_count integer, here jsonb)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with mine as (
+    select r.id, r.slug, r.name, r.cover_path, r.visibility, r.member_count, m.role, m.joined_at,
+      private.membership_counts(r.visibility, m.role, m.verified_at) as current,
+      v.seen_at,
+      greatest(v.seen_at, m.joined_at) as since
+    from public.memberships m
+    join public.rooms r on r.id = m.room_id
+    left join public.room_visits v on v.user_id = m.user_id and v.room_id = m.room_id
+    where m.user_id = (select auth.uid())
+  )
+  select mine.id, mine.slug, mine.name, mine.cover_path, mine.visibility, mine.member_count, mine.role, mine.current,
+    mine.seen_at,
+    case when mine.current then (
+      select count(*)::integer from (
+        select 1 from public.posts p
+        where p.room_id = mine.id and p.created_at > mine.since and p.author_id <> (select auth.uid())
+        limit 100) n) end,
+    case when mine.current then (
+      select count(*)::integer from (
+        select 1 from public.moments c
+        where c.room_id = mine.id and c.created_at > mine.since and c.author_id <> (select auth.uid())
+        limit 100) n) end,
+    activity.at,
+    live.id,
+    live.listeners,
+    coalesce(here.people, 0),
+    coalesce(here.faces, '[]'::jsonb)
+  from mine
+  left join lateral (
+    -- The newest post or comment: the first entry of each one's room index.
+    select greatest(
+      (select max(p.created_at) from public.posts p where p.room_id = mine.id),
+      (select max(c.created_at) from public.moments c where c.room_id = mine.id)) as at
+    where mine.current
+  ) activity on true
+  left join lateral (
+    select s.id,
+      (select count(distinct p.user_id)::integer from public.presence p
+        where p.room_id = s.room_id and p.session_id = s.id
+          and p.seen_at > now() - private.presence_lifetime()
+          and private.is_current_member(s.room_id, p.user_id)) as listeners
+    from public.listening_sessions s
+    where mine.current and s.room_id = mine.id and s.ended_at is null and not private.session_is_over(s)
+  ) live on true
+  left join lateral (
+    select count(*)::integer as people,
+      jsonb_agg(jsonb_build_object('username', pr.username, 'display_name', pr.display_name, 'avatar_path', pr.avatar_path)
+                order by f.seen_at desc) filter (where f.rank <= 4) as faces
+    from (
+      select p.user_id, max(p.seen_at) as seen_at, row_number() over (order by max(p.seen_at) desc) as rank
+      from public.presence p
+      where mine.current and p.room_id = mine.id and p.seen_at > now() - private.presence_lifetime()
+        and p.user_id <> (select auth.uid())
+        and private.is_current_member(mine.id, p.user_id)
+      group by p.user_id
+    ) f
+    join public.profiles pr on pr.id = f.user_id
+  ) here on true
+  order by (live.id is not null) desc, activity.at desc nulls last, mine.joined_at desc, mine.id
+  limit least(greatest(coalesce(max_rooms, 50), 1), 100);
+$$;
+
+ALTER FUNCTION public.my_rooms(max_rooms integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION my_rooms(max_rooms integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.my_rooms(max_rooms integer) IS 'The caller''s rooms (at most 100): live session, who is here, and others'' posts and comments (counted to 100) since the caller last opened the room. A gated membership that no longer counts shows the room only.';
 
 --
 -- Name: play_next_in_session(uuid, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: postgres
@@ -1869,6 +2189,69 @@ ALTER FUNCTION public.profiles_wallets(profile_ids uuid[]) OWNER TO postgres;
 COMMENT ON FUNCTION public.profiles_wallets(profile_ids uuid[]) IS 'Address, ENS name and avatar of the wallets of the given profiles (what profile_wallets shows for one).';
 
 --
+-- Name: recovery_codes_status(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.recovery_codes_status() RETURNS TABLE(codes_left integer, recovered_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select
+    (select count(*)::integer from private.recovery_codes c
+      where c.user_id = (select auth.uid()) and c.used_at is null
+        and c.factor_id in (select f.id from auth.mfa_factors f where f.user_id = (select auth.uid()) and f.status = 'verified')),
+    case when not (select private.has_verified_factor()) then
+      (select max(c.used_at) from private.recovery_codes c where c.user_id = (select auth.uid()) and c.factor_id is null)
+    end
+  where (select auth.uid()) is not null;
+$$;
+
+ALTER FUNCTION public.recovery_codes_status() OWNER TO postgres;
+
+--
+-- Name: FUNCTION recovery_codes_status(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.recovery_codes_status() IS 'The caller''s recovery codes left (for their current authenticator) and, while two-factor is off, when a recovery code turned it off; no row for a signed-out caller.';
+
+--
+-- Name: redeem_recovery_code(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.redeem_recovery_code(code_hash text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  used uuid;
+begin
+  if caller is null then
+    raise exception 'Sign in with your password first, then enter a recovery code' using errcode = '42501';
+  end if;
+  if not (select private.has_verified_factor()) then
+    raise exception 'Two-factor authentication is off for this account, so it has no recovery codes' using errcode = '42501';
+  end if;
+  perform private.take_rate('recovery codes', caller);
+  update private.recovery_codes c set used_at = clock_timestamp()
+    where c.user_id = caller
+      and c.code_hash = redeem_recovery_code.code_hash
+      and c.used_at is null
+      and c.factor_id in (select f.id from auth.mfa_factors f where f.user_id = caller and f.status = 'verified')
+    returning c.id into used;
+  return used is not null;
+end;
+$$;
+
+ALTER FUNCTION public.redeem_recovery_code(code_hash text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION redeem_recovery_code(code_hash text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.redeem_recovery_code(code_hash text) IS 'Marks one of the caller''s unused recovery codes (by its hash) used and answers true, or answers false; 5 tries per 15 minutes (PT429 past that). Refused to a signed-out caller and to an account without two-factor.';
+
+--
 -- Name: release_session_host(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -1883,6 +2266,51 @@ end;
 $$;
 
 ALTER FUNCTION public.release_session_host(session_id uuid) OWNER TO postgres;
+
+--
+-- Name: replace_recovery_codes(text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.replace_recovery_codes(code_hashes text[]) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  caller uuid := (select auth.uid());
+  factor uuid;
+begin
+  if caller is null then
+    raise exception 'Sign in to make recovery codes' using errcode = '42501';
+  end if;
+  select f.id into factor from auth.mfa_factors f
+    where f.user_id = caller and f.status = 'verified'
+    order by f.created_at desc
+    limit 1;
+  if factor is null then
+    raise exception 'Set up an authenticator app first: recovery codes stand in for it' using errcode = '42501';
+  end if;
+  if not (select private.fresh_authenticator_code()) then
+    raise exception 'Enter a code from your authenticator app first, then make new recovery codes' using errcode = '42501';
+  end if;
+  if coalesce(cardinality(replace_recovery_codes.code_hashes), 0) <> 10
+     or (select count(distinct h) from unnest(replace_recovery_codes.code_hashes) h where h ~ '^[0-9a-f]{64}$') <> 10 then
+    raise exception 'Recovery codes come as ten different codes' using errcode = '22023';
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('recovery codes:' || caller::text, 0));
+  delete from private.recovery_codes c where c.user_id = caller;
+  insert into private.recovery_codes (user_id, factor_id, code_hash)
+    select caller, factor, h from unnest(replace_recovery_codes.code_hashes) h;
+  return 10;
+end;
+$_$;
+
+ALTER FUNCTION public.replace_recovery_codes(code_hashes text[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION replace_recovery_codes(code_hashes text[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.replace_recovery_codes(code_hashes text[]) IS 'Replaces the caller''s recovery codes with ten new hashes, bound to their authenticator; needs an authenticator code entered in the last 10 minutes. The old codes stop working at once.';
 
 --
 -- Name: search_rooms(text, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -2114,10 +2542,10 @@ ALTER FUNCTION public.set_session_playback(session_id uuid, post_id uuid, positi
 COMMENT ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) IS 'Host only: sets the playback everyone follows.';
 
 --
--- Name: start_listening_session(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+-- Name: start_listening_session(uuid, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.start_listening_session(room_id uuid, post_id uuid DEFAULT NULL::uuid) RETURNS public.listening_sessions
+CREATE FUNCTION public.start_listening_session(room_id uuid, post_id uuid DEFAULT NULL::uuid, queue_recent integer DEFAULT 0) RETURNS public.listening_sessions
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -2137,14 +2565,14 @@ begin
   if caller_role = 'member' and starters <> 'members' then
     raise exception 'Only the owner and moderators can start a session in this room' using errcode = '42501';
   end if;
+  if queue_recent is null or queue_recent < 0 or queue_recent > 20 then
+    raise exception 'A new session queues between 0 and 20 of the room''s posts' using errcode = '22023';
+  end if;
   if start_listening_session.post_id is not null then
     perform private.session_post_duration(start_listening_session.room_id, start_listening_session.post_id);
   end if;
-  -- A session nobody has hosted for a while is over: it makes way for the new one.
-  update public.listening_sessions s
-    set ended_at = greatest(s.host_seen_at, s.started_at), playing = false
-    where s.room_id = start_listening_session.room_id and s.ended_at is null
-      and s.host_seen_at < clock_timestamp() - private.session_idle_after();
+  -- A session nobody follows is over: it makes way for the new one.
+  perform private.end_session_if_over(start_listening_session.room_id);
   begin
     insert into public.listening_sessions (room_id, started_by, host_id, post_id)
     values (start_listening_session.room_id, caller, caller, start_listening_session.post_id)
@@ -2152,17 +2580,66 @@ begin
   exception when unique_violation then
     raise exception 'A session is already on in this room — join it' using errcode = 'PT409';
   end;
+  -- The room's newest posts, queued by the host (the queue's trigger checks each and orders them).
+  insert into public.session_queue (session_id, post_id, added_by)
+  select started.id, p.id, caller
+  from public.posts p
+  where p.room_id = start_listening_session.room_id and p.id is distinct from start_listening_session.post_id
+  order by p.created_at desc, p.id desc
+  limit queue_recent;
   return started;
 end;
 $$;
 
-ALTER FUNCTION public.start_listening_session(room_id uuid, post_id uuid) OWNER TO postgres;
+ALTER FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) OWNER TO postgres;
 
 --
--- Name: FUNCTION start_listening_session(room_id uuid, post_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+-- Name: FUNCTION start_listening_session(room_id uuid, post_id uuid, queue_recent integer); Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid) IS 'Starts the room''s listening session with the caller as host (optionally with a post loaded, paused at 0).';
+COMMENT ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) IS 'Starts the room''s listening session with the caller as host (optionally with a post loaded, paused at 0), with the room''s queue_recent newest other posts queued (0–20).';
+
+--
+-- Name: top_moments(integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.top_moments(max_moments integer DEFAULT 6) RETURNS TABLE(post_id uuid, post_title text, room_slug text, room_name text, at_seconds integer, comments integer, sample_body text, sample_author text, last_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  -- At most the week's 5000 newest timed comments are looked at, so the page's cost stays bounded.
+  with recent as (
+    select c.id, c.post_id, c.room_id, c.author_id, c.at_seconds, c.body, c.created_at
+    from public.moments c
+    where c.at_seconds is not null and c.created_at > now() - interval '7 days'
+    order by c.created_at desc
+    limit 5000
+  ),
+  clusters as (
+    select c.post_id, floor(c.at_seconds / 10)::integer as bucket, count(*)::integer as comments,
+      min(c.at_seconds) as at_seconds, max(c.created_at) as last_at,
+      (array_agg(c.id order by c.created_at desc))[1] as sample_id
+    from recent c
+    join public.rooms r on r.id = c.room_id and r.visibility = 'public'
+    group by c.post_id, floor(c.at_seconds / 10)
+  )
+  select k.post_id, po.title, r.slug, r.name, floor(k.at_seconds)::integer, k.comments, sample.body, au.display_name, k.last_at
+  from clusters k
+  join public.posts po on po.id = k.post_id
+  join public.rooms r on r.id = po.room_id and r.visibility = 'public'
+  join public.moments sample on sample.id = k.sample_id
+  left join public.profiles au on au.id = sample.author_id
+  order by k.comments desc, k.last_at desc, k.post_id, k.bucket
+  limit least(greatest(coalesce(max_moments, 6), 1), 24);
+$$;
+
+ALTER FUNCTION public.top_moments(max_moments integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION top_moments(max_moments integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.top_moments(max_moments integer) IS 'Public rooms'' most-commented moments this week: timed comments on one post within the same ten seconds, most comments first.';
 
 --
 -- Name: who_is_here(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -2225,6 +2702,28 @@ CREATE TABLE private.rate_events (
 );
 
 ALTER TABLE private.rate_events OWNER TO postgres;
+
+--
+-- Name: recovery_codes; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.recovery_codes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    factor_id uuid,
+    code_hash text NOT NULL,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT recovery_codes_hash_shape CHECK ((code_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE private.recovery_codes OWNER TO postgres;
+
+--
+-- Name: TABLE recovery_codes; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.recovery_codes IS 'Two-factor recovery codes as SHA-256 of "<user id>:<code>", one row per code; void once used (used_at) or once their authenticator is gone (factor_id null). Only the functions below read or write it.';
 
 --
 -- Name: media_embeds; Type: TABLE; Schema: public; Owner: postgres
@@ -2311,6 +2810,26 @@ COMMENT ON TABLE public.moments IS 'Comments on a post: at a second of its media
 --
 
 COMMENT ON CONSTRAINT moments_at_seconds_range ON public.moments IS 'A moment is a time within the media';
+
+--
+-- Name: post_activity; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.post_activity (
+    post_id uuid NOT NULL,
+    room_id uuid NOT NULL,
+    comment_count integer DEFAULT 0 NOT NULL,
+    last_activity_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT post_activity_comment_count_not_negative CHECK ((comment_count >= 0))
+);
+
+ALTER TABLE public.post_activity OWNER TO postgres;
+
+--
+-- Name: TABLE post_activity; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.post_activity IS 'Per post: how many comments it has and when it last had one (or was posted). Written by triggers only.';
 
 --
 -- Name: posts; Type: TABLE; Schema: public; Owner: postgres
@@ -2460,6 +2979,43 @@ COMMENT ON TABLE public.reactions IS 'A person''s emoji on a moment: one of five
 COMMENT ON CONSTRAINT reactions_emoji_in_set ON public.reactions IS 'Reactions are one of 🔥 ❤️ 😂 😮 👏';
 
 --
+-- Name: room_activity; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.room_activity (
+    room_id uuid NOT NULL,
+    post_count integer DEFAULT 0 NOT NULL,
+    last_activity_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT room_activity_post_count_not_negative CHECK ((post_count >= 0))
+);
+
+ALTER TABLE public.room_activity OWNER TO postgres;
+
+--
+-- Name: TABLE room_activity; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.room_activity IS 'Per room: how many posts it has and when someone last posted or commented. Written by triggers only.';
+
+--
+-- Name: room_visits; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.room_visits (
+    user_id uuid NOT NULL,
+    room_id uuid NOT NULL,
+    seen_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.room_visits OWNER TO postgres;
+
+--
+-- Name: TABLE room_visits; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.room_visits IS 'When each person last opened each of their rooms: written only by mark_room_visited, for the caller.';
+
+--
 -- Name: session_queue; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -2529,6 +3085,20 @@ ALTER TABLE public.wallets OWNER TO postgres;
 COMMENT ON TABLE public.wallets IS 'Wallets linked to an account; inserted by the link-wallet function after a valid signature.';
 
 --
+-- Name: recovery_codes recovery_codes_one_per_hash; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.recovery_codes
+    ADD CONSTRAINT recovery_codes_one_per_hash UNIQUE (user_id, code_hash);
+
+--
+-- Name: recovery_codes recovery_codes_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.recovery_codes
+    ADD CONSTRAINT recovery_codes_pkey PRIMARY KEY (id);
+
+--
 -- Name: listening_sessions listening_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -2577,6 +3147,13 @@ ALTER TABLE ONLY public.moments
     ADD CONSTRAINT moments_pkey PRIMARY KEY (id);
 
 --
+-- Name: post_activity post_activity_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.post_activity
+    ADD CONSTRAINT post_activity_pkey PRIMARY KEY (post_id);
+
+--
 -- Name: posts posts_body_characters; Type: CHECK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -2589,12 +3166,6 @@ ALTER TABLE public.posts
 
 ALTER TABLE public.posts
     ADD CONSTRAINT posts_media_url_rule CHECK (((media_url IS NULL) OR private.is_media_url(media_url))) NOT VALID;
-
---
--- Name: CONSTRAINT posts_media_url_rule ON posts; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON CONSTRAINT posts_media_url_rule ON public.posts IS 'That isn''t a link we can read — paste the full address, starting with https://';
 
 --
 -- Name: posts posts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -2693,6 +3264,13 @@ ALTER TABLE ONLY public.reactions
     ADD CONSTRAINT reactions_pkey PRIMARY KEY (id);
 
 --
+-- Name: room_activity room_activity_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_activity
+    ADD CONSTRAINT room_activity_pkey PRIMARY KEY (room_id);
+
+--
 -- Name: room_gates room_gates_numbers_in_uint256; Type: CHECK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -2719,6 +3297,13 @@ COMMENT ON CONSTRAINT room_gates_numbers_in_uint256 ON public.room_gates IS 'Tok
 
 ALTER TABLE ONLY public.room_gates
     ADD CONSTRAINT room_gates_pkey PRIMARY KEY (room_id);
+
+--
+-- Name: room_visits room_visits_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_visits
+    ADD CONSTRAINT room_visits_pkey PRIMARY KEY (user_id, room_id);
 
 --
 -- Name: rooms rooms_description_characters; Type: CHECK CONSTRAINT; Schema: public; Owner: postgres
@@ -2815,6 +3400,12 @@ COMMENT ON CONSTRAINT wallets_pkey ON public.wallets IS 'That wallet is already 
 CREATE INDEX rate_events_person_action_at_idx ON private.rate_events USING btree (person, action, at);
 
 --
+-- Name: recovery_codes_factor_id_idx; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE INDEX recovery_codes_factor_id_idx ON private.recovery_codes USING btree (factor_id);
+
+--
 -- Name: listening_sessions_host_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -2905,16 +3496,28 @@ CREATE INDEX moments_post_created_idx ON public.moments USING btree (post_id, cr
 CREATE INDEX moments_post_timeline_idx ON public.moments USING btree (post_id, at_seconds, id);
 
 --
--- Name: moments_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
+-- Name: moments_room_created_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE INDEX moments_room_id_idx ON public.moments USING btree (room_id);
+CREATE INDEX moments_room_created_idx ON public.moments USING btree (room_id, created_at);
 
 --
 -- Name: moments_session_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX moments_session_id_idx ON public.moments USING btree (session_id);
+
+--
+-- Name: moments_timed_created_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moments_timed_created_idx ON public.moments USING btree (created_at DESC) WHERE (at_seconds IS NOT NULL);
+
+--
+-- Name: post_activity_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX post_activity_room_id_idx ON public.post_activity USING btree (room_id, last_activity_at DESC);
 
 --
 -- Name: posts_author_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -2975,6 +3578,12 @@ CREATE INDEX reactions_room_id_idx ON public.reactions USING btree (room_id);
 --
 
 CREATE INDEX reactions_user_id_idx ON public.reactions USING btree (user_id);
+
+--
+-- Name: room_visits_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX room_visits_room_id_idx ON public.room_visits USING btree (room_id);
 
 --
 -- Name: rooms_created_at_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -3085,6 +3694,12 @@ CREATE CONSTRAINT TRIGGER memberships_owner_kept AFTER DELETE OR UPDATE OF role,
 CREATE TRIGGER moments_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.broadcast_room_change();
 
 --
+-- Name: moments moments_count_activity; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_count_activity AFTER INSERT OR DELETE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.count_comment_activity();
+
+--
 -- Name: moments moments_from_post; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -3107,6 +3722,12 @@ CREATE TRIGGER moments_within_session BEFORE INSERT OR UPDATE OF session_id ON p
 --
 
 CREATE TRIGGER posts_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.broadcast_room_change();
+
+--
+-- Name: posts posts_count_activity; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER posts_count_activity AFTER INSERT OR DELETE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.count_post_activity();
 
 --
 -- Name: posts posts_require_uploaded_file; Type: TRIGGER; Schema: public; Owner: postgres
@@ -3247,6 +3868,20 @@ CREATE TRIGGER zz_rooms_rate_limit BEFORE INSERT ON public.rooms FOR EACH ROW EX
 CREATE TRIGGER zz_wallet_nonces_rate_limit BEFORE INSERT ON public.wallet_nonces FOR EACH ROW EXECUTE FUNCTION private.limit_wallet_links();
 
 --
+-- Name: recovery_codes recovery_codes_factor_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.recovery_codes
+    ADD CONSTRAINT recovery_codes_factor_id_fkey FOREIGN KEY (factor_id) REFERENCES auth.mfa_factors(id) ON DELETE SET NULL;
+
+--
+-- Name: recovery_codes recovery_codes_user_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.recovery_codes
+    ADD CONSTRAINT recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
 -- Name: listening_sessions listening_sessions_host_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -3315,6 +3950,20 @@ ALTER TABLE ONLY public.moments
 
 ALTER TABLE ONLY public.moments
     ADD CONSTRAINT moments_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE SET NULL;
+
+--
+-- Name: post_activity post_activity_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.post_activity
+    ADD CONSTRAINT post_activity_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE CASCADE;
+
+--
+-- Name: post_activity post_activity_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.post_activity
+    ADD CONSTRAINT post_activity_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
 
 --
 -- Name: posts posts_author_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -3394,11 +4043,32 @@ ALTER TABLE ONLY public.reactions
     ADD CONSTRAINT reactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: room_activity room_activity_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_activity
+    ADD CONSTRAINT room_activity_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
 -- Name: room_gates room_gates_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.room_gates
     ADD CONSTRAINT room_gates_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: room_visits room_visits_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_visits
+    ADD CONSTRAINT room_visits_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: room_visits room_visits_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_visits
+    ADD CONSTRAINT room_visits_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: rooms rooms_owner_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -3448,6 +4118,12 @@ ALTER TABLE ONLY public.wallet_nonces
 
 ALTER TABLE ONLY public.wallets
     ADD CONSTRAINT wallets_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
+-- Name: recovery_codes; Type: ROW SECURITY; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.recovery_codes ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: room_gates A user with a verified factor changes a gate only at aal2; Type: POLICY; Schema: public; Owner: postgres
@@ -3618,10 +4294,22 @@ CREATE POLICY "Only the owner sets the gate" ON public.room_gates FOR INSERT TO 
 CREATE POLICY "Owner and moderators edit the room" ON public.rooms FOR UPDATE TO authenticated USING ((( SELECT private.room_role(rooms.id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))) WITH CHECK ((( SELECT private.room_role(rooms.id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text])));
 
 --
+-- Name: room_visits People read their own visits; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People read their own visits" ON public.room_visits FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
 -- Name: reactions People remove their own reactions; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "People remove their own reactions" ON public.reactions FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: post_activity Post activity is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Post activity is readable by whoever may read the room" ON public.post_activity FOR SELECT TO anon, authenticated USING (( SELECT private.can_read_room_content(post_activity.room_id) AS can_read_room_content));
 
 --
 -- Name: posts Posts are readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
@@ -3642,6 +4330,12 @@ CREATE POLICY "Profiles are readable by everyone" ON public.profiles FOR SELECT 
 CREATE POLICY "Reactions are readable by whoever may read the room" ON public.reactions FOR SELECT TO anon, authenticated USING (((room_id IN ( SELECT private.my_room_ids() AS my_room_ids)) OR (EXISTS ( SELECT 1
    FROM public.rooms r
   WHERE ((r.id = reactions.room_id) AND (r.visibility = 'public'::text))))));
+
+--
+-- Name: room_activity Room activity is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Room activity is readable by whoever may read the room" ON public.room_activity FOR SELECT TO anon, authenticated USING (( SELECT private.can_read_room_content(room_activity.room_id) AS can_read_room_content));
 
 --
 -- Name: rooms Rooms are listed for everyone; Type: POLICY; Schema: public; Owner: postgres
@@ -3762,6 +4456,12 @@ ALTER TABLE public.moments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY "people read their own presence rows" ON public.presence FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: post_activity; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.post_activity ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: posts; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -3786,10 +4486,22 @@ ALTER TABLE public.profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.reactions ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: room_activity; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.room_activity ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: room_gates; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
 ALTER TABLE public.room_gates ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: room_visits; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.room_visits ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: rooms; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -4010,6 +4722,18 @@ REVOKE ALL ON FUNCTION private.check_room_gate_of_room() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.check_room_keeps_owner() FROM PUBLIC;
 
 --
+-- Name: FUNCTION count_comment_activity(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.count_comment_activity() FROM PUBLIC;
+
+--
+-- Name: FUNCTION count_post_activity(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.count_post_activity() FROM PUBLIC;
+
+--
 -- Name: FUNCTION count_room_members(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -4033,6 +4757,20 @@ GRANT ALL ON FUNCTION private.current_room_topic(kind text, room uuid) TO servic
 --
 
 REVOKE ALL ON FUNCTION private.end_memberships_of_unlinked_wallet() FROM PUBLIC;
+
+--
+-- Name: FUNCTION end_session_if_over(room uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.end_session_if_over(room uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION fresh_authenticator_code(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.fresh_authenticator_code() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.fresh_authenticator_code() TO authenticated;
+GRANT ALL ON FUNCTION private.fresh_authenticator_code() TO service_role;
 
 --
 -- Name: FUNCTION gated_membership_lifetime(); Type: ACL; Schema: private; Owner: postgres
@@ -4329,6 +5067,12 @@ GRANT ALL ON FUNCTION private.session_idle_after() TO authenticated;
 GRANT ALL ON FUNCTION private.session_idle_after() TO service_role;
 
 --
+-- Name: FUNCTION session_is_over(target public.listening_sessions); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.session_is_over(target public.listening_sessions) FROM PUBLIC;
+
+--
 -- Name: FUNCTION session_post_duration(target_room uuid, target_post uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -4457,6 +5201,24 @@ GRANT ALL ON FUNCTION public.leave_here(target_room uuid, tab uuid) TO authentic
 GRANT ALL ON FUNCTION public.leave_here(target_room uuid, tab uuid) TO service_role;
 
 --
+-- Name: FUNCTION live_now(max_sessions integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.live_now(max_sessions integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.live_now(max_sessions integer) TO anon;
+GRANT ALL ON FUNCTION public.live_now(max_sessions integer) TO authenticated;
+GRANT ALL ON FUNCTION public.live_now(max_sessions integer) TO service_role;
+
+--
+-- Name: FUNCTION live_sessions(room_ids uuid[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.live_sessions(room_ids uuid[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.live_sessions(room_ids uuid[]) TO anon;
+GRANT ALL ON FUNCTION public.live_sessions(room_ids uuid[]) TO authenticated;
+GRANT ALL ON FUNCTION public.live_sessions(room_ids uuid[]) TO service_role;
+
+--
 -- Name: FUNCTION mark_here(target_room uuid, tab uuid, in_session uuid, playing_post uuid, is_following boolean); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -4465,11 +5227,27 @@ GRANT ALL ON FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uu
 GRANT ALL ON FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uuid, playing_post uuid, is_following boolean) TO service_role;
 
 --
+-- Name: FUNCTION mark_room_visited(target_room uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.mark_room_visited(target_room uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mark_room_visited(target_room uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.mark_room_visited(target_room uuid) TO service_role;
+
+--
 -- Name: FUNCTION media_orphan_uploads(grace interval, max_files integer); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.media_orphan_uploads(grace interval, max_files integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.media_orphan_uploads(grace interval, max_files integer) TO service_role;
+
+--
+-- Name: FUNCTION my_rooms(max_rooms integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.my_rooms(max_rooms integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_rooms(max_rooms integer) TO authenticated;
+GRANT ALL ON FUNCTION public.my_rooms(max_rooms integer) TO service_role;
 
 --
 -- Name: FUNCTION play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone); Type: ACL; Schema: public; Owner: postgres
@@ -4498,12 +5276,36 @@ GRANT ALL ON FUNCTION public.profiles_wallets(profile_ids uuid[]) TO authenticat
 GRANT ALL ON FUNCTION public.profiles_wallets(profile_ids uuid[]) TO service_role;
 
 --
+-- Name: FUNCTION recovery_codes_status(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.recovery_codes_status() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.recovery_codes_status() TO authenticated;
+GRANT ALL ON FUNCTION public.recovery_codes_status() TO service_role;
+
+--
+-- Name: FUNCTION redeem_recovery_code(code_hash text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.redeem_recovery_code(code_hash text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.redeem_recovery_code(code_hash text) TO authenticated;
+GRANT ALL ON FUNCTION public.redeem_recovery_code(code_hash text) TO service_role;
+
+--
 -- Name: FUNCTION release_session_host(session_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.release_session_host(session_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.release_session_host(session_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.release_session_host(session_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION replace_recovery_codes(code_hashes text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.replace_recovery_codes(code_hashes text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.replace_recovery_codes(code_hashes text[]) TO authenticated;
+GRANT ALL ON FUNCTION public.replace_recovery_codes(code_hashes text[]) TO service_role;
 
 --
 -- Name: FUNCTION search_rooms(search text, before_created_at timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
@@ -4555,12 +5357,21 @@ GRANT ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid,
 GRANT ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) TO service_role;
 
 --
--- Name: FUNCTION start_listening_session(room_id uuid, post_id uuid); Type: ACL; Schema: public; Owner: postgres
+-- Name: FUNCTION start_listening_session(room_id uuid, post_id uuid, queue_recent integer); Type: ACL; Schema: public; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid) TO authenticated;
-GRANT ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid) TO service_role;
+REVOKE ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) TO authenticated;
+GRANT ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) TO service_role;
+
+--
+-- Name: FUNCTION top_moments(max_moments integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.top_moments(max_moments integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.top_moments(max_moments integer) TO anon;
+GRANT ALL ON FUNCTION public.top_moments(max_moments integer) TO authenticated;
+GRANT ALL ON FUNCTION public.top_moments(max_moments integer) TO service_role;
 
 --
 -- Name: FUNCTION who_is_here(target_room uuid); Type: ACL; Schema: public; Owner: postgres
@@ -4640,6 +5451,14 @@ GRANT INSERT(body),UPDATE(body) ON TABLE public.moments TO authenticated;
 --
 
 GRANT INSERT(session_id) ON TABLE public.moments TO authenticated;
+
+--
+-- Name: TABLE post_activity; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.post_activity TO service_role;
+GRANT SELECT ON TABLE public.post_activity TO anon;
+GRANT SELECT ON TABLE public.post_activity TO authenticated;
 
 --
 -- Name: TABLE posts; Type: ACL; Schema: public; Owner: postgres
@@ -4761,6 +5580,21 @@ GRANT INSERT(user_id) ON TABLE public.reactions TO authenticated;
 --
 
 GRANT INSERT(emoji) ON TABLE public.reactions TO authenticated;
+
+--
+-- Name: TABLE room_activity; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.room_activity TO service_role;
+GRANT SELECT ON TABLE public.room_activity TO anon;
+GRANT SELECT ON TABLE public.room_activity TO authenticated;
+
+--
+-- Name: TABLE room_visits; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.room_visits TO service_role;
+GRANT SELECT ON TABLE public.room_visits TO authenticated;
 
 --
 -- Name: TABLE session_queue; Type: ACL; Schema: public; Owner: postgres

@@ -245,6 +245,43 @@ export type Database = {
           },
         ];
       };
+      post_activity: {
+        Row: {
+          comment_count: number;
+          last_activity_at: string;
+          post_id: string;
+          room_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          comment_count?: number;
+          last_activity_at?: string;
+          post_id: string;
+          room_id: string;
+        };
+        Update: {
+          comment_count?: number;
+          last_activity_at?: string;
+          post_id?: string;
+          room_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "post_activity_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: true;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "post_activity_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       posts: {
         Row: {
           author_id: string;
@@ -460,6 +497,33 @@ export type Database = {
           },
         ];
       };
+      room_activity: {
+        Row: {
+          last_activity_at: string;
+          post_count: number;
+          room_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          last_activity_at?: string;
+          post_count?: number;
+          room_id: string;
+        };
+        Update: {
+          last_activity_at?: string;
+          post_count?: number;
+          room_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "room_activity_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: true;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       room_gates: {
         Row: {
           chain_id: number;
@@ -495,6 +559,40 @@ export type Database = {
             columns: ["room_id"];
             isOneToOne: true;
             referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      room_visits: {
+        Row: {
+          room_id: string;
+          seen_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          room_id: string;
+          seen_at?: string;
+          user_id: string;
+        };
+        Update: {
+          room_id?: string;
+          seen_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "room_visits_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "room_visits_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
             referencedColumns: ["id"];
           },
         ];
@@ -774,6 +872,36 @@ export type Database = {
         };
       };
       leave_here: { Args: { tab: string; target_room: string }; Returns: undefined };
+      live_now: {
+        Args: { max_sessions?: number };
+        Returns: {
+          cover_path: string;
+          host_name: string;
+          is_member: boolean;
+          listeners: number;
+          name: string;
+          playing: boolean;
+          post_id: string;
+          post_title: string;
+          room_id: string;
+          session_id: string;
+          slug: string;
+          started_at: string;
+          visibility: string;
+        }[];
+      };
+      live_sessions: {
+        Args: { room_ids: string[] };
+        Returns: {
+          host_id: string;
+          listeners: number;
+          playing: boolean;
+          post_id: string;
+          room_id: string;
+          session_id: string;
+          started_at: string;
+        }[];
+      };
       mark_here: {
         Args: {
           in_session?: string;
@@ -784,7 +912,29 @@ export type Database = {
         };
         Returns: string;
       };
+      mark_room_visited: { Args: { target_room: string }; Returns: string };
       media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
+      my_rooms: {
+        Args: { max_rooms?: number };
+        Returns: {
+          cover_path: string;
+          current: boolean;
+          here: Json;
+          here_count: number;
+          last_activity_at: string;
+          last_visit_at: string;
+          live_listeners: number;
+          live_session_id: string;
+          member_count: number;
+          name: string;
+          new_comments: number;
+          new_posts: number;
+          role: string;
+          room_id: string;
+          slug: string;
+          visibility: string;
+        }[];
+      };
       play_next_in_session: {
         Args: { after_post_id: string; at?: string; session_id: string };
         Returns: {
@@ -826,7 +976,16 @@ export type Database = {
           user_id: string;
         }[];
       };
+      recovery_codes_status: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          codes_left: number;
+          recovered_at: string;
+        }[];
+      };
+      redeem_recovery_code: { Args: { code_hash: string }; Returns: boolean };
       release_session_host: { Args: { session_id: string }; Returns: undefined };
+      replace_recovery_codes: { Args: { code_hashes: string[] }; Returns: number };
       search_rooms: {
         Args: {
           before_created_at?: string;
@@ -908,7 +1067,7 @@ export type Database = {
         };
       };
       start_listening_session: {
-        Args: { post_id?: string; room_id: string };
+        Args: { post_id?: string; queue_recent?: number; room_id: string };
         Returns: {
           ended_at: string | null;
           host_id: string | null;
@@ -930,6 +1089,20 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      top_moments: {
+        Args: { max_moments?: number };
+        Returns: {
+          at_seconds: number;
+          comments: number;
+          last_at: string;
+          post_id: string;
+          post_title: string;
+          room_name: string;
+          room_slug: string;
+          sample_author: string;
+          sample_body: string;
+        }[];
       };
       who_is_here: {
         Args: { target_room: string };

@@ -1,7 +1,9 @@
 import type { Moment } from "@/lib/moments/types";
 import { formatMomentTime } from "@/lib/moments/time";
+import { personName } from "@/lib/people/names";
 
-export const authorName = (moment: Moment) => moment.author?.display_name ?? "Someone";
+/** The author's name by the one rule for people's names (lib/people/names.ts). */
+export const authorName = (moment: Moment) => personName(moment.author).name;
 
 export function excerpt(body: string, length = 60): string {
   const line = body.replace(/\s+/g, " ").trim();

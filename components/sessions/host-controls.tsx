@@ -5,6 +5,7 @@ import { usePlayback } from "@/components/moments/playback";
 import { formatDuration } from "@/components/posts/format";
 import { Button } from "@/components/ui/button";
 import type { SessionPost } from "@/lib/sessions/types";
+import { type HostPrimary, hostPrimaryAction } from "@/lib/sessions/host-action";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
 import { PostSelect } from "./post-select";
 
@@ -38,18 +39,40 @@ export function PlaybackTime({ duration, bar = false }: { duration: number | nul
 
 /**
  * The host's controls: play/pause, the seek bar, next in queue, speed, and what plays. Each is a
- * change of the session's playback (everyone follows); errors show here, next to them.
+ * change of the session's playback (everyone follows); errors show here, next to them. Exactly one
+ * is the primary action at any moment (lib/sessions/host-action.ts): start listening, play, pause,
+ * the next in the queue, or play again once a post has played out.
  */
-export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: () => void }) {
-  const { playback, duration, actions, busy, error } = useListeningSession();
+export function HostControls({
+  posts,
+  armed,
+  onArm,
+  blocked,
+}: {
+  posts: SessionPost[];
+  armed: boolean;
+  onArm: () => void;
+  blocked: boolean;
+}) {
+  const { playback, duration, actions, busy, error, queue } = useListeningSession();
   const time = usePlayback((snapshot) => snapshot.time);
   const [dragging, setDragging] = useState<number | null>(null);
   const slider = useRef<HTMLInputElement>(null);
   const commit = useRef<(seconds: number) => void>(() => {});
   const [choice, setChoice] = useState("");
   const hasPost = Boolean(playback?.postId);
+  const queued = queue.filter((entry) => entry.status === "queued" && entry.post_id !== playback?.postId).length;
+  const primary = hostPrimaryAction({
+    hasPost,
+    playing: playback?.playing ?? false,
+    positionSeconds: playback?.positionSeconds ?? 0,
+    duration,
+    queued,
+    armed,
+  });
+  const variant = (action: HostPrimary) => (primary === action ? "primary" : "secondary");
   const act = (run: () => Promise<boolean>) => {
-    onAct();
+    onArm();
     void run();
   };
   const seekTo = (seconds: number) => act(() => actions.seek(seconds));
@@ -74,15 +97,27 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
       <h2 id="host-controls" className="text-lg font-semibold">
         You&apos;re hosting
       </h2>
+      {primary === "listen" ? (
+        <div className="flex flex-col items-start gap-2">
+          <Button onClick={onArm}>Start listening</Button>
+          <p className="text-sm text-muted">
+            {blocked ? "Your browser held the sound back — click to start listening." : "Click to hear the session from where it is now."}
+          </p>
+        </div>
+      ) : null}
       {hasPost ? (
         <>
           <div className="flex flex-wrap items-center gap-2">
             {playback?.playing ? (
-              <Button onClick={() => act(actions.pause)}>Pause</Button>
+              <Button variant={variant("pause")} onClick={() => act(actions.pause)}>
+                Pause
+              </Button>
             ) : (
-              <Button onClick={() => act(actions.play)}>Play</Button>
+              <Button variant={primary === "replay" ? "primary" : variant("play")} onClick={() => act(actions.play)}>
+                {primary === "replay" ? "Play again" : "Play"}
+              </Button>
             )}
-            <Button variant="secondary" onClick={() => act(actions.next)}>
+            <Button variant={variant("queue")} onClick={() => act(actions.next)} disabled={queued === 0}>
               Next in queue
             </Button>
             <label className="flex items-center gap-2 text-sm">
@@ -100,6 +135,7 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
               </select>
             </label>
           </div>
+          {primary === "queue" ? <p className="text-sm text-muted">That post has played out — play the next one in the queue.</p> : null}
           <label className="flex flex-col gap-1 text-sm">
             <span>Position</span>
             <input
@@ -115,6 +151,11 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
             />
           </label>
         </>
+      ) : primary === "queue" ? (
+        <div className="flex flex-col items-start gap-2">
+          <p className="text-muted">Nothing is playing yet — the queue is ready.</p>
+          <Button onClick={() => act(actions.next)}>Play the queue</Button>
+        </div>
       ) : (
         <p className="text-muted">Nothing is playing yet — choose a post to play.</p>
       )}
@@ -126,7 +167,7 @@ export function HostControls({ posts, onAct }: { posts: SessionPost[]; onAct: ()
         }}
       >
         <PostSelect label="Play a post now" none="Choose a post…" posts={posts} value={choice} onChange={setChoice} />
-        <Button type="submit" variant="secondary" disabled={!choice || busy}>
+        <Button type="submit" variant={primary === "choose" && choice ? "primary" : "secondary"} disabled={!choice || busy}>
           Play now
         </Button>
       </form>

@@ -1,8 +1,9 @@
 import { Avatar } from "@/components/avatar";
+import { personName } from "@/lib/people/names";
 import type { Listener } from "@/lib/sessions/types";
 
-/** The name a listener goes by here: their ENS name when their linked wallet has one, else their display name. */
-export const listenerName = (listener: Pick<Listener, "ens_name" | "display_name">): string => listener.ens_name || listener.display_name;
+/** The name a listener goes by: the one rule for people's names (lib/people/names.ts) — their display name. */
+export const listenerName = (listener: Pick<Listener, "ens_name" | "display_name" | "username">): string => personName(listener).name;
 
 /** The host first, then the page's own person, then everyone else by name. */
 export function orderListeners(listeners: readonly Listener[]): Listener[] {
@@ -16,7 +17,7 @@ export function orderListeners(listeners: readonly Listener[]): Listener[] {
 }
 
 /**
- * Everyone with the session open (from presence): avatar, name (ENS when they have one), the host
+ * Everyone with the session open (from presence): avatar, display name (the ENS name under it), the host
  * marked, and who is listening on their own. On a phone: a wrapping row of compact chips. With
  * `onMakeHost` (the host, moderators and the owner), each other person can be given the host's place.
  */
@@ -38,13 +39,7 @@ export function ListenersList({ listeners, onMakeHost }: { listeners: readonly L
               data-listener={listener.username}
             >
               <ListenerAvatar listener={listener} />
-              <span
-                className="truncate font-medium"
-                title={listener.ens_name ? `${listener.display_name} (@${listener.username})` : `@${listener.username}`}
-              >
-                {listenerName(listener)}
-                {listener.isSelf ? <span className="font-normal text-muted"> (you)</span> : null}
-              </span>
+              <PersonLabel listener={listener} />
               {listener.isHost ? (
                 <span className="shrink-0 rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-accent-ink">Host</span>
               ) : null}
@@ -82,4 +77,22 @@ function ListenerAvatar({ listener }: { listener: Listener }) {
     );
   }
   return <Avatar path={listener.avatar_path} name={listenerName(listener)} size={24} />;
+}
+
+/** Their display name, "(you)" for the page's own person, and their ENS name as a quieter second line. */
+function PersonLabel({ listener }: { listener: Listener }) {
+  const { name, secondary } = personName(listener);
+  return (
+    <span className="flex min-w-0 flex-col leading-tight" title={`@${listener.username}`}>
+      <span className="truncate font-medium">
+        {name}
+        {listener.isSelf ? <span className="font-normal text-muted"> (you)</span> : null}
+      </span>
+      {secondary ? (
+        <span className="truncate text-xs text-muted" data-ens-name="">
+          {secondary}
+        </span>
+      ) : null}
+    </span>
+  );
 }

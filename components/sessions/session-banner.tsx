@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { loadLiveClient } from "@/lib/supabase/browser-clients";
+import { loadLiveClient, loadSupabaseData } from "@/lib/supabase/browser-clients";
 import { epochMovedPast, heardEpoch, knownEpoch } from "@/lib/realtime/access-epoch";
 import { authorizeLive } from "@/lib/realtime/live-auth";
 import { readRoomEpoch } from "@/lib/realtime/use-room-channel";
@@ -25,12 +25,27 @@ export function listenerCount(state: Record<string, unknown[]>): number {
 
 export const listeningText = (count: number | null) => (count === null ? null : count === 1 ? "1 listening" : `${count} listening`);
 
+/** While nobody is listening, the banner asks the database again this often (a session nobody follows ends after 2 minutes). */
+const emptyRecheckMs = 45_000;
+
+/** Whether the room still has a live session (public.live_sessions ends one nobody follows first); null when unknown. */
+async function stillLive(roomId: string): Promise<boolean | null> {
+  const data = await loadSupabaseData().catch(() => null);
+  if (!data) return null;
+  const { data: rows, error } = await data.rpc("live_sessions", { room_ids: [roomId] });
+  return error ? null : (rows ?? []).length > 0;
+}
+
 /**
  * "Listening together now — N listening — Join", for the room's members while a session is on. N
- * comes from the session channel's presence (read, never shared: this page is not listening).
+ * comes from the session channel's presence (read, never shared: this page is not listening). The
+ * banner goes when the session ends: the database broadcasts the ended row, and while nobody is
+ * listening the banner asks again (the database ends a session nobody follows), so a room everyone
+ * left stops announcing it.
  */
 export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }) {
   const [count, setCount] = useState<number | null>(null);
+  const [ended, setEnded] = useState(false);
   // The session channel's topic moves on when who may read the room narrows (lib/realtime/access-epoch.ts).
   const [epoch, setEpoch] = useState(() => knownEpoch(roomId));
   useEffect(() => {
@@ -42,6 +57,9 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
       if (!live) return;
       const channel = client.channel(sessionTopic(roomId, epoch), { config: { private: true, presence: { key: "", enabled: true } } });
       channel.on("presence", { event: "sync" }, () => setCount(listenerCount(channel.presenceState() as Record<string, unknown[]>)));
+      channel.on("broadcast", { event: "session" }, ({ payload }) => {
+        if (live && (payload as { ended_at?: unknown }).ended_at) setEnded(true);
+      });
       channel.on("broadcast", { event: "access" }, ({ payload }) =>
         moveOn(heardEpoch(roomId, (payload as { epoch?: unknown }).epoch, epoch)),
       );
@@ -55,7 +73,24 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
       leave();
     };
   }, [roomId, epoch]);
+  useEffect(() => {
+    if (count !== 0 || ended) return;
+    let live = true;
+    const check = () => void stillLive(roomId).then((on) => live && on === false && setEnded(true));
+    const timer = setInterval(check, emptyRecheckMs);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [roomId, count, ended]);
   const listening = listeningText(count);
+  if (ended) {
+    return (
+      <p className="text-sm text-muted" data-session-ended="">
+        The listening session has ended.
+      </p>
+    );
+  }
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <p className="flex items-center gap-2 font-medium">

@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import { personName } from "@/lib/people/names";
 import type { SessionPost } from "@/lib/sessions/types";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
 
@@ -22,7 +23,7 @@ export function SessionBar({ post }: { post: SessionPost | null }) {
   const hostText = isHost
     ? "You're the host"
     : host
-      ? `Hosted by ${host.display_name}`
+      ? `Hosted by ${personName(host).name}`
       : hostId
         ? "The host has stepped away — someone here takes over in a moment"
         : "Nobody is hosting";

@@ -7,6 +7,7 @@ import { type BrowserData, loadSupabaseData } from "@/lib/supabase/browser-clien
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
+import { personName } from "@/lib/people/names";
 import type { SessionPost } from "@/lib/sessions/types";
 import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSession } from "@/lib/sessions/use-listening-session";
 import { useSessionMoments } from "@/lib/sessions/use-session-moments";
@@ -101,9 +102,9 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
         <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
           <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
           <PreloadNext posts={posts} />
-          {post && !armed ? (
+          {post && !armed && !session.isHost ? (
             <div className="flex flex-col items-start gap-2">
-              <Button onClick={arm}>{session.isHost ? "Start listening" : "Join the session"}</Button>
+              <Button onClick={arm}>Join the session</Button>
               <p className="text-sm text-muted">
                 {blocked
                   ? "Your browser held the sound back — click to start listening."
@@ -115,7 +116,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
           {post ? <PlaybackTime duration={session.duration} bar={!session.isHost} /> : null}
           <VolumeControl />
         </div>
-        {session.isHost ? <HostControls posts={posts} onAct={() => setArmed(true)} /> : null}
+        {session.isHost ? <HostControls posts={posts} armed={armed} onArm={arm} blocked={blocked} /> : null}
         <SessionMoments post={post} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
@@ -135,7 +136,7 @@ function SessionQueue({ posts }: { posts: SessionPost[] }) {
   const known = useMemo(
     () => ({
       posts: Object.fromEntries(posts.map((post) => [post.id, post.title])),
-      people: Object.fromEntries(listeners.map((listener) => [listener.user_id, listener.display_name])),
+      people: Object.fromEntries(listeners.map((listener) => [listener.user_id, personName(listener).name])),
     }),
     [posts, listeners],
   );

@@ -11,14 +11,16 @@
 export interface ChainInfo {
   id: number;
   name: string;
+  /** The chain's public block explorer (its name and address), where it has one. */
+  explorer?: { name: string; url: string };
 }
 
 export const publicChains: readonly ChainInfo[] = [
-  { id: 1, name: "Ethereum" },
-  { id: 8453, name: "Base" },
-  { id: 10, name: "Optimism" },
-  { id: 42161, name: "Arbitrum" },
-  { id: 137, name: "Polygon" },
+  { id: 1, name: "Ethereum", explorer: { name: "Etherscan", url: "https://etherscan.io" } },
+  { id: 8453, name: "Base", explorer: { name: "Basescan", url: "https://basescan.org" } },
+  { id: 10, name: "Optimism", explorer: { name: "Optimism Etherscan", url: "https://optimistic.etherscan.io" } },
+  { id: 42161, name: "Arbitrum", explorer: { name: "Arbiscan", url: "https://arbiscan.io" } },
+  { id: 137, name: "Polygon", explorer: { name: "Polygonscan", url: "https://polygonscan.com" } },
 ];
 
 export const localChain: ChainInfo = { id: 31337, name: "Local chain" };
@@ -77,4 +79,19 @@ export function findChain(config: ChainConfig, id: number): SupportedChain | und
 export function chainNames(config: ChainConfig): string {
   const names = config.chains.map((chain) => chain.name);
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
+}
+
+/**
+ * A token's page on its chain's block explorer ("View on Basescan"), or null where the chain has
+ * none (the local chain). An ERC-1155 item's page names its token id.
+ */
+export function tokenExplorerLink(
+  chainId: number,
+  contractAddress: string,
+  tokenId: string | null = null,
+): { name: string; url: string } | null {
+  const explorer = publicChains.find((chain) => chain.id === chainId)?.explorer;
+  if (!explorer || !/^0x[0-9a-fA-F]{40}$/.test(contractAddress)) return null;
+  const item = tokenId !== null && /^[0-9]{1,78}$/.test(tokenId) ? `?a=${tokenId}` : "";
+  return { name: explorer.name, url: `${explorer.url}/token/${contractAddress.toLowerCase()}${item}` };
 }

@@ -6,6 +6,7 @@ import { prelude } from "@/lib/server-action";
 import { uuidField } from "@/lib/validation/uuid-schema";
 import { z } from "@/lib/validation/zod";
 import type { StartSessionState } from "./form-state";
+import { recentPostsQueued } from "./rpc";
 
 const roomGone = "This room doesn't exist any more — it may have been deleted.";
 const startInput = z.object({ roomId: uuidField(roomGone), slug: z.string(roomGone).regex(/^[a-z0-9-]{1,64}$/, roomGone) });
@@ -22,7 +23,8 @@ export async function startSessionAction(_previous: StartSessionState, formData:
   );
   if (!started.ok) return { status: "error", message: started.error.message };
   const { supabase, input } = started.data;
-  const { error } = await supabase.rpc("start_listening_session", { room_id: input.roomId });
+  // The room's newest posts start as the queue (Postgres chooses them: lib/sessions/rpc.ts).
+  const { error } = await supabase.rpc("start_listening_session", { room_id: input.roomId, queue_recent: recentPostsQueued });
   if (error) {
     // PT409: someone started one a moment ago — join it instead.
     if (error.code === "PT409" || /already on/.test(error.message))

@@ -1,20 +1,38 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/types/database";
 
-/** How long a session whose host has gone quiet stays on (private.session_idle_after() in the migration). */
-const sessionIdleAfterMs = 2 * 60_000;
+/** A room's live session as public.live_sessions answers it: who hosts, what plays, how many follow. */
+export interface LiveSessionSummary {
+  roomId: string;
+  sessionId: string;
+  hostId: string | null;
+  postId: string | null;
+  playing: boolean;
+  startedAt: string;
+  /** People with the session open now (each once). */
+  listeners: number;
+}
 
-/** A session not ended is on while someone hosts it: its host was heard from within the idle time. */
-export const sessionIsLive = (session: { host_seen_at: string }, now: number): boolean =>
-  now - Date.parse(session.host_seen_at) < sessionIdleAfterMs;
+/**
+ * The live sessions of these rooms that the caller may read. Postgres first ends those nobody follows
+ * (no host heartbeat and no page in the session for two minutes: private.session_is_over), so a room
+ * everyone left is never announced as live. At most 100 rooms per call; an error reads as none.
+ */
+export async function liveSessions(supabase: SupabaseClient<Database>, roomIds: string[]): Promise<LiveSessionSummary[]> {
+  if (!roomIds.length) return [];
+  const { data } = await supabase.rpc("live_sessions", { room_ids: roomIds.slice(0, 100) });
+  return (data ?? []).map((row) => ({
+    roomId: row.room_id,
+    sessionId: row.session_id,
+    hostId: row.host_id,
+    postId: row.post_id,
+    playing: row.playing,
+    startedAt: row.started_at,
+    listeners: row.listeners,
+  }));
+}
 
-/** Whether a session is on in the room, as far as the caller may read it (RLS: whoever may read the room). */
+/** Whether a session is on in the room, as far as the caller may read it (see liveSessions). */
 export async function roomHasLiveSession(supabase: SupabaseClient<Database>, roomId: string): Promise<boolean> {
-  const { data } = await supabase
-    .from("listening_sessions")
-    .select("host_seen_at")
-    .eq("room_id", roomId)
-    .is("ended_at", null)
-    .maybeSingle();
-  return data !== null && sessionIsLive(data, Date.now());
+  return (await liveSessions(supabase, [roomId])).length > 0;
 }

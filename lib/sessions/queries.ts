@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { readStoredEmbed } from "@/lib/posts/stored-embed";
 import type { Database } from "@/types/database";
+import { roomHasLiveSession } from "./live";
 import type { QueueEntry, SessionPost, SessionRow } from "./types";
 
 type Client = SupabaseClient<Database>;
@@ -58,8 +59,12 @@ export async function getSessionPosts(supabase: Client, roomId: string): Promise
     .filter((post): post is SessionPost => post !== null);
 }
 
-/** The room's live session and its queue (play order), as the caller may read them. */
+/**
+ * The room's live session and its queue (play order), as the caller may read them. A session nobody
+ * follows is ended first (./live.ts), so the page offers to start a new one rather than join it.
+ */
 export async function getLiveSession(supabase: Client, roomId: string): Promise<{ session: SessionRow | null; queue: QueueEntry[] }> {
+  if (!(await roomHasLiveSession(supabase, roomId))) return { session: null, queue: [] };
   const { data: session } = await supabase.from("listening_sessions").select("*").eq("room_id", roomId).is("ended_at", null).maybeSingle();
   if (!session) return { session: null, queue: [] };
   const { data: queue } = await supabase

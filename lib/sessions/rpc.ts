@@ -31,12 +31,18 @@ async function call<T>(request: PromiseLike<{ data: unknown; error: RpcError }>)
   }
 }
 
+/** How many of the room's newest posts a new session queues. */
+export const recentPostsQueued = 10;
+
 /** Server time (ISO) for a playback change the person made at server ms `atMs`. */
 const iso = (atMs: number) => new Date(atMs).toISOString();
 
 export const sessionActions = {
+  /** Starts the room's session, with the room's newest other posts queued (Postgres chooses them). */
   start: (data: BrowserData, roomId: string, postId: string | null) =>
-    call<SessionRow>(data.rpc("start_listening_session", { room_id: roomId, ...(postId ? { post_id: postId } : {}) })),
+    call<SessionRow>(
+      data.rpc("start_listening_session", { room_id: roomId, queue_recent: recentPostsQueued, ...(postId ? { post_id: postId } : {}) }),
+    ),
   end: (data: BrowserData, sessionId: string) => call<SessionRow>(data.rpc("end_listening_session", { session_id: sessionId })),
   setPlayback: (
     data: BrowserData,
@@ -57,15 +63,13 @@ export const sessionActions = {
       data.rpc("play_next_in_session", { session_id: input.sessionId, after_post_id: input.afterPostId as string, at: iso(input.atMs) }),
     ),
   heartbeat: (data: BrowserData, sessionId: string) => call<string>(data.rpc("session_heartbeat", { session_id: sessionId })),
+  /** Answers the session as it then is, whoever hosts (lib/sessions/succession.ts: claimOutcome). */
   claimHost: (data: BrowserData, sessionId: string, expectedHostId: string | null) =>
     call<SessionRow>(data.rpc("claim_session_host", { session_id: sessionId, expected_host_id: expectedHostId as string })),
   handOver: (data: BrowserData, sessionId: string, newHostId: string) =>
     call<SessionRow>(data.rpc("hand_over_session", { session_id: sessionId, new_host_id: newHostId })),
   release: (data: BrowserData, sessionId: string) => call<null>(data.rpc("release_session_host", { session_id: sessionId })),
 };
-
-/** The claim was refused only because the host is still there (heartbeat within the quiet window): try again. */
-export const hostStillHere = (error: string) => /host is still here/i.test(error);
 
 /** The room's live session and its queue, read through REST (after a gap, or on start). */
 export async function fetchSession(

@@ -1,4 +1,4 @@
-import { hostStillHere, sessionMessages } from "./rpc";
+import { sessionMessages } from "./rpc";
 import { claimDelayMs, fallbackStepMs } from "./successor";
 import type { ListenerMeta, SessionActionResult, SessionRow } from "./types";
 
@@ -9,13 +9,14 @@ import type { ListenerMeta, SessionActionResult, SessionRow } from "./types";
  *
  * - The successor (successor.ts) claims at once; the others after the host's quiet window, a step
  *   apart, so the successor always gets there first.
- * - A claim refused because the host is still here (the server's quiet window) is tried again.
+ * - The server answers every claim with the session as it then is (claimOutcome): hosted by this
+ *   person (the claim won), by the host still there (the server's quiet window: tried again), by
+ *   someone else (another claim won), or ended. Losing is expected, so it is an answer, not an error.
  * - A claim that did not get through (offline, a token being refreshed, a server error) is tried
  *   again too, after asking the page to fetch the session: giving up on one failed request would
  *   leave the session with nobody hosting.
- * - A claim refused because someone else hosts now: the page's view was stale; it fetches the
- *   session (which names the new host, and so ends this claim) and tries again later only if it
- *   still shows nobody.
+ * - A claim answered with someone else hosting: the page's view was stale; the row names the new
+ *   host, which ends this claim.
  * - A place that rises in the order (the one ahead left too) claims sooner, never later.
  * - Someone who vanished from presence a moment ago keeps their place in the order for
  *   `departedGraceMs`: a socket that drops and comes back (after a network blip, realtime-js opens a
@@ -36,9 +37,25 @@ export interface SuccessionView {
   live: boolean;
 }
 
+/**
+ * What a claim's answer (the session's row as the server then has it) means for the claimer:
+ * `hosting` (the place is theirs), `still-here` (the host it expected still hosts and was heard from
+ * within the quiet window), `taken` (someone else hosts now), `ended`.
+ */
+export function claimOutcome(
+  row: Pick<SessionRow, "host_id" | "ended_at">,
+  selfId: string,
+  expectedHostId: string | null,
+): "hosting" | "still-here" | "taken" | "ended" {
+  if (row.ended_at) return "ended";
+  if (row.host_id === selfId) return "hosting";
+  return row.host_id === expectedHostId && row.host_id !== null ? "still-here" : "taken";
+}
+
 export interface SuccessionPorts {
+  /** The session as the server has it after the claim (./rpc.ts: claim_session_host); an error only when the claim did not get through. */
   claim(sessionId: string, expectedHostId: string | null): Promise<SessionActionResult<SessionRow>>;
-  /** The server's answer to a claim that succeeded (or the ended row of an idle session). */
+  /** The server's answer to a claim that won, lost to someone else, or found the session ended. */
   claimed(row: SessionRow): void;
   /** Fetch the session again: the page's view may be stale. */
   resync(): void;
@@ -161,12 +178,12 @@ export class HostSuccession {
     }
     // The page moved on while the claim was on its way (the host came back, someone else hosts, the page closed).
     if (this.stopped || this.plan?.key !== plan.key) return;
-    if (answer.ok) {
+    const current = this.plan;
+    if (answer.ok && claimOutcome(answer.data, view.selfId, view.hostId) !== "still-here") {
       this.cancel();
       return this.ports.claimed(answer.data);
     }
-    const current = this.plan;
-    if (hostStillHere(answer.error)) {
+    if (answer.ok) {
       if (this.now() - current.startedAt >= claimGiveUpMs) {
         this.cancel();
         return this.ports.resync();
@@ -174,8 +191,8 @@ export class HostSuccession {
       const first = this.view ? claimDelayMs(this.inLine(this.view), this.view.hostId, this.view.selfId) === 0 : false;
       return this.schedule(current, first ? claimRetryMs : fallbackStepMs);
     }
-    // Not through, or refused for another reason (someone else hosts, by the server's row): fetch
-    // the session; if it still shows nobody hosting, try again, less often each time.
+    // Not through, or refused for another reason (a server error): fetch the session; if it still
+    // shows nobody hosting, try again, less often each time.
     this.ports.resync();
     const failures = current.failures + 1;
     this.schedule({ ...current, failures }, Math.min(retryCeilingMs, failedRetryMs * 2 ** (failures - 1)));

@@ -100,6 +100,43 @@ afterAll(async () => {
   await deleteUsers(owner, moderator, host, member, outsider);
 });
 
+describe("a session's life through REST", () => {
+  test("it starts with the room's newest posts queued by the host; live_sessions shows it to who may read the room and ends it once nobody follows", async () => {
+    const session = await gatedSession(posts.b);
+    const rpcStart = await host.client.rpc("start_listening_session", { room_id: gated.id, queue_recent: 21 });
+    refused(rpcStart, 400, "22023", "A new session queues between 0 and 20 of the room's posts");
+    await endAll(gated.id);
+    const started = accepted(await host.client.rpc("start_listening_session", { room_id: gated.id, post_id: posts.b, queue_recent: 10 }));
+    const queued = await adminQuery<{ post_id: string; status: string; added_by: string }>(
+      "select post_id, status, added_by from public.session_queue where session_id = $1 order by sort_key",
+      [started.id],
+    );
+    expect(queued.map((row) => row.post_id).sort()).toEqual([posts.a, posts.c].sort());
+    expect(queued.every((row) => row.status === "queued" && row.added_by === host.id)).toBe(true);
+    expect(session.id).not.toBe(started.id);
+
+    const live = (client: SupabaseClient) => client.rpc("live_sessions", { room_ids: [gated.id, open.id] });
+    expect(accepted<{ room_id: string }[]>(await live(anonClient())).map((row) => row.room_id)).not.toContain(gated.id);
+    expect(accepted<{ room_id: string }[]>(await live(outsider.client)).map((row) => row.room_id)).not.toContain(gated.id);
+    expect(accepted<{ session_id: string; listeners: number }[]>(await live(member.client))).toContainEqual(
+      expect.objectContaining({ session_id: started.id, listeners: 0 }),
+    );
+    // Nobody has followed it for over two minutes: an outsider's read ends nothing of a room they may not read…
+    await quietFor(started.id, 121);
+    await live(outsider.client);
+    expect(
+      (await adminQuery<{ ended_at: string | null }>("select ended_at from public.listening_sessions where id = $1", [started.id]))[0]
+        .ended_at,
+    ).toBeNull();
+    // …a member's read ends it, and finds nothing on.
+    expect(accepted<{ room_id: string }[]>(await live(member.client)).map((row) => row.room_id)).not.toContain(gated.id);
+    expect(
+      (await adminQuery<{ ended_at: string | null }>("select ended_at from public.listening_sessions where id = $1", [started.id]))[0]
+        .ended_at,
+    ).not.toBeNull();
+  });
+});
+
 describe("starting a session", () => {
   test("refusals: anon 401; the service role, an outsider and a member where moderators start 403; another room's post 409; a malformed id 400", async () => {
     refused(await start(anonClient(), open.id), 401, "42501", "permission denied for function start_listening_session");
@@ -269,11 +306,14 @@ describe("the host's place", () => {
     );
   });
 
-  test("claims: refused while the host is here or when another host is named; allowed when quiet > 5 s, released, or the host left the room; after 2 minutes with nobody hosting, a claim ends it", async () => {
+  test("claims: answered with who hosts (200, no error) while the host is here or when another host is named; allowed when quiet > 5 s, released, or the host left the room; after 2 minutes with nobody following, a claim ends it", async () => {
     const session = await gatedSession(posts.a);
     accepted(await play(host.client, session.id, posts.a, 42, true));
-    refused(await claim(member.client, session.id, host.id), 409, "PT409", "The host is still here");
-    refused(await claim(member.client, session.id, moderator.id), 409, "PT409", "Someone else is hosting now");
+    // Losing the race is the expected outcome for most claimers: an answer naming the host, not a 409.
+    const stillHere = await claim(member.client, session.id, host.id);
+    expect(stillHere.status).toBe(200);
+    expect(accepted(stillHere)).toMatchObject({ host_id: host.id, ended_at: null });
+    expect(accepted(await claim(member.client, session.id, moderator.id))).toMatchObject({ host_id: host.id, ended_at: null });
     refused(await claim(outsider.client, session.id, host.id), 403, "42501", "Only members of the room can take part in its session");
 
     await quietFor(session.id, 6);
@@ -304,7 +344,8 @@ describe("the host's place", () => {
     expect(over).toMatchObject({ id: session.id, host_id: host.id, playing: false });
     expect(over.ended_at).not.toBeNull();
     expect((await member.client.from("listening_sessions").select("id").eq("room_id", gated.id).is("ended_at", null)).data).toEqual([]);
-    refused(await claim(member.client, session.id, host.id), 409, "PT409", "This session has ended");
+    const again = accepted(await claim(member.client, session.id, host.id));
+    expect(again.ended_at).not.toBeNull();
   });
 
   test("hand over: the host, moderators and the owner give it to a member; never to an outsider", async () => {

@@ -1,7 +1,7 @@
 // Errors of the session's functions in words: the function's own sentence; a request that never got
 // there; an expired sign-in; never a bare constraint name.
 import { expect, test } from "vitest";
-import { hostStillHere, sessionErrorText, sessionMessages } from "@/lib/sessions/rpc";
+import { sessionErrorText, sessionMessages } from "@/lib/sessions/rpc";
 
 test("the function's own words are shown as they are", () => {
   expect(sessionErrorText({ code: "42501", message: "Only the host controls playback" })).toBe("Only the host controls playback");
@@ -23,9 +23,4 @@ test("a message that is not a sentence for people is replaced", () => {
   expect(sessionErrorText({ code: "23514", message: 'new row violates check constraint "listening_sessions_rate_range"' })).toBe(
     sessionMessages.failed,
   );
-});
-
-test("a claim refused only because the host is still there is tried again", () => {
-  expect(hostStillHere("The host is still here")).toBe(true);
-  expect(hostStillHere("Someone else is hosting now")).toBe(false);
 });

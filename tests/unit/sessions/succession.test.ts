@@ -23,13 +23,15 @@ const bo = person("bo", 100);
 const dee = person("dee", 300);
 const cy = person("cy", 200);
 
-const row = (hostId: string | null, version = 2): SessionRow => ({ id: "s1", host_id: hostId, version }) as unknown as SessionRow;
+const row = (hostId: string | null, version = 2, ended = false): SessionRow =>
+  ({ id: "s1", host_id: hostId, version, ended_at: ended ? "2026-11-28T00:00:00Z" : null }) as unknown as SessionRow;
 
 type Answer = SessionActionResult<SessionRow>;
 
 /**
- * A fake server for one session: hosted by `host` until a claim succeeds; `quietUntil` is when the
- * quiet window ends (claims before it are refused); `offlineUntil` makes requests fail before it.
+ * A fake server for one session, answering claims as claim_session_host does (the session as it then
+ * is): hosted by `host` until a claim succeeds; `quietUntil` is when the quiet window ends (claims
+ * before it answer the host still there); `offlineUntil` makes requests fail before it.
  */
 function server(host: string | null, { quietUntil = 0, offlineUntil = 0 } = {}) {
   const state = { host, version: 1, quietUntil, offlineUntil, claims: [] as { by: string; at: number; answer: Answer }[] };
@@ -40,8 +42,7 @@ function server(host: string | null, { quietUntil = 0, offlineUntil = 0 } = {}) 
       const at = Date.now();
       let answer: Answer;
       if (at < state.offlineUntil) answer = { ok: false, error: sessionMessages.unreachable };
-      else if (state.host !== expected) answer = { ok: false, error: "Someone else is hosting now" };
-      else if (at < state.quietUntil) answer = { ok: false, error: "The host is still here" };
+      else if (state.host !== expected || at < state.quietUntil) answer = { ok: true, data: row(state.host, state.version) };
       else {
         state.host = by;
         state.version++;
@@ -127,7 +128,7 @@ test("the next in line waits for the window and the successor's chance, so the s
   expect(s.state.claims.filter((c) => c.by === "dee")).toEqual([]);
 });
 
-test("two claim at once: one gets the place; the other, refused, fetches the session and stops when it names the new host", async () => {
+test("two claim at once: one gets the place; the other is answered who hosts now (no error) and stops", async () => {
   const s = server("cy");
   const b = page("bo", s.claimAs("bo"));
   // Dee's page does not see Bo (its presence came late): Dee thinks she is first, and claims too.
@@ -136,9 +137,11 @@ test("two claim at once: one gets the place; the other, refused, fetches the ses
   d.see("cy", [dee]);
   await vi.advanceTimersByTimeAsync(0);
   expect(s.state.host).toBe("bo");
-  expect(s.state.claims.find((c) => c.by === "dee")?.answer).toEqual({ ok: false, error: "Someone else is hosting now" });
-  expect(d.calls.resyncs).toBe(1);
-  d.see("bo", [bo, dee]); // what the fetch brings
+  expect(s.state.claims.find((c) => c.by === "dee")?.answer).toEqual({ ok: true, data: row("bo", 2) });
+  // The answer names Bo: Dee's page takes it as the session's row, with nothing to fetch again.
+  expect(d.calls.claimed.map((r) => r.host_id)).toEqual(["bo"]);
+  expect(d.calls.resyncs).toBe(0);
+  d.see("bo", [bo, dee]); // the row received
   await vi.advanceTimersByTimeAsync(30_000);
   expect(s.state.claims.filter((c) => c.by === "dee").length).toBe(1);
 });
@@ -271,4 +274,26 @@ test("what a page hears while its own channel is down does not count as people l
   expect(s.state.claims).toEqual([]);
   await vi.advanceTimersByTimeAsync(1);
   expect(s.state.host).toBe("dee"); // Bo never claimed (no engine of his here): Dee's turn came
+});
+
+test("a claim answered with the session ended stops claiming and hands the ended row to the page", async () => {
+  const claims: string[] = [];
+  const b = page("bo", async (_id, expected) => {
+    claims.push(String(expected));
+    return { ok: true, data: row("cy", 3, true) };
+  });
+  b.see("cy", [bo]);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(b.calls.claimed.map((r) => r.ended_at !== null)).toEqual([true]);
+  await vi.advanceTimersByTimeAsync(30_000);
+  expect(claims).toEqual(["cy"]);
+});
+
+test("claimOutcome reads the server's answer", async () => {
+  const { claimOutcome } = await import("@/lib/sessions/succession");
+  expect(claimOutcome(row("bo"), "bo", "cy")).toBe("hosting");
+  expect(claimOutcome(row("cy"), "bo", "cy")).toBe("still-here");
+  expect(claimOutcome(row("dee"), "bo", "cy")).toBe("taken");
+  expect(claimOutcome(row(null), "bo", "cy")).toBe("taken");
+  expect(claimOutcome(row("cy", 2, true), "bo", "cy")).toBe("ended");
 });

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { GateRequirement } from "@/components/rooms/gate-requirement";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { SessionPage } from "@/components/sessions/session-page";
 import { Alert } from "@/components/ui/alert";
 import { linkClasses } from "@/components/ui/link";
+import { type GateDetails, gateDetails } from "@/lib/rooms/gate-details";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 import { getLiveSession, getSessionPosts } from "@/lib/sessions/queries";
 import type { ListenerSelf } from "@/lib/sessions/use-listening-session";
@@ -28,8 +30,12 @@ export default async function ListenPage({ params }: { params: Params }) {
       </main>
     );
   }
-  const { room } = result.data;
-  const { membership, notice, lapsed } = await loadRoomAccess(slug);
+  const { room, gate } = result.data;
+  const [{ membership, notice, lapsed }, gateShown] = await Promise.all([
+    loadRoomAccess(slug),
+    gate && room.visibility === "gated" ? gateDetails(gate) : null,
+  ]);
+  const whoMayJoin = gateShown ? <WhoMayJoin details={gateShown} /> : null;
   const roomLink = (
     <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
       ← {room.name}
@@ -53,6 +59,7 @@ export default async function ListenPage({ params }: { params: Params }) {
             {user ? "Join the room to listen along with everyone in it." : "Sign in and join the room to listen along with everyone in it."}
           </p>
         </section>
+        {whoMayJoin}
       </main>
     );
   }
@@ -86,6 +93,19 @@ export default async function ListenPage({ params }: { params: Params }) {
         }}
         posts={posts}
       />
+      {whoMayJoin}
     </main>
+  );
+}
+
+/** A gated room's requirement, by the token's name, symbol and chain, with where to find it. */
+function WhoMayJoin({ details }: { details: GateDetails }) {
+  return (
+    <section aria-labelledby="who-may-join" className="flex flex-col gap-2 border-t border-line pt-6">
+      <h2 id="who-may-join" className="text-base font-semibold">
+        Who may join
+      </h2>
+      <GateRequirement details={details} />
+    </section>
   );
 }
