@@ -10,7 +10,7 @@ import {
   signInWithPassword,
   watchConsole,
 } from "./support/pages";
-import { createConfirmedUser, uniqueEmail } from "./support/users";
+import { createConfirmedUser, profileOf, uniqueEmail } from "./support/users";
 
 test("sign up → confirmation email → confirmed and signed in; sign out; sign back in with the password", async ({ page }) => {
   const errors = await watchConsole(page);
@@ -29,8 +29,28 @@ test("sign up → confirmation email → confirmed and signed in; sign out; sign
 
   const link = await latestLink(email, /Confirm your Cuepoint account/);
   await page.goto(link);
-  await expect(page).toHaveURL(/\/$/);
+  // The first visit: the names sign-up made from the email, prefilled, checked as they are typed.
+  await expect(page).toHaveURL(/\/welcome\?next=%2F$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to Cuepoint");
   await expectSignedIn(page);
+  const username = page.getByLabel("Username");
+  await expect(username).toHaveValue(/^[a-z0-9_]{3,24}$/);
+  await expect(page.getByLabel("Your name")).not.toHaveValue("");
+  await expect(page.getByText(new RegExp(`Your page will be \\S+/u/${await username.inputValue()}`))).toBeVisible();
+  const someoneElse = await profileOf((await createConfirmedUser("taken-name")).id);
+  await username.fill(someoneElse.username);
+  await expect(page.getByText("That username is taken")).toBeVisible();
+  await checkPage(page, "welcome");
+  const chosen = `lis_${Date.now().toString(36)}`.slice(0, 24);
+  await username.fill(chosen);
+  await expect(page.getByText(`${chosen} is free.`)).toBeVisible();
+  await page.getByLabel("Your name").fill("Lis Tener");
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page.getByRole("heading", { name: "You're all set. Rooms to start with" })).toBeVisible();
+  await checkPage(page, "welcome-rooms");
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("banner")).toContainText("Lis Tener");
   await checkPage(page, "home-signed-in");
 
   await page.getByRole("button", { name: "Sign out" }).click();

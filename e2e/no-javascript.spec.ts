@@ -92,6 +92,18 @@ test("sign up without JavaScript: the confirmation email's link signs in; bad in
 
   const link = await latestLink(email, /Confirm your Cuepoint account/);
   await page.goto(link);
+  await expect(page).toHaveURL(/\/welcome\?next=%2F$/);
+  await expectSignedIn(page);
+  // The welcome step works as a plain form: a bad username is refused next to its field, typed text kept.
+  await page.getByLabel("Username").fill("No Spaces");
+  await page.getByLabel("Your name").fill("Nora Script");
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page.locator("#username-error")).toHaveText("Usernames use 3–24 lowercase letters, digits or _");
+  await expect(page.getByLabel("Your name")).toHaveValue("Nora Script");
+  await page.getByLabel("Username").fill(`nojs_${Date.now().toString(36)}`);
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page.getByRole("heading", { name: "You're all set. Rooms to start with" })).toBeVisible();
+  await page.getByRole("link", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expectSignedIn(page);
 

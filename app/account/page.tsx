@@ -8,7 +8,9 @@ import { TwoFactorSection } from "@/components/account/two-factor-section";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { publicEnv } from "@/lib/env";
 import { sessionFactors } from "@/lib/auth/mfa";
+import { recoveryStatus } from "@/lib/auth/queries";
 import { shortAddress } from "@/lib/auth/web3-identity";
 import { serverChainCredentials } from "@/lib/chain/server-credentials";
 import { createClient } from "@/lib/supabase/server";
@@ -26,6 +28,7 @@ export default async function AccountPage() {
   const chain = serverChainCredentials();
   const { data: current } = await supabase.auth.getSession();
   const authenticator = sessionFactors(current.session).find((factor) => factor.factor_type === "totp");
+  const recovery = await recoveryStatus(supabase);
   return (
     <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -58,13 +61,16 @@ export default async function AccountPage() {
           </Card>
           <Card>
             <h2 className="mb-4 text-lg font-semibold">Profile</h2>
-            <ProfileForm initial={{ username: profile.username, displayName: profile.display_name, bio: profile.bio }} />
+            <ProfileForm
+              initial={{ username: profile.username, displayName: profile.display_name, bio: profile.bio }}
+              origin={new URL(publicEnv().siteUrl).host}
+            />
           </Card>
         </>
       ) : (
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
-      <TwoFactorSection factorId={authenticator?.id ?? null} />
+      <TwoFactorSection factorId={authenticator?.id ?? null} recovery={recovery} />
       <WalletsSection
         wallets={wallets ?? []}
         clientId={chain.ok ? chain.clientId : null}

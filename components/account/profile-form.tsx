@@ -18,7 +18,13 @@ type ProfileValidation = typeof import("@/lib/validation/profile");
  * loads when the person first focuses the form, keeping it out of the page's first load; a submit
  * before it arrives is checked by the server action alone, with the same messages.
  */
-export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }) {
+export function ProfileForm({
+  initial,
+  origin,
+}: {
+  initial: ProfileFormState["values"];
+  /** The site's host, for the profile's address. */ origin: string;
+}) {
   const [state, action, pending] = useActionState(updateProfile, { status: "idle", values: initial, errors: {} });
   // Starts from the action's state: without JavaScript, a posted form renders again with what was typed.
   const [values, setValues] = useState<ProfileFormState["values"]>(() => state.values);
@@ -70,7 +76,7 @@ export function ProfileForm({ initial }: { initial: ProfileFormState["values"] }
         autoCapitalize="none"
         spellCheck={false}
         error={errors.username}
-        hint="3–24 lowercase letters, digits or _. Your page is /u/your-username."
+        hint={`3–24 lowercase letters, digits or _. Your page is ${origin}/u/${values.username.trim() || "…"}`}
       />
       <TextField id="displayName" label="Display name" {...bind("displayName")} autoComplete="name" error={errors.displayName} />
       <TextAreaField id="bio" label="Bio" {...bind("bio")} error={errors.bio} hint="Up to 280 characters." />

@@ -9,7 +9,7 @@ import { action, prelude, refusedForm } from "@/lib/server-action";
 import { type ProfileInput, profileMessages, profileSchema } from "@/lib/validation/profile";
 import { textMessages } from "@/lib/validation/text";
 import { z } from "@/lib/validation/zod";
-import type { ProfileFormState } from "./form-state";
+import type { ProfileFormState, WelcomeFormState } from "./form-state";
 
 /** Postgres constraint → the field and words the form shows. */
 const constraintMessages: Record<string, [keyof ProfileInput, string]> = {
@@ -48,6 +48,31 @@ export async function updateProfile(_previous: ProfileFormState, formData: FormD
     return { status: "error", values, errors: {}, message: "We couldn't save your profile — try again in a moment." };
   }
   if (!data?.length) return { status: "error", values, errors: {}, message: profileSessionEnded };
+  revalidatePath("/", "layout");
+  return { status: "saved", values: input, errors: {} };
+}
+
+const welcomeSessionEnded = sessionEndedTo("choose your name");
+const namesSchema = z.object({ username: profileSchema.shape.username, displayName: profileSchema.shape.displayName });
+
+/** The first visit's step: the username and display name, which sign-up made from the email, chosen by the person. */
+export async function saveWelcomeNames(_previous: WelcomeFormState, formData: FormData): Promise<WelcomeFormState> {
+  const values = { username: String(formData.get("username") ?? ""), displayName: String(formData.get("displayName") ?? "") };
+  const started = await prelude(namesSchema, values, { sessionEnded: welcomeSessionEnded });
+  if (!started.ok) return { ...refusedForm(started.error), values };
+  const { supabase, userId, input } = started.data;
+  const { data, error } = await supabase
+    .from("profiles")
+    .update({ username: input.username, display_name: input.displayName })
+    .eq("id", userId)
+    .select("id");
+  if (error) {
+    const constraint = Object.keys(constraintMessages).find((name) => error.message.includes(name) || error.details?.includes(name));
+    const [field, message] = constraint ? constraintMessages[constraint] : [];
+    if (field === "username" || field === "displayName") return { status: "error", values, errors: { [field]: message } };
+    return { status: "error", values, errors: {}, message: "We couldn't save your name — try again in a moment." };
+  }
+  if (!data?.length) return { status: "error", values, errors: {}, message: welcomeSessionEnded };
   revalidatePath("/", "layout");
   return { status: "saved", values: input, errors: {} };
 }

@@ -7,3 +7,11 @@ export interface ProfileFormState {
   errors: FieldErrors<ProfileInput>;
   message?: string;
 }
+
+/** The welcome step's form (./actions.ts saveWelcomeNames): the two names sign-up chose for the person. */
+export interface WelcomeFormState {
+  status: "idle" | "saved" | "error";
+  values: Pick<ProfileInput, "username" | "displayName">;
+  errors: FieldErrors<Pick<ProfileInput, "username" | "displayName">>;
+  message?: string;
+}

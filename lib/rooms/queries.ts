@@ -1,5 +1,6 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { verifiedUserId } from "@/lib/auth/verified-user";
+import { liveSessions } from "@/lib/sessions/live";
 import type { Result } from "@/lib/result";
 import { isUuid } from "@/lib/validation/ids";
 import type { Database } from "@/types/database";
@@ -98,6 +99,10 @@ export type DirectoryRoom = Pick<
   "id" | "slug" | "name" | "description" | "cover_path" | "visibility" | "member_count" | "created_at"
 > & {
   gate: Pick<RoomGate, "chain_id" | "contract_address" | "standard" | "token_id" | "min_balance"> | null;
+  /** When someone last posted or commented (room_activity): null or absent where the caller may not read the room. */
+  last_activity_at?: string | null;
+  /** A listening session is on (as far as the caller may read it). */
+  live?: boolean;
 };
 
 export interface DirectoryPage {
@@ -130,13 +135,28 @@ export async function listRooms(
       { get: true },
     )
     .select(
-      "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)",
+      "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance), activity:room_activity(last_activity_at)",
     );
 
   const { data, error } = await query;
   if (error) return { ok: false, error: { kind: "unavailable", message: "We couldn't load the rooms — reload the page in a moment." } };
 
-  const rows = data.slice(0, pageSize).map(({ gate, ...room }) => ({ ...room, gate: (Array.isArray(gate) ? gate[0] : gate) ?? null }));
+  const page = data.slice(0, pageSize);
+  const live = new Set(
+    (
+      await liveSessions(
+        supabase,
+        page.map((room) => room.id),
+      )
+    ).map((session) => session.roomId),
+  );
+  const rows = page.map(({ gate, activity, ...room }) => ({
+    ...room,
+    gate: (Array.isArray(gate) ? gate[0] : gate) ?? null,
+    // RLS answers null for a gated room the caller may not read: its activity stays unknown.
+    last_activity_at: (Array.isArray(activity) ? activity[0] : activity)?.last_activity_at ?? null,
+    live: live.has(room.id),
+  }));
   const last = rows.at(-1);
   return { ok: true, data: { rooms: rows, nextCursor: data.length > pageSize && last ? encodeCursor(last.created_at, last.id) : null } };
 }
@@ -158,4 +178,19 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
   if (extra !== undefined || !id || !isUuid(id) || Number.isNaN(Date.parse(createdAt))) return null;
   if (!/^[0-9T:.+\- Z]+$/.test(createdAt)) return null;
   return { createdAt, id };
+}
+
+/** Open rooms to start with, for someone new: the busiest ones they have not joined yet. */
+export async function suggestedRooms(supabase: Client, viewerId: string, count = 4): Promise<DirectoryRoom[]> {
+  const { data: joined } = await supabase.from("memberships").select("room_id").eq("user_id", viewerId);
+  let query = supabase
+    .from("rooms")
+    .select(
+      "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)",
+    )
+    .eq("visibility", "public");
+  if (joined?.length) query = query.not("id", "in", `(${joined.map((row) => row.room_id).join(",")})`);
+  const { data, error } = await query.order("member_count", { ascending: false }).order("created_at", { ascending: false }).limit(count);
+  if (error) return [];
+  return data.map(({ gate, ...room }) => ({ ...room, gate: (Array.isArray(gate) ? gate[0] : gate) ?? null }));
 }

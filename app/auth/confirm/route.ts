@@ -9,7 +9,7 @@ const emailOtpTypes = new Set<EmailOtpType>(["signup", "invite", "magiclink", "r
 /**
  * Email links land here (supabase/templates): verify the token hash, which signs the person in,
  * then go to `next` — the redirect the link carries, kept on this site — or to /account/password
- * after a recovery link.
+ * after a recovery link, or to /welcome (then `next`) after a sign-up's confirmation.
  */
 export async function GET(request: NextRequest) {
   const params = request.nextUrl.searchParams;
@@ -26,5 +26,8 @@ export async function GET(request: NextRequest) {
   const supabase = await createClient();
   const { error } = await supabase.auth.verifyOtp({ type, token_hash: tokenHash });
   if (error) return fail(error.code ?? null);
-  return NextResponse.redirect(new URL(type === "recovery" ? "/account/password" : next, request.url));
+  if (type === "recovery") return NextResponse.redirect(new URL("/account/password", request.url));
+  // A confirmed sign-up is the first visit: the person chooses the names sign-up made up, then goes on.
+  if (type === "signup") return NextResponse.redirect(new URL(`/welcome?next=${encodeURIComponent(next)}`, request.url));
+  return NextResponse.redirect(new URL(next, request.url));
 }
