@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { contracts } from "../chain/deployment";
 import { wavFile } from "../tests/helpers/media-files";
 import { checkPage, signInWithPassword, watchConsole } from "./support/pages";
 import { createRoomAs, service, signedInClient } from "./support/post-rooms";
@@ -294,6 +295,29 @@ test("a session nobody follows ends, and the room stops announcing it", async ({
   // The listening page offers a new session rather than joining the old one.
   await side.page.goto(`/r/${room.slug}/listen`);
   await expect(side.page.getByRole("heading", { name: "Nobody is listening together right now" })).toBeVisible();
+  expect(side.errors).toEqual([]);
+  await side.context.close();
+});
+
+test("a gated room's listening page names its token: by name and symbol on its chain, and where to find it", async ({ browser }) => {
+  const owner = await createConfirmedUser("gated-listen-owner");
+  const visitor = await createConfirmedUser("gated-listen-visitor");
+  const ownerClient = await signedInClient(owner.email, owner.password);
+  const slug = `gated-listen-${Date.now().toString(36)}`;
+  const gate = { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721", token_id: null, min_balance: "1" };
+  const { error } = await ownerClient.rpc("create_room", { slug, name: "Backstage listening", description: "", gate });
+  expect(error).toBeNull();
+
+  const side = await signedInPage(browser, visitor);
+  await side.page.goto(`/r/${slug}/listen`);
+  await expect(side.page.getByRole("heading", { name: "Only members can listen together" })).toBeVisible();
+  const who = side.page.getByRole("region", { name: "Who may join" });
+  await expect(who).toContainText("Holders of at least 1 CUEPASS on Local chain");
+  await expect(who).toContainText("Cuepoint Backstage Pass (CUEPASS)");
+  await expect(who).toContainText("Local chain has no public explorer — ask the room's owner how to get a pass.");
+  // The contract is a quiet second line, never the sentence itself.
+  await expect(who.locator("p").first()).not.toContainText("0x");
+  await checkPage(side.page, "listen-gated-who-may-join");
   expect(side.errors).toEqual([]);
   await side.context.close();
 });
