@@ -11,17 +11,24 @@
 export interface ChainInfo {
   id: number;
   name: string;
-  /** The chain's public block explorer (its name and address), where it has one. */
-  explorer?: { name: string; url: string };
 }
 
 export const publicChains: readonly ChainInfo[] = [
-  { id: 1, name: "Ethereum", explorer: { name: "Etherscan", url: "https://etherscan.io" } },
-  { id: 8453, name: "Base", explorer: { name: "Basescan", url: "https://basescan.org" } },
-  { id: 10, name: "Optimism", explorer: { name: "Optimism Etherscan", url: "https://optimistic.etherscan.io" } },
-  { id: 42161, name: "Arbitrum", explorer: { name: "Arbiscan", url: "https://arbiscan.io" } },
-  { id: 137, name: "Polygon", explorer: { name: "Polygonscan", url: "https://polygonscan.com" } },
+  { id: 1, name: "Ethereum" },
+  { id: 8453, name: "Base" },
+  { id: 10, name: "Optimism" },
+  { id: 42161, name: "Arbitrum" },
+  { id: 137, name: "Polygon" },
 ];
+
+/** Each public chain's block explorer (its name and address); the local chain has none. */
+const explorers: Readonly<Record<number, { name: string; url: string }>> = {
+  1: { name: "Etherscan", url: "https://etherscan.io" },
+  8453: { name: "Basescan", url: "https://basescan.org" },
+  10: { name: "Optimism Etherscan", url: "https://optimistic.etherscan.io" },
+  42161: { name: "Arbiscan", url: "https://arbiscan.io" },
+  137: { name: "Polygonscan", url: "https://polygonscan.com" },
+};
 
 export const localChain: ChainInfo = { id: 31337, name: "Local chain" };
 
@@ -90,7 +97,7 @@ export function tokenExplorerLink(
   contractAddress: string,
   tokenId: string | null = null,
 ): { name: string; url: string } | null {
-  const explorer = publicChains.find((chain) => chain.id === chainId)?.explorer;
+  const explorer = explorers[chainId];
   if (!explorer || !/^0x[0-9a-fA-F]{40}$/.test(contractAddress)) return null;
   const item = tokenId !== null && /^[0-9]{1,78}$/.test(tokenId) ? `?a=${tokenId}` : "";
   return { name: explorer.name, url: `${explorer.url}/token/${contractAddress.toLowerCase()}${item}` };
