@@ -1,8 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
-import { enrollmentAction, removeAuthenticatorAction } from "@/lib/auth/actions";
+import { useActionState, useState } from "react";
+import { enrollmentAction, regenerateRecoveryCodesAction, removeAuthenticatorAction } from "@/lib/auth/actions";
 import type { TwoFactorState } from "@/lib/auth/form-state";
+import type { RecoveryStatus } from "@/lib/auth/queries";
+import { RecoveryCodes } from "@/components/account/recovery-codes";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -19,8 +21,9 @@ function qrCodeSource(dataUri: string): string {
 /** Splits the secret into groups of four, as people copy it into an app by hand. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
 
-function SetUpAuthenticator() {
-  const [state, action, pending] = useActionState(enrollmentAction, idle);
+type FormProps = { state: TwoFactorState; action: (formData: FormData) => void; pending: boolean };
+
+function SetUpAuthenticator({ state, action, pending }: FormProps) {
   const setup = state.status === "enrolling" ? state.pending : undefined;
   if (!setup) {
     return (
@@ -80,7 +83,8 @@ function SetUpAuthenticator() {
 function RemoveAuthenticator({ factorId }: { factorId: string }) {
   const [state, action, pending] = useActionState(removeAuthenticatorAction, idle);
   return (
-    <form action={action} noValidate className="flex flex-col gap-4">
+    <form action={action} noValidate className="flex flex-col gap-4" aria-label="Remove authenticator app">
+      <h3 className="-mb-3 font-semibold">Authenticator app</h3>
       <p className="text-muted">Signing in asks for a code from your authenticator app. To remove it, enter a code it shows now.</p>
       {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
       <input type="hidden" name="factorId" value={factorId} />
@@ -100,15 +104,82 @@ function RemoveAuthenticator({ factorId }: { factorId: string }) {
   );
 }
 
-/** /account's "Two-factor authentication": set up, confirm and remove an authenticator app. */
-export function TwoFactorSection({ factorId }: { factorId: string | null }) {
+/** How many codes are left, and making a new set (with a fresh code). */
+function RegenerateRecoveryCodes({ factorId, codesLeft, state, action, pending }: FormProps & { factorId: string; codesLeft: number }) {
+  return (
+    <form
+      action={action}
+      noValidate
+      className="flex flex-col gap-4"
+      aria-labelledby="recovery-codes-title"
+      aria-describedby="recovery-codes-left"
+    >
+      <div className="flex flex-col">
+        <h3 id="recovery-codes-title" className="font-semibold">
+          Recovery codes
+        </h3>
+        <p id="recovery-codes-left" className="text-muted">
+          {codesLeft === 0
+            ? "You have no recovery codes left. Make new ones so you can still sign in if you lose your app."
+            : `${codesLeft} of 10 recovery codes left. Making new ones stops the old ones working.`}
+        </p>
+      </div>
+      {state.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+      <input type="hidden" name="factorId" value={factorId} />
+      <TextField
+        id="regenerate-code"
+        name="code"
+        label="6-digit code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={8}
+        error={state.codeError}
+      />
+      <Button type="submit" variant={codesLeft === 0 ? "primary" : "secondary"} disabled={pending} className="self-start">
+        {pending ? "Making codes…" : "Make new recovery codes"}
+      </Button>
+    </form>
+  );
+}
+
+/** /account's "Two-factor authentication": set up, confirm and remove an authenticator app, and its recovery codes. */
+export function TwoFactorSection({ factorId, recovery }: { factorId: string | null; recovery: RecoveryStatus }) {
+  // Both forms that answer with new codes live here, so the codes stay on screen when the page
+  // re-renders with two-factor on.
+  const [enrollment, enroll, enrolling] = useActionState(enrollmentAction, idle);
+  const [regeneration, regenerate, regenerating] = useActionState(regenerateRecoveryCodesAction, idle);
+  const fresh = regeneration.recoveryCodes ?? enrollment.recoveryCodes;
+  const [saved, setSaved] = useState<string[] | undefined>();
+  const showCodes = factorId && fresh && fresh !== saved;
   return (
     <Card>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-lg font-semibold">Two-factor authentication</h2>
         <span className={`text-sm font-medium ${factorId ? "text-success" : "text-muted"}`}>{factorId ? "On" : "Off"}</span>
       </div>
-      {factorId ? <RemoveAuthenticator factorId={factorId} /> : <SetUpAuthenticator />}
+      {showCodes ? (
+        <RecoveryCodes codes={fresh} onDone={() => setSaved(fresh)} />
+      ) : factorId ? (
+        <div className="flex flex-col gap-6">
+          {enrollment.status === "enabled" && enrollment.formError ? <Alert tone="error">{enrollment.formError}</Alert> : null}
+          <RegenerateRecoveryCodes
+            factorId={factorId}
+            codesLeft={recovery.codesLeft}
+            state={regeneration}
+            action={regenerate}
+            pending={regenerating}
+          />
+          <hr className="border-line" />
+          <RemoveAuthenticator factorId={factorId} />
+        </div>
+      ) : (
+        <div className="flex flex-col gap-4">
+          {recovery.recoveredAt ? (
+            <Alert tone="info">Two-factor is off — you used a recovery code. Set it up again to protect your account.</Alert>
+          ) : null}
+          <SetUpAuthenticator state={enrollment} action={enroll} pending={enrolling} />
+        </div>
+      )}
     </Card>
   );
 }

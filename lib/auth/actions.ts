@@ -7,8 +7,11 @@
 //   (components/auth/*-form) and these only run if a submit beats hydration.
 // - The sign-in code (/login/mfa): verified against the account's authenticator; the session
 //   cookies it sets are aal2.
+// - A recovery code (/login/mfa), when the authenticator is lost: ./recovery.ts checks it and turns
+//   two-factor off, and the person lands on /account, which says so.
 // - Two-factor authentication on /account: set up an authenticator app (enroll, then confirm with a
-//   code) and remove it (with a fresh code).
+//   code; its first recovery codes come with it), make new recovery codes and remove the app (each
+//   with a fresh code).
 // Signing in, signing up and asking for a reset have no caller yet, so they take the server client
 // alone; the others act for the signed-in person (lib/server-action.ts).
 import { revalidatePath } from "next/cache";
@@ -16,12 +19,15 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { messages } from "@/lib/messages";
 import { signedIn } from "@/lib/server-action";
+import { createAdminClient } from "@/lib/supabase/admin";
 import { createClient } from "@/lib/supabase/server";
 import { emailOnlyRules, setPasswordRules, signInRules, signUpRules } from "@/lib/validation/auth";
 import { type AuthFormState, type PendingAuthenticator, type TwoFactorState, formValue } from "./form-state";
 import { emailRedirect } from "./links";
 import { authErrorMessage } from "./messages";
 import { checkTotpCode, mfaErrorMessage, mfaMessages } from "./mfa";
+import { makeRecoveryCodes, redeemRecoveryCode } from "./recovery";
+import { recoveryMessages } from "./recovery-codes";
 import { safeNextPath } from "./redirect";
 
 /** The email links' redirect (./links.ts) on the origin the form was posted from, else NEXT_PUBLIC_SITE_URL. */
@@ -140,17 +146,57 @@ function pendingFrom(previous: TwoFactorState, formData: FormData): PendingAuthe
   return pending.factorId && pending.secret ? pending : undefined;
 }
 
-/** Confirms the new authenticator with its first code; the session becomes aal2. */
+/** Confirms the new authenticator with its first code (the session becomes aal2), then makes its recovery codes. */
 async function confirmEnrollment(previous: TwoFactorState, formData: FormData): Promise<TwoFactorState> {
   const pending = pendingFrom(previous, formData);
   if (!pending) return { status: "error", formError: "Start the setup again." };
   const checked = checkTotpCode(formValue(formData, "code"));
   if ("error" in checked) return { status: "enrolling", pending, codeError: checked.error };
-  const supabase = await createClient();
+  const caller = await signedIn();
+  if (!caller.ok) return { status: "error", formError: caller.error };
+  const { supabase, userId } = caller.data;
   const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId: pending.factorId, code: checked.code });
   if (error) return { status: "enrolling", pending, codeError: mfaErrorMessage(error) };
   revalidatePath("/account");
-  return { status: "enabled" };
+  const codes = await makeRecoveryCodes(supabase, userId);
+  return codes.ok ? { status: "enabled", recoveryCodes: codes.data } : { status: "enabled", formError: recoveryMessages.notMade };
+}
+
+/** New recovery codes after a fresh code from the authenticator; the old ones stop working at once. */
+export async function regenerateRecoveryCodesAction(_previous: TwoFactorState, formData: FormData): Promise<TwoFactorState> {
+  const factorId = formValue(formData, "factorId");
+  const checked = checkTotpCode(formValue(formData, "code"));
+  if ("error" in checked) return { status: "error", codeError: checked.error };
+  const caller = await signedIn();
+  if (!caller.ok) return { status: "error", formError: caller.error };
+  const { supabase, userId } = caller.data;
+  const verified = await supabase.auth.mfa.challengeAndVerify({ factorId, code: checked.code });
+  if (verified.error) return { status: "error", codeError: mfaErrorMessage(verified.error) };
+  const codes = await makeRecoveryCodes(supabase, userId);
+  if (!codes.ok) return { status: "error", formError: codes.error };
+  revalidatePath("/account");
+  return { status: "regenerated", recoveryCodes: codes.data };
+}
+
+/**
+ * Signs in with a recovery code instead of the authenticator's: a right, unused code turns two-factor
+ * off (./recovery.ts), the session is refreshed without the factor, and the person goes to /account.
+ */
+export async function redeemRecoveryCodeAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
+  const caller = await signedIn();
+  if (!caller.ok) return { status: "error", values: {}, errors: {}, formError: caller.error };
+  const { supabase, userId } = caller.data;
+  const redeemed = await redeemRecoveryCode(supabase, createAdminClient(), userId, formValue(formData, "recoveryCode"));
+  if (!redeemed.ok) {
+    const { message, field } = redeemed.error;
+    return field
+      ? { status: "error", values: {}, errors: { recoveryCode: message } }
+      : { status: "error", values: {}, errors: {}, formError: message };
+  }
+  // The session's cookie still lists the removed authenticator until it is refreshed.
+  await supabase.auth.refreshSession();
+  revalidatePath("/", "layout");
+  redirect("/account");
 }
 
 /** Removes the authenticator after a fresh code from it, then refreshes the session (now aal1, no factor). */

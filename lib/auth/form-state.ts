@@ -1,6 +1,6 @@
 // What Supabase Auth's forms send and their Server Actions (./actions.ts) answer, shared with the
-// forms that render it. Passwords and codes are never sent back: a page rendered from this state
-// never holds one.
+// forms that render it. Passwords and sign-in codes are never sent back: a page rendered from this
+// state never holds one (new recovery codes are the exception: that answer is where they are shown).
 
 export interface AuthFormState {
   status: "idle" | "error" | "sent" | "done";
@@ -27,10 +27,14 @@ export interface PendingAuthenticator {
   uri: string;
 }
 
-/** The account page's two-factor forms: setting up an authenticator app, and removing it. */
+/**
+ * The account page's two-factor forms: setting up an authenticator app, removing it, and making new
+ * recovery codes. `recoveryCodes` are the new codes, in the one answer that shows them.
+ */
 export interface TwoFactorState {
-  status: "idle" | "enrolling" | "error" | "enabled" | "removed";
+  status: "idle" | "enrolling" | "error" | "enabled" | "removed" | "regenerated";
   pending?: PendingAuthenticator;
   codeError?: string;
   formError?: string;
+  recoveryCodes?: string[];
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { RecoveryCodeForm } from "@/components/auth/recovery-code-form";
 import { SignInCodeForm } from "@/components/auth/sign-in-code-form";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { NarrowPage } from "@/components/ui/card";
@@ -24,9 +25,10 @@ export default async function SignInCodePage({ searchParams }: { searchParams: P
     >
       <div className="flex flex-col gap-6">
         <SignInCodeForm next={next} />
+        <RecoveryCodeForm />
         <hr className="border-line" />
         <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted">
-          <span>Not you, or no access to your app?</span>
+          <span>Not you?</span>
           <SignOutButton variant="ghost" />
         </div>
       </div>
