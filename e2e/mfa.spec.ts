@@ -2,6 +2,7 @@
 // sign-in (before any page), a wrong code refused with a message, the right one signing in at aal2,
 // and the authenticator removed with a fresh code. Without JavaScript the code form still works and
 // the code only ever travels in a POST body.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createClient } from "@supabase/supabase-js";
 import { anonKey } from "@cuepoint/stack/keys";
@@ -280,4 +281,59 @@ test("recovery codes: shown once at setup (downloaded, copied), made again with 
   await expect(page).toHaveURL(/^[^?]*\/account$/);
   await expect(section.getByText("10 of 10 recovery codes left.", { exact: false })).toBeVisible();
   expect(errors).toEqual([]);
+});
+
+test.describe("without JavaScript, a recovery code", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("POSTs from /login/mfa, signs in once with two-factor off, and no URL carries it", async ({ page, context }) => {
+    const errors = await watchConsole(page);
+    const user = await createConfirmedUser("mfa-recovery-nojs");
+    // Two-factor and its codes set up through the API, as the account page does: the database
+    // stores SHA-256 of "<user id>:<code without dashes>".
+    const supabase = createClient(apiUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    await supabase.auth.signInWithPassword({ email: user.email, password: user.password });
+    const { data: enrolled } = await supabase.auth.mfa.enroll({ factorType: "totp" });
+    const app = authenticator(enrolled!.totp.secret);
+    expect((await supabase.auth.mfa.challengeAndVerify({ factorId: enrolled!.id, code: await app.nextCode() })).error).toBeNull();
+    const codes = Array.from({ length: 10 }, (_, i) => `NOJS-CODE-AAAA-AAA${"ABCDEFGHIJ"[i]}`);
+    const hashes = codes.map((code) =>
+      createHash("sha256")
+        .update(`${user.id}:${code.replace(/-/g, "")}`)
+        .digest("hex"),
+    );
+    expect((await supabase.rpc("replace_recovery_codes", { code_hashes: hashes })).error).toBeNull();
+
+    const urls: string[] = [];
+    const posts: string[] = [];
+    context.on("request", (request) => {
+      urls.push(request.url());
+      if (request.method() === "POST") posts.push(request.postData() ?? "");
+    });
+    await page.goto("/login?next=/account");
+    const form = passwordForm(page);
+    await form.getByLabel("Email", { exact: true }).fill(user.email);
+    await form.getByLabel("Password", { exact: true }).fill(user.password);
+    await form.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount$/);
+
+    await page.getByText("Use a recovery code instead").click();
+    const recovery = page.getByRole("form", { name: "Sign in with a recovery code" });
+    await recovery.getByLabel("Recovery code").fill("nojs code aaaa aaaz");
+    await recovery.getByRole("button", { name: "Sign in with recovery code" }).click();
+    await expect(recovery.getByRole("alert")).toHaveText(
+      "That recovery code isn't right, or it has been used. Check it and try another of your codes.",
+    );
+    await recovery.getByLabel("Recovery code").fill("nojs code aaaa aaac");
+    await recovery.getByRole("button", { name: "Sign in with recovery code" }).click();
+    await expect(page).toHaveURL(/^[^?]*\/account$/);
+    await expectSignedIn(page);
+    await expect(twoFactor(page).getByRole("status")).toHaveText(
+      "Two-factor is off — you used a recovery code. Set it up again to protect your account.",
+    );
+    expect((await sessionClaims(context)).aal).toBe("aal1");
+    expect(posts.some((body) => body.includes("nojs code aaaa aaac"))).toBe(true);
+    expect(urls.filter((url) => /nojs/i.test(url))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });
