@@ -1,9 +1,14 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { LiveNow } from "@/components/home/live-now";
+import { TopMoments } from "@/components/home/top-moments";
+import { YourRooms } from "@/components/home/your-rooms";
 import { RoomCard } from "@/components/rooms/room-card";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { linkClasses } from "@/components/ui/link";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { getLiveNow, getMyRooms, getTopMoments } from "@/lib/home/queries";
 import { listRooms } from "@/lib/rooms/queries";
 import { createClient } from "@/lib/supabase/server";
 
@@ -11,51 +16,96 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
 
-/** The rooms directory: newest first, searchable by name (a plain GET form), one page at a time. */
+/**
+ * Home. Signed in: your rooms (live, here now, new since your last visit), then what is live in the
+ * rooms you may read, then the directory. Signed out: what Cuepoint is, shown with what is live in
+ * public rooms and the week's most-talked-about moments, then the directory. A search or an older
+ * page of the directory shows the directory alone. Each part is one database function, read in parallel.
+ */
 export default async function HomePage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const search = first(params.q).slice(0, 80);
   const cursor = first(params.cursor);
   const [user, supabase] = await Promise.all([getCurrentUser(), createClient()]);
-  const result = await listRooms(supabase, { search, cursor });
   const searching = search.trim() !== "";
+  const directoryOnly = searching || cursor !== "";
+  const [result, myRooms, live, moments] = await Promise.all([
+    listRooms(supabase, { search, cursor }),
+    user && !directoryOnly ? getMyRooms(supabase) : null,
+    directoryOnly ? null : getLiveNow(supabase),
+    user || directoryOnly ? null : getTopMoments(supabase),
+  ]);
   const olderHref =
     result.ok && result.data.nextCursor
       ? `/?${new URLSearchParams({ ...(searching ? { q: search } : {}), cursor: result.data.nextCursor })}#rooms`
       : null;
 
   return (
-    <main id="main" className="mx-auto flex max-w-5xl flex-col gap-10 px-4 py-10 sm:py-14">
-      <div className="flex flex-col gap-4">
-        <h1 className="text-4xl font-semibold tracking-tight sm:text-5xl">Cuepoint</h1>
-        <p className="max-w-2xl text-lg text-muted">
-          Share music and video with your community, and talk about the exact moments in them — live.
-        </p>
-        {user ? null : (
+    <main id="main" className="mx-auto flex max-w-5xl flex-col gap-10 px-4 py-8 sm:py-12">
+      {user ? null : (
+        <div className="flex flex-col gap-4">
+          <h1 className="text-4xl font-semibold tracking-tight sm:text-5xl">Cuepoint</h1>
+          <p className="max-w-2xl text-lg text-muted">
+            Share music and video with your community, and talk about the exact moments in them — live.
+          </p>
           <div className="flex flex-wrap gap-3">
-            <Link href="/signup" className={buttonClasses("primary")}>
+            <Link href="/signup" className={buttonClasses("primary", "min-h-11")}>
               Create your account
             </Link>
-            <Link href="/login" className={buttonClasses("secondary")}>
+            <Link href="/login" className={buttonClasses("secondary", "min-h-11")}>
               Sign in
             </Link>
           </div>
-        )}
-      </div>
+        </div>
+      )}
+
+      {myRooms ? (
+        <HomeSection
+          id="your-rooms"
+          title="Your rooms"
+          level={1}
+          action={
+            myRooms.ok && myRooms.data.length > 0 ? (
+              <Link href="/rooms/new" className={buttonClasses("secondary", "min-h-11")}>
+                Create a room
+              </Link>
+            ) : null
+          }
+        >
+          {myRooms.ok ? <YourRooms rooms={myRooms.data} /> : <Alert tone="error">{myRooms.error}</Alert>}
+        </HomeSection>
+      ) : null}
+
+      {live ? (
+        <HomeSection
+          id="live-now"
+          title="Live now"
+          description={user ? "Listening sessions in rooms you can read." : "Listening sessions in open rooms, happening right now."}
+        >
+          {live.ok ? <LiveNow sessions={live.data} signedIn={user !== null} /> : <Alert tone="error">{live.error}</Alert>}
+        </HomeSection>
+      ) : null}
+
+      {moments ? (
+        <HomeSection id="moments" title="This week's moments" description="Where people commented most this week, in open rooms.">
+          {moments.ok ? <TopMoments moments={moments.data} /> : <Alert tone="error">{moments.error}</Alert>}
+        </HomeSection>
+      ) : null}
 
       <section aria-labelledby="rooms" className="flex flex-col gap-5">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div>
-            <h2 id="rooms" className="text-2xl font-semibold tracking-tight">
-              Rooms
-            </h2>
+            {user && directoryOnly ? (
+              <h1 id="rooms" className="text-2xl font-semibold tracking-tight">
+                Rooms
+              </h1>
+            ) : (
+              <h2 id="rooms" className="text-2xl font-semibold tracking-tight">
+                {user ? "Find a room" : "Rooms"}
+              </h2>
+            )}
             <p className="text-sm text-muted">Open rooms anyone can join, and rooms for holders of a token.</p>
           </div>
-          {user ? (
-            <Link href="/rooms/new" className={buttonClasses("primary")}>
-              Create a room
-            </Link>
-          ) : null}
         </div>
 
         <form role="search" action="/" method="get" className="flex flex-wrap gap-2" aria-label="Search rooms">
@@ -115,6 +165,38 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
         ) : null}
       </section>
     </main>
+  );
+}
+
+function HomeSection({
+  id,
+  title,
+  level = 2,
+  description,
+  action,
+  children,
+}: {
+  id: string;
+  title: string;
+  level?: 1 | 2;
+  description?: string;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
+  const Heading = level === 1 ? "h1" : "h2";
+  return (
+    <section aria-labelledby={id} className="flex scroll-mt-4 flex-col gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <Heading id={id} className="text-2xl font-semibold tracking-tight">
+            {title}
+          </Heading>
+          {description ? <p className="text-sm text-muted">{description}</p> : null}
+        </div>
+        {action}
+      </div>
+      {children}
+    </section>
   );
 }
 

@@ -20,10 +20,15 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
             <rect width="32" height="32" rx="7" fill="currentColor" />
             <path d="M9 22V10l9 6-9 6zm11-12h3v12h-3z" fill="var(--color-raised)" />
           </svg>
-          Cuepoint
+          {/* On the narrowest phones the mark alone stands for the name, so "Your rooms" fits beside it. */}
+          <span className={user ? "max-[400px]:sr-only" : undefined}>Cuepoint</span>
         </Link>
-        <Link href="/" className="rounded-md px-2 py-1 text-sm text-muted hover:text-ink">
-          Rooms
+        {/* Signed in, your rooms lead the home page; signed out, the directory does. */}
+        <Link
+          href={user ? "/#your-rooms" : "/#rooms"}
+          className="inline-flex min-h-11 items-center whitespace-nowrap rounded-md px-2 text-sm text-muted hover:text-ink"
+        >
+          {user ? "Your rooms" : "Rooms"}
         </Link>
         <div className="ml-auto flex items-center gap-2">
           {user ? (
