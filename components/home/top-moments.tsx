@@ -45,7 +45,7 @@ export function TopMoments({ moments }: { moments: TopMoment[] }) {
   );
 }
 
-/** The post, opened at the moment. */
+/** The post the moment is in (the post page does not open at a time yet: the card shows where to go). */
 function momentHref(moment: TopMoment): string {
-  return `/r/${moment.room.slug}/p/${moment.post.id}?t=${moment.atSeconds}`;
+  return `/r/${moment.room.slug}/p/${moment.post.id}`;
 }
