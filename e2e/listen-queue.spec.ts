@@ -318,6 +318,13 @@ test("a gated room's listening page names its token: by name and symbol on its c
   // The contract is a quiet second line, never the sentence itself.
   await expect(who.locator("p").first()).not.toContainText("0x");
   await checkPage(side.page, "listen-gated-who-may-join");
+
+  // The room page says the same, where a visitor decides to join.
+  await side.page.goto(`/r/${slug}`);
+  const requirement = side.page.getByRole("main").locator("[data-gate-requirement]").first();
+  await expect(requirement).toContainText("Holders of at least 1 CUEPASS on Local chain");
+  await expect(requirement).toContainText("Cuepoint Backstage Pass (CUEPASS)");
+  await checkPage(side.page, "room-gated-who-may-join");
   expect(side.errors).toEqual([]);
   await side.context.close();
 });
