@@ -248,6 +248,11 @@ function StartSession({ posts }: { posts: SessionPost[] }) {
           <Button type="submit" disabled={busy}>
             Start listening together
           </Button>
+          {posts.length > 1 || (posts.length === 1 && !choice) ? (
+            <p className="w-full text-sm text-muted">
+              The room&apos;s newest posts start as the queue — reorder or remove them once it&apos;s on.
+            </p>
+          ) : null}
         </form>
       ) : (
         <p className="text-muted">The owner and moderators can start a session in this room.</p>
