@@ -4120,6 +4120,12 @@ ALTER TABLE ONLY public.wallets
     ADD CONSTRAINT wallets_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
+-- Name: recovery_codes No API role reads or writes recovery codes; Type: POLICY; Schema: private; Owner: postgres
+--
+
+CREATE POLICY "No API role reads or writes recovery codes" ON private.recovery_codes TO anon, authenticated, service_role USING (false) WITH CHECK (false);
+
+--
 -- Name: recovery_codes; Type: ROW SECURITY; Schema: private; Owner: postgres
 --
 
