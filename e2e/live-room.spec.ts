@@ -83,6 +83,7 @@ test("two people in a room: posts appear, change and go live, both are here now 
   ).toBeVisible();
 
   // Ada posts through the room's form; Bo's feed shows it, with Ada as its author, once.
+  await a.page.getByTestId("add-post").locator("summary").click();
   const form = a.page.getByRole("form", { name: "Share a link" });
   await form.getByLabel("Link").fill(`${fileHost}/first.wav`);
   await form.getByLabel("Title").fill("First light");

@@ -83,6 +83,7 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await signInWithPassword(page, member.email, member.password);
   await page.waitForURL("/");
   await page.goto(`/r/${room.slug}`);
+  await page.getByTestId("add-post").locator("summary").click();
 
   const form = page.getByRole("form", { name: "Share a link" });
   await form.getByLabel("Link").fill("javascript:alert(1)");
@@ -124,6 +125,7 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   // A Vimeo link: the provider says how long it is, so the feed shows its length and its page shows
   // the comments' markers on the seek bar before anyone has pressed play (no player loaded yet).
   await page.goto(`/r/${room.slug}`);
+  await page.getByTestId("add-post").locator("summary").click();
   await form.getByLabel("Link").fill(vimeoLink);
   await form.getByLabel("Title").fill("A Vimeo video");
   await form.getByRole("button", { name: "Post link" }).click();
@@ -147,6 +149,7 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
 
   // The provider does not answer (the local YouTube stand-in stalls on this link): posted without details.
   await page.goto(`/r/${room.slug}`);
+  await page.getByTestId("add-post").locator("summary").click();
   await form.getByLabel("Link").fill("https://youtu.be/slow0000000");
   await form.getByLabel("Title").fill("Slow provider");
   await form.getByRole("button", { name: "Post link" }).click();
@@ -165,6 +168,7 @@ test("a member shares a link: its title and thumbnail in the feed, the player on
   await playSlow.click();
   await expect(page.locator("[data-player-ready=true] youtube-video")).toHaveAttribute("src", "https://youtu.be/slow0000000");
   await page.goto(`/r/${room.slug}`);
+  await page.getByTestId("add-post").locator("summary").click();
 
   await form.getByLabel("Link").fill("https://media.cuepoint-files.com/tone.wav");
   await form.getByLabel("Title").fill("A file on the web");
@@ -184,6 +188,7 @@ test("uploads: refused before sending when too large or not media; audio and vid
   await signInWithPassword(page, member.email, member.password);
   await page.waitForURL("/");
   await page.goto(`/r/${room.slug}`);
+  await page.getByTestId("add-post").locator("summary").click();
   await page.getByRole("button", { name: "Upload a file" }).click();
   const form = page.getByRole("form", { name: "Upload a file" });
   const fileInput = form.getByLabel("Audio or video file");

@@ -96,7 +96,7 @@ const labels: Record<RoomChannelStatus, string> = {
 const quietMs = 1_500;
 
 /** "Live" / "Reconnecting…", announced politely when it changes. */
-function LiveIndicator({ status }: { status: RoomChannelStatus }) {
+export function LiveIndicator({ status }: { status: RoomChannelStatus }) {
   const [late, setLate] = useState(false);
   useEffect(() => {
     if (status !== "reconnecting") return;

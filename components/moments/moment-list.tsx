@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef } from "react";
+import { JoinInPlace } from "@/components/rooms/membership-join-in-place";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { currentMoment } from "@/lib/moments/state";
@@ -13,21 +14,27 @@ import { usePlayback } from "./playback";
 /** Media time reads back a hair off what was set (1.234 → 1.2339…): a seek to a moment lands on it. */
 const tolerance = 0.05;
 
-/** A signed-out visitor or a signed-in non-member reads the comments and is invited to join. */
+/**
+ * A signed-out visitor or a signed-in non-member reads the comments and is invited to join: a
+ * signed-in person joins right here (the player keeps playing); a visitor signs in and comes back.
+ */
 function JoinPrompt() {
   const { room, post, viewer } = useMoments();
   const signedIn = viewer.userId !== null;
   return (
     <div className="flex flex-col gap-3 rounded-2xl border border-dashed border-line px-4 py-4 sm:flex-row sm:items-center sm:justify-between">
       <p className="text-sm">
-        {signedIn ? "Join to comment: members of the room comment and react." : "Join to comment: sign in, then join the room."}
+        {signedIn
+          ? `Members of ${room.name} comment and react.${room.gated ? " Joining checks the wallets linked to your account." : ""}`
+          : "Join to comment: sign in, then join the room."}
       </p>
-      <Link
-        href={signedIn ? `/r/${room.slug}` : `/login?next=${encodeURIComponent(`/r/${room.slug}/p/${post.id}`)}`}
-        className={buttonClasses("secondary")}
-      >
-        {signedIn ? `Join ${room.name}` : "Sign in to join"}
-      </Link>
+      {signedIn ? (
+        <JoinInPlace roomId={room.id} roomName={room.name} gated={room.gated ?? false} />
+      ) : (
+        <Link href={`/login?next=${encodeURIComponent(`/r/${room.slug}/p/${post.id}`)}`} className={buttonClasses("secondary", "min-h-11")}>
+          Sign in to join
+        </Link>
+      )}
     </div>
   );
 }

@@ -22,7 +22,7 @@ interface MomentsContextValue {
   state: MomentsState;
   dispatch: (action: MomentsAction) => void;
   post: { id: string; durationSeconds: number | null };
-  room: { id: string; slug: string; name: string };
+  room: { id: string; slug: string; name: string; gated?: boolean };
   viewer: MomentsViewer;
   /** The moment a marker or time button picked; highlighted while playback stays at its time. */
   picked: Moment | null;
@@ -45,7 +45,7 @@ export function useMoments(): MomentsContextValue {
 
 type Props = {
   post: { id: string; durationSeconds: number | null };
-  room: { id: string; slug: string; name: string };
+  room: { id: string; slug: string; name: string; gated?: boolean };
   viewer: MomentsViewer;
   initial: { moments: Moment[]; next: MomentKey | null };
   children: ReactNode;

@@ -31,7 +31,7 @@ const never = () => () => {};
  * at the button or focusing it starts the download. Without a PlaybackProvider it loads at once.
  */
 export function PostPlayer({
-  src,
+  src: given,
   audio,
   poster,
   title,
@@ -46,6 +46,7 @@ export function PostPlayer({
   controls?: boolean;
   loadOnPlay?: boolean;
 }) {
+  const src = useSameMedia(given);
   const [Player, setPlayer] = useState<ComponentType<PlayerProps> | null>(null);
   const [failed, setFailed] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
@@ -141,4 +142,21 @@ function nameEmbeddedFrames(container: HTMLElement, name: string): () => void {
     top.disconnect();
     for (const observer of observers) observer.disconnect();
   };
+}
+
+/** A URL without its query: an uploaded file's signed URL gets a new token on each render of the page. */
+const withoutQuery = (url: string) => url.split("?")[0];
+
+/**
+ * The URL the player keeps while it points at the same media: a re-render of the page (joining the
+ * room in place, after an action) signs the file's URL again, and a new `src` would reload the
+ * element and stop what is playing. A different file or link is taken at once.
+ */
+function useSameMedia(src: string): string {
+  const [kept, setKept] = useState(src);
+  if (withoutQuery(kept) !== withoutQuery(src)) {
+    setKept(src);
+    return src;
+  }
+  return kept;
 }

@@ -19,6 +19,8 @@ export interface FeedState {
   authors: Readonly<Record<string, PostAuthor>>;
   /** On the first page new posts join the list; on older pages only what is shown changes. */
   acceptsNew: boolean;
+  /** Comments this page has counted live (added or taken away), each once. */
+  counted: ReadonlySet<string>;
 }
 
 export type FeedAction =
@@ -28,10 +30,12 @@ export type FeedAction =
   | { type: "remove"; id: string }
   /** A resync: `shown` were asked for by id and `found` is what exists of them; `fresh` are newer posts. */
   | { type: "resync"; shown: string[]; found: Post[]; fresh: Post[] }
-  | { type: "authors"; authors: Record<string, PostAuthor> };
+  | { type: "authors"; authors: Record<string, PostAuthor> }
+  /** A comment was added to (or deleted from) a post shown: its count moves by one. */
+  | { type: "comment"; postId: string; commentId: string; createdAt: string | null; added: boolean };
 
 export function initialFeed(posts: Post[], acceptsNew: boolean): FeedState {
-  return { posts: sortFeed(dedupe(posts)), gone: new Set(), authors: {}, acceptsNew };
+  return { posts: sortFeed(dedupe(posts)), gone: new Set(), authors: {}, acceptsNew, counted: new Set() };
 }
 
 const time = (iso: string) => Date.parse(iso) || 0;
@@ -55,7 +59,7 @@ function dedupe(posts: Post[]): Post[] {
 /** Is `a` an older version of the same post than `b`? */
 const isOlder = (a: Pick<Post, "updated_at">, b: Pick<Post, "updated_at">) => time(a.updated_at) < time(b.updated_at);
 
-/** Merges `incoming` into `posts`: new ids join (if `addNew`), newer versions replace, the author is kept. */
+/** Merges `incoming` into `posts`: new ids join (if `addNew`), newer versions replace, the author and activity are kept. */
 function merge(posts: Post[], incoming: Post[], gone: ReadonlySet<string>, addNew: boolean): Post[] {
   const byId = new Map(posts.map((post) => [post.id, post]));
   let changed = false;
@@ -63,7 +67,12 @@ function merge(posts: Post[], incoming: Post[], gone: ReadonlySet<string>, addNe
     if (gone.has(post.id)) continue;
     const seen = byId.get(post.id);
     if (seen ? isOlder(post, seen) : !addNew) continue;
-    byId.set(post.id, { ...post, author: post.author ?? (seen?.author_id === post.author_id ? seen.author : null) });
+    byId.set(post.id, {
+      ...post,
+      author: post.author ?? (seen?.author_id === post.author_id ? seen.author : null),
+      // A row from the channel carries no activity: the count shown stays.
+      activity: post.activity ?? seen?.activity ?? null,
+    });
     changed = true;
   }
   return changed ? sortFeed([...byId.values()]) : posts;
@@ -104,12 +113,26 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
     }
     case "authors":
       return { ...state, authors: { ...state.authors, ...action.authors } };
+    case "comment": {
+      const key = `${action.added ? "+" : "-"}${action.commentId}`;
+      const post = state.posts.find((shown) => shown.id === action.postId);
+      if (!post || state.counted.has(key)) return state;
+      const counted = new Set(state.counted).add(key);
+      // A comment older than the activity the server counted is in its count already.
+      const since = post.activity?.last_activity_at ?? post.created_at;
+      if (action.added && action.createdAt !== null && time(action.createdAt) <= time(since)) return { ...state, counted };
+      const count = post.activity?.comment_count ?? 0;
+      const activity = action.added
+        ? { comment_count: count + 1, last_activity_at: action.createdAt ?? since }
+        : { comment_count: Math.max(count - 1, 0), last_activity_at: since };
+      return { ...state, counted, posts: state.posts.map((shown) => (shown === post ? { ...post, activity } : shown)) };
+    }
   }
 }
 
 /** A post row as the room's channel sends it (no author), shaped as the feed shows posts. */
 export function postFromRow(row: Tables<"posts">): Post {
-  return { ...row, embed: readStoredEmbed(row.embed), author: null };
+  return { ...row, embed: readStoredEmbed(row.embed), author: null, activity: null };
 }
 
 /** Authors the page has no profile for yet (each asked for once: `asked` remembers). */

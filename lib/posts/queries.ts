@@ -7,19 +7,28 @@ import { type FeedCursor, olderThan } from "./cursor";
 
 const feedPageSize = 20;
 
-/** The columns a feed card and the post page show (the author's profile joined). */
+/** The columns a feed card and the post page show (the author's profile and the post's activity joined). */
 export const postColumns =
-  "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path)";
+  "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path), activity:post_activity(comment_count, last_activity_at)";
 
 type Row = Database["public"]["Tables"]["posts"]["Row"];
 export type Post = Omit<Row, "embed"> & {
   embed: StoredEmbed | null;
   author: { username: string; display_name: string; avatar_path: string | null } | null;
+  /** Its comments and when it last had one (post_activity, kept by triggers); null when not known. */
+  activity: PostActivity | null;
 };
+
+export interface PostActivity {
+  comment_count: number;
+  last_activity_at: string;
+}
 
 /** A row as PostgREST returns it, with its embed metadata checked. */
 export function shapePost(row: Record<string, unknown>): Post {
-  return { ...(row as unknown as Post), embed: readStoredEmbed(row.embed) };
+  // A one-to-one embed: an object, or (from some servers) a list of at most one.
+  const activity = (Array.isArray(row.activity) ? row.activity[0] : row.activity) as PostActivity | undefined | null;
+  return { ...(row as unknown as Post), embed: readStoredEmbed(row.embed), activity: activity ?? null };
 }
 
 /** One page of a room's feed, newest first, and the cursor of the next page if there is one. */

@@ -24,6 +24,7 @@ function post(n: number, over: Partial<Post> = {}): Post {
     created_at: at,
     updated_at: at,
     author,
+    activity: { comment_count: 0, last_activity_at: at },
     ...over,
   };
 }
@@ -103,5 +104,45 @@ describe("live feed", () => {
     });
     expect(withAuthor(known.posts[0], known.authors).author?.display_name).toBe("Bo");
     expect(unknownAuthors(known, new Set())).toEqual([]);
+  });
+});
+
+describe("comment counts", () => {
+  const later = (seconds: number) => new Date(Date.UTC(2026, 10, 23, 21, 0, seconds)).toISOString();
+  const comment = (id: string, added: boolean, createdAt: string | null = later(1)) =>
+    ({ type: "comment", postId: post(1).id, commentId: id, createdAt, added }) as const;
+
+  test("a new comment counts once, however often it is heard, and moves the last activity", () => {
+    let state = initialFeed([post(1), post(2)], true);
+    state = feedReducer(state, comment("c1", true));
+    state = feedReducer(state, comment("c1", true));
+    expect(state.posts.find((p) => p.id === post(1).id)?.activity).toEqual({ comment_count: 1, last_activity_at: later(1) });
+    expect(state.posts.find((p) => p.id === post(2).id)?.activity?.comment_count).toBe(0);
+  });
+
+  test("a comment the server's count already holds is not counted again", () => {
+    const counted = post(1, { activity: { comment_count: 4, last_activity_at: later(5) } });
+    const state = feedReducer(initialFeed([counted], true), comment("old", true, later(3)));
+    expect(state.posts[0]?.activity?.comment_count).toBe(4);
+  });
+
+  test("a deleted comment counts out once, never below zero", () => {
+    let state = initialFeed([post(1, { activity: { comment_count: 1, last_activity_at: later(0) } })], true);
+    state = feedReducer(state, comment("c1", false, null));
+    state = feedReducer(state, comment("c1", false, null));
+    state = feedReducer(state, comment("c2", false, null));
+    expect(state.posts[0]?.activity?.comment_count).toBe(0);
+  });
+
+  test("a comment on a post not shown changes nothing", () => {
+    const state = initialFeed([post(2)], true);
+    expect(feedReducer(state, comment("c1", true))).toBe(state);
+  });
+
+  test("an edit from the channel (no activity) keeps the count shown", () => {
+    let state = feedReducer(initialFeed([post(1)], true), comment("c1", true));
+    const edited = { ...post(1, { title: "Edited", updated_at: later(9) }), activity: null };
+    state = feedReducer(state, { type: "upsert", post: edited });
+    expect(state.posts[0]).toMatchObject({ title: "Edited", activity: { comment_count: 1 } });
   });
 });

@@ -2,25 +2,27 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Avatar } from "@/components/avatar";
-import { RoomLive } from "@/components/live/room-live";
 import { Feed } from "@/components/posts/feed";
 import { GateBadge } from "@/components/rooms/gate-badge";
-import { LazyMembershipForm } from "@/components/rooms/member-parts";
+import { GateRequirement } from "@/components/rooms/gate-requirement";
+import { HereNowAvatars } from "@/components/rooms/here-now-avatars";
+import { LiveSessionBanner } from "@/components/rooms/live-session-banner";
+import { LazyMembershipForm, LazyStartSessionForm } from "@/components/rooms/member-parts";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
-import { ListenTogether } from "@/components/sessions/listen-together";
+import { mayStartSession } from "@/components/sessions/listen-together";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { WalletAddress } from "@/components/wallet-address";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { shortChecksummedAddress } from "@/lib/chain/address";
 import { decodeCursor } from "@/lib/posts/cursor";
-import { gateRequirementText } from "@/lib/chain/tokens";
-import { chainName, standardName } from "@/lib/rooms/chain-name";
 import { roomHasLiveSession } from "@/lib/sessions/live";
 import type { RoomDetails, RoomGate } from "@/lib/rooms/queries";
+import { gateDetails } from "@/lib/rooms/gate-details";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
+import { recordRoomVisit } from "@/lib/rooms/visits";
 
 type Params = Promise<{ slug: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -30,16 +32,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: result.ok ? result.data.room.name : "Room not found" };
 }
 
-/** "Holders of at least 1 CUEPASS on Local chain", read on chain; without an answer, the gate as stored. */
-async function gateText(gate: RoomGate): Promise<string> {
-  // A slow chain must not hold the page for long: after 3 s the gate shows as stored.
-  const described = await gateRequirementText(
-    { ...gate, standard: gate.standard as "erc20" | "erc721" | "erc1155" },
-    { timeoutMs: 3_000 },
-  ).catch(() => null);
-  if (described?.ok) return `Holders of ${described.data.text.replace(/^At least/, "at least")}`;
-  const item = gate.token_id === null ? "" : ` #${gate.token_id}`;
-  return `Holders of ${standardName(gate.standard)} token${item} ${shortChecksummedAddress(gate.contract_address)} on ${chainName(gate.chain_id)}`;
+/**
+ * "Holders of at least 1 CUEPASS on Local chain", the token by name and symbol on its chain, and where
+ * to find it (lib/rooms/gate-details.ts; a slow chain holds the page for 3 s at most).
+ */
+async function gateText(gate: RoomGate): Promise<React.ReactNode> {
+  return <GateRequirement details={await gateDetails(gate)} />;
 }
 
 export default async function RoomPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
@@ -60,109 +58,157 @@ export default async function RoomPage({ params, searchParams }: { params: Param
     gate ? gateText(gate) : null,
     owner ? supabase.rpc("profile_wallets", { profile_id: owner.id }).then(({ data }) => data ?? []) : [],
     roomHasLiveSession(supabase, room.id),
+    // "new since your last visit" on the home page counts from here (members only)
+    recordRoomVisit(slug),
   ]);
   const { membership, notice, lapsed, canManage, canRead: canReadContent } = access;
   const gated = room.visibility === "gated";
   const ownerWallet = ownerWallets.find((wallet) => wallet.ens_name) ?? ownerWallets[0];
 
+  const isMember = membership !== null;
+  const mayStart = membership !== null && mayStartSession(membership.role, room.session_starters === "members" ? "members" : "moderators");
+
   return (
-    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
-      <div className="overflow-hidden rounded-2xl border border-line bg-raised shadow-sm">
-        <RoomCover path={room.cover_path} name={room.name} className="aspect-[4/1] max-sm:aspect-[5/2]" />
-        <div className="flex flex-col gap-4 p-5 sm:p-6">
-          <div className="flex flex-wrap items-start justify-between gap-3">
-            <div className="flex min-w-0 flex-col gap-1">
-              <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] sm:text-3xl">{room.name}</h1>
-              <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
-                {/* a lapse just now removed one membership the room row was read with */}
-                <span>{memberCountText(room.member_count - (lapsed ? 1 : 0))}</span>
-                <GateBadge gate={gate} />
-              </p>
-            </div>
+    <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-4 sm:gap-6 sm:py-8">
+      <section aria-labelledby="room-name" className="flex flex-col gap-3">
+        <div className="flex items-start gap-3 sm:gap-4">
+          <div className="w-16 shrink-0 overflow-hidden rounded-xl sm:w-24">
+            <RoomCover path={room.cover_path} name={room.name} className="aspect-square" />
+          </div>
+          <div className="flex min-w-0 flex-1 flex-col gap-1">
+            <h1 id="room-name" className="text-xl font-semibold leading-tight tracking-tight [overflow-wrap:anywhere] sm:text-3xl">
+              {room.name}
+            </h1>
+            <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted">
+              {/* a lapse just now removed one membership the room row was read with */}
+              <span>{memberCountText(room.member_count - (lapsed ? 1 : 0))}</span>
+              <GateBadge gate={gate} />
+            </p>
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+          <section
+            aria-labelledby="membership"
+            className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2"
+            data-testid="room-membership"
+          >
+            <h2 id="membership" className="sr-only">
+              {gated ? "Who may join" : "Membership"}
+            </h2>
+            <MembershipStatus
+              roomId={room.id}
+              slug={room.slug}
+              gated={gated}
+              signedIn={user !== null}
+              membership={membership}
+              requirement={requirement}
+            />
+          </section>
+          <div className="flex flex-wrap items-center gap-2">
+            {mayStart && !liveSession ? (
+              // thumb-sized here, whatever the form's own button is
+              <div className="[&_button]:min-h-11">
+                <LazyStartSessionForm roomId={room.id} slug={room.slug} />
+              </div>
+            ) : null}
             {canManage ? (
               // not prefetched: most visits never open settings
-              <Link href={`/r/${room.slug}/settings`} prefetch={false} className={buttonClasses("secondary")}>
-                Settings
+              <Link href={`/r/${room.slug}/settings`} prefetch={false} className={buttonClasses("ghost", "min-h-11")}>
+                <span aria-hidden="true">⚙</span> Settings
               </Link>
             ) : null}
           </div>
-          {room.description ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{room.description}</p> : null}
-          {owner ? (
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
-              <span className="text-muted">Run by</span>
-              <Link href={`/u/${owner.username}`} className="flex min-w-0 items-center gap-2 font-medium hover:text-accent">
-                <Avatar path={owner.avatar_path} name={owner.display_name} size={28} />
-                <span className="truncate">{owner.display_name}</span>
-              </Link>
-              {ownerWallet ? (
-                <WalletAddress address={ownerWallet.address} ensName={ownerWallet.ens_name} ensAvatar={ownerWallet.ens_avatar} size={20} />
-              ) : null}
-            </div>
-          ) : null}
         </div>
-      </div>
-
-      <MembershipNotice notice={notice} lapsed={lapsed} />
-
-      <section aria-labelledby="membership" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-5 sm:p-6">
-        <h2 id="membership" className="text-lg font-semibold">
-          {gated ? "Who may join" : "Membership"}
-        </h2>
-        {gated ? <p>{requirement}</p> : <p className="text-muted">Open to everyone signed in.</p>}
-        <MembershipStatus roomId={room.id} slug={room.slug} gated={gated} signedIn={user !== null} membership={membership} />
+        {canReadContent ? (
+          <HereNowAvatars
+            room={{ id: room.id, slug: room.slug, gated }}
+            self={membership && user?.profile ? presenceSelf(user.profile) : null}
+          />
+        ) : null}
+        {liveSession ? <LiveSessionBanner room={{ id: room.id, slug: room.slug }} isMember={isMember} signedIn={user !== null} /> : null}
       </section>
 
-      <ListenTogether
-        room={{ id: room.id, slug: room.slug }}
-        signedIn={user !== null}
-        role={membership?.role ?? null}
-        starters={room.session_starters === "members" ? "members" : "moderators"}
-        live={liveSession}
-      />
-
-      {canReadContent ? (
-        <RoomLive room={{ id: room.id, slug: room.slug, gated }} self={membership && user?.profile ? presenceSelf(user.profile) : null} />
-      ) : null}
+      <MembershipNotice notice={notice} lapsed={lapsed} />
 
       <Feed
         room={{ id: room.id, slug: room.slug, gated }}
         canRead={canReadContent}
-        isMember={membership !== null}
+        isMember={isMember}
         signedIn={user !== null}
         userId={user?.id ?? null}
         cursor={decodeCursor(before)}
+        composerPrimary={!liveSession && !mayStart}
       />
+
+      {room.description || owner ? (
+        <details className="rounded-2xl border border-line bg-raised" data-testid="room-about">
+          <summary className="flex min-h-11 cursor-pointer items-center px-4 py-3 font-semibold sm:px-5">About this room</summary>
+          <div className="flex flex-col gap-4 border-t border-line p-4 sm:p-5">
+            {room.description ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{room.description}</p> : null}
+            {owner ? (
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
+                <span className="text-muted">Run by</span>
+                <Link href={`/u/${owner.username}`} className="flex min-h-11 min-w-0 items-center gap-2 font-medium hover:text-accent">
+                  <Avatar path={owner.avatar_path} name={owner.display_name} size={28} />
+                  <span className="truncate">{owner.display_name}</span>
+                </Link>
+                {ownerWallet ? (
+                  <WalletAddress
+                    address={ownerWallet.address}
+                    ensName={ownerWallet.ens_name}
+                    ensAvatar={ownerWallet.ens_avatar}
+                    size={20}
+                  />
+                ) : null}
+              </div>
+            ) : null}
+          </div>
+        </details>
+      ) : null}
     </main>
   );
 }
 
+/** The person's place in the room, in one line of the header: how to join, or that they belong (and Leave). */
 function MembershipStatus({
   roomId,
   slug,
   gated,
   signedIn,
   membership,
+  requirement,
 }: {
   roomId: string;
   slug: string;
   gated: boolean;
   signedIn: boolean;
   membership: RoomDetails["membership"];
+  requirement: React.ReactNode;
 }) {
+  const who = gated && requirement ? <div className="text-sm">{requirement}</div> : null;
   if (!signedIn) {
     return (
-      <div>
-        <Link href={`/login?next=${encodeURIComponent(`/r/${slug}`)}`} className={buttonClasses("primary")}>
+      <>
+        <Link href={`/login?next=${encodeURIComponent(`/r/${slug}`)}`} className={buttonClasses("primary", "min-h-11")}>
           Sign in to join
         </Link>
-      </div>
+        {who}
+      </>
     );
   }
-  if (membership?.role === "owner") return <p className="text-sm text-muted">You own this room.</p>;
+  if (membership?.role === "owner") {
+    return (
+      <>
+        <p className="text-sm text-muted">You own this room.</p>
+        {who}
+      </>
+    );
+  }
   if (membership) {
     return (
-      <div className="flex flex-col gap-3">
-        <p className="text-sm">
+      <>
+        {who}
+        <p className="text-sm text-muted">
           You&apos;re {membership.role === "moderator" ? "a moderator" : "a member"} of this room
           {membership.verified_wallet ? (
             <>
@@ -173,13 +219,18 @@ function MembershipStatus({
           .
         </p>
         <LazyMembershipForm roomId={roomId} mode="leave" gated={gated} />
-      </div>
+      </>
     );
   }
   return (
-    <div className="flex flex-col gap-2">
-      {gated ? <p className="text-sm text-muted">Joining checks the balances of the wallets linked to your account.</p> : null}
+    <>
       <LazyMembershipForm roomId={roomId} mode="join" gated={gated} />
-    </div>
+      {gated ? (
+        <div className="flex flex-col gap-1 text-sm">
+          {requirement}
+          <p className="text-muted">Joining checks the balances of the wallets linked to your account.</p>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { type FeedCursor, encodeCursor } from "@/lib/posts/cursor";
 import { getFeedPage } from "@/lib/posts/queries";
 import { createClient } from "@/lib/supabase/server";
 import { MembersOnly } from "../members-only";
-import { PostComposer } from "../post-composer";
+import { AddPost } from "./add-post";
 import { LiveFeed } from "./live-feed";
 
 export interface FeedProps {
@@ -17,20 +17,26 @@ export interface FeedProps {
   /** The signed-in person (their membership ending stops a gated room's feed updating). */
   userId: string | null;
   cursor: FeedCursor | null;
+  /** Is "Add a post" the page's primary action (not while a session's "Join" is)? */
+  composerPrimary?: boolean;
 }
 
 /** A room's posts, newest first, 20 a page, with the composer for members; live while open. */
-export async function Feed({ room, canRead, isMember, signedIn, userId, cursor }: FeedProps) {
+export async function Feed({ room, canRead, isMember, signedIn, userId, cursor, composerPrimary = true }: FeedProps) {
   if (!canRead) return <MembersOnly signedIn={signedIn} />;
   const supabase = await createClient();
   const page = await getFeedPage(supabase, room.id, cursor);
+  // eslint-disable-next-line react-hooks/purity -- a Server Component renders once: "5 min ago" counts from this moment, on the server and in the browser alike
+  const now = Date.now();
   return (
-    <div className="flex flex-col gap-6">
-      {isMember ? <PostComposer room={room} /> : null}
+    <div className="flex flex-col gap-4">
       <section aria-labelledby="feed-heading" className="flex flex-col gap-3">
-        <h2 id="feed-heading" className="text-lg font-semibold">
-          {cursor ? "Older posts" : "Posts"}
-        </h2>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="feed-heading" className="text-lg font-semibold">
+            {cursor ? "Older posts" : "Posts"}
+          </h2>
+        </div>
+        {isMember && !cursor ? <AddPost room={room} primary={composerPrimary} /> : null}
         {!page.ok ? (
           <Alert tone="error">{page.error}</Alert>
         ) : (
@@ -40,7 +46,8 @@ export async function Feed({ room, canRead, isMember, signedIn, userId, cursor }
             acceptsNew={!cursor}
             userId={userId}
             gated={room.gated}
-            emptyText={cursor ? "No older posts." : "No posts yet."}
+            emptyText={cursor ? "No older posts." : isMember ? "No posts yet — share a track or a video." : "No posts yet."}
+            now={now}
           />
         )}
         <nav aria-label="Feed pages" className="flex flex-wrap gap-4 text-sm">

@@ -20,10 +20,12 @@ export interface LiveFeedProps {
   userId: string | null;
   gated: boolean;
   emptyText: string;
+  /** When the server rendered the page: cards say how long ago things happened from it. */
+  now: number;
 }
 
 /** The feed's list, kept up to date from the room's channel (and by REST after a gap). */
-export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText }: LiveFeedProps) {
+export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText, now }: LiveFeedProps) {
   const [state, dispatch] = useReducer(feedReducer, undefined, () => initialFeed(posts, acceptsNew));
   const latest = useRef(state);
   useEffect(() => {
@@ -63,6 +65,19 @@ export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText }: 
     room.id,
     {
       onChange: (change: RoomRowChange) => {
+        if (change.table === "moments") {
+          const comment = change.record ?? change.old_record;
+          if (!comment || change.operation === "UPDATE") return;
+          const added = change.operation === "INSERT";
+          dispatch({
+            type: "comment",
+            postId: comment.post_id,
+            commentId: comment.id,
+            createdAt: change.record?.created_at ?? null,
+            added,
+          });
+          return;
+        }
         if (change.table !== "posts") return;
         if (change.operation === "DELETE") {
           if (change.old_record) dispatch({ type: "remove", id: change.old_record.id });
@@ -96,7 +111,7 @@ export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText }: 
   return (
     <ul className="flex flex-col gap-3">
       {state.posts.map((post) => (
-        <PostCard key={post.id} post={withAuthor(post, state.authors)} slug={room.slug} />
+        <PostCard key={post.id} post={withAuthor(post, state.authors)} slug={room.slug} now={now} />
       ))}
     </ul>
   );

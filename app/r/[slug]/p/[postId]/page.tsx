@@ -8,6 +8,7 @@ import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
 import { MembersOnly } from "@/components/posts/members-only";
+import { JoinInPlace } from "@/components/rooms/membership-join-in-place";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { PostManage } from "@/components/posts/post-manage";
 import { PostPlayer } from "@/components/posts/post-player";
@@ -66,6 +67,17 @@ export default async function PostPage({ params }: { params: Params }) {
         <h1 className="text-2xl font-semibold tracking-tight">{room.name}</h1>
         <MembershipNotice notice={access.notice} lapsed={access.lapsed} />
         <MembersOnly signedIn={userId !== null} />
+        {userId !== null && access.role === null ? (
+          // Join right here: joined, the page re-renders with the post; refused, the reason shows here.
+          <JoinInPlace roomId={room.id} roomName={room.name} gated={room.visibility === "gated"} label="Join this room" />
+        ) : userId === null ? (
+          <Link
+            href={`/login?next=${encodeURIComponent(`/r/${room.slug}/p/${(await params).postId}`)}`}
+            className={`text-sm ${linkClasses}`}
+          >
+            Sign in to join
+          </Link>
+        ) : null}
       </main>
     );
   }
@@ -93,7 +105,7 @@ export default async function PostPage({ params }: { params: Params }) {
       {roomLink}
       <PostMoments
         post={{ id: post.id, durationSeconds }}
-        room={{ id: room.id, slug: room.slug, name: room.name }}
+        room={{ id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" }}
         viewer={viewer}
         initial={moments}
       >
