@@ -37,11 +37,16 @@ export function HereNowAvatars({ room, self }: { room: { id: string; slug: strin
         <span className="flex items-center gap-2">
           <ul className="flex -space-x-2" aria-label="Members here now">
             {people.slice(0, shownAvatars).map((person) => (
-              <li key={person.userId} title={person.displayName} className="rounded-full ring-2 ring-surface">
+              <li
+                key={person.userId}
+                title={person.playing ? `${person.displayName} — playing ${person.playing.title}` : person.displayName}
+                className={`rounded-full ring-2 ${person.playing ? "ring-success" : "ring-surface"}`}
+              >
                 <Avatar path={person.avatarPath} name={person.displayName} size={28} />
                 <span className="sr-only">
                   {person.displayName}
                   {person.isSelf ? " (you)" : ""}
+                  {person.playing ? ` — Playing ${person.playing.title}` : ""}
                 </span>
               </li>
             ))}
@@ -49,6 +54,7 @@ export function HereNowAvatars({ room, self }: { room: { id: string; slug: strin
               <li key={person.userId} className="sr-only">
                 {person.displayName}
                 {person.isSelf ? " (you)" : ""}
+                {person.playing ? ` — Playing ${person.playing.title}` : ""}
               </li>
             ))}
           </ul>

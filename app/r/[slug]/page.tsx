@@ -84,6 +84,9 @@ export default async function RoomPage({ params, searchParams }: { params: Param
               <span>{memberCountText(room.member_count - (lapsed ? 1 : 0))}</span>
               <GateBadge gate={gate} />
             </p>
+            {room.description ? (
+              <p className="line-clamp-2 whitespace-pre-line text-sm [overflow-wrap:anywhere]">{room.description}</p>
+            ) : null}
           </div>
         </div>
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
@@ -140,11 +143,10 @@ export default async function RoomPage({ params, searchParams }: { params: Param
         composerPrimary={!liveSession && !mayStart}
       />
 
-      {room.description || owner ? (
+      {owner ? (
         <details className="rounded-2xl border border-line bg-raised" data-testid="room-about">
           <summary className="flex min-h-11 cursor-pointer items-center px-4 py-3 font-semibold sm:px-5">About this room</summary>
           <div className="flex flex-col gap-4 border-t border-line p-4 sm:p-5">
-            {room.description ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{room.description}</p> : null}
             {owner ? (
               <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
                 <span className="text-muted">Run by</span>
