@@ -3168,6 +3168,12 @@ ALTER TABLE public.posts
     ADD CONSTRAINT posts_media_url_rule CHECK (((media_url IS NULL) OR private.is_media_url(media_url))) NOT VALID;
 
 --
+-- Name: CONSTRAINT posts_media_url_rule ON posts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT posts_media_url_rule ON public.posts IS 'That isn''t a link we can read — paste the full address, starting with https://';
+
+--
 -- Name: posts posts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 

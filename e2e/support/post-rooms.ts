@@ -61,6 +61,11 @@ export async function insertLegacyLinkPost(row: { room_id: string; author_id: st
   await client.connect();
   try {
     await client.query("begin");
+    // The rule's comment holds the words people read when it refuses a link; it goes with the
+    // constraint, so it is put back with it (supabase/schema.sql, which a test holds fresh, has it).
+    const { rows: described } = await client.query<{ words: string | null }>(
+      "select obj_description(oid, 'pg_constraint') as words from pg_constraint where conname = 'posts_media_url_rule' and conrelid = 'public.posts'::regclass",
+    );
     await client.query("alter table public.posts drop constraint posts_media_url_rule");
     const inserted = await client.query<{ id: string }>(
       "insert into public.posts (room_id, author_id, title, media_kind, media_url) values ($1, $2, $3, 'embed', $4) returning id",
@@ -69,6 +74,8 @@ export async function insertLegacyLinkPost(row: { room_id: string; author_id: st
     await client.query(
       "alter table public.posts add constraint posts_media_url_rule check (media_url is null or private.is_media_url(media_url)) not valid",
     );
+    const words = described[0]?.words;
+    if (words) await client.query(`comment on constraint posts_media_url_rule on public.posts is ${client.escapeLiteral(words)}`);
     await client.query("commit");
     return inserted.rows[0].id;
   } catch (error) {
