@@ -39,7 +39,7 @@ test("sign up → confirmation email → confirmed and signed in; sign out; sign
   await expect(page.getByText(new RegExp(`Your page will be \\S+/u/${await username.inputValue()}`))).toBeVisible();
   const someoneElse = await profileOf((await createConfirmedUser("taken-name")).id);
   await username.fill(someoneElse.username);
-  await expect(page.getByText("That username is taken")).toBeVisible();
+  await expect(page.locator("#username-error")).toHaveText("That username is taken");
   await checkPage(page, "welcome");
   const chosen = `lis_${Date.now().toString(36)}`.slice(0, 24);
   await username.fill(chosen);

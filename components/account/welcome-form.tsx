@@ -93,7 +93,7 @@ export function WelcomeForm({
         hint={`3–24 lowercase letters, digits or _. ${usernameHint}`}
       />
       <p className="sr-only" aria-live="polite">
-        {live === "taken" ? profileMessages.usernameTaken : live === "available" ? `${username} is free` : ""}
+        {live === "available" ? `${username} is free` : ""}
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" disabled={pending}>
