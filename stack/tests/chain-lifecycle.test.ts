@@ -99,8 +99,13 @@ async function rpc<T>(method: string, params: unknown[] = [], tries = 3): Promis
 }
 const balanceOf = async (address: string) => BigInt(await rpc<string>("eth_getBalance", [address, "latest"]));
 const blockNumber = async () => Number(await rpc<string>("eth_blockNumber"));
+/** Sends `wei` to the payee and waits until it is mined (Anvil answers with the hash first; on a busy machine the block comes after). */
 async function pay(wei: number): Promise<void> {
-  await rpc("eth_sendTransaction", [{ from: devAccount1, to: payee, value: `0x${wei.toString(16)}` }]);
+  const hash = await rpc<string>("eth_sendTransaction", [{ from: devAccount1, to: payee, value: `0x${wei.toString(16)}` }]);
+  for (let tries = 0; !(await rpc<unknown>("eth_getTransactionReceipt", [hash])); tries++) {
+    if (tries > 200) throw new Error(`transaction ${hash} was not mined`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 afterAll(() => {

@@ -165,6 +165,8 @@ test("a gated room's counts, session and who is here reach its current members o
   await adminQuery("update public.listening_sessions set ended_at = now() where id = $1", [sessionId]);
 });
 
+const newestTimedCommentsLookedAt = 5000;
+
 test("the week's busiest moment of a public room comes first, at its first second, with its newest comment", async () => {
   // One more comment than the busiest moment the database already holds this week, within ten seconds.
   const before = await anonClient().rpc("top_moments", { max_moments: 1 });
@@ -172,7 +174,7 @@ test("the week's busiest moment of a public room comes first, at its first secon
   const busy = await post(open.id, other.id, "Busy track");
   await adminQuery(
     `insert into public.moments (post_id, author_id, at_seconds, body, created_at)
-     select $1, $2, 61 + (i % 9), 'comment ' || i, now() - make_interval(secs => $3 - i) from generate_series(1, $3) i`,
+     select $1, $2, 61 + ((i - 1) % 9), 'comment ' || i, now() - make_interval(secs => $3 - i) from generate_series(1, $3) i`,
     [busy, other.id, count],
   );
   const { data, error } = await anonClient().rpc("top_moments", { max_moments: 24 });
@@ -181,7 +183,9 @@ test("the week's busiest moment of a public room comes first, at its first secon
     post_id: busy,
     room_slug: open.slug,
     at_seconds: 61,
-    comments: count,
+    // top_moments looks at the week's 5000 newest timed comments: after a suite that wrote more, the
+    // busiest moment before this one was counted to 5000, and so is this one (all of its comments newest).
+    comments: Math.min(count, newestTimedCommentsLookedAt),
     sample_body: `comment ${count}`,
   });
 });
