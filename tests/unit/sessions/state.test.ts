@@ -2,7 +2,8 @@
 // queue changes merged by id in play order, listeners once per person with the host first.
 import { describe, expect, test } from "vitest";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "@/lib/sessions/state";
-import type { ListenerMeta, QueueEntry, SessionRow } from "@/lib/sessions/types";
+import type { QueueEntry, SessionRow } from "@/lib/sessions/types";
+import { listenerMeta } from "../../helpers/listeners";
 
 const row = (over: Partial<SessionRow> = {}): SessionRow => ({
   id: "s1",
@@ -101,17 +102,7 @@ describe("queue", () => {
   });
 });
 
-const meta = (user_id: string, since: number, following = true): ListenerMeta => ({
-  user_id,
-  username: user_id,
-  display_name: user_id,
-  avatar_path: null,
-  ens_name: null,
-  ens_avatar: null,
-  role: "member",
-  since,
-  following,
-});
+const meta = (user_id: string, since: number, following = true) => listenerMeta(user_id, "member", since, following);
 
 test("listeners: once per person, host first, then by how long they have been here; self marked", () => {
   const listeners = listenersOf([meta("b", 5), meta("a", 3), meta("host", 9), meta("b", 1, false)], "host", "a");
