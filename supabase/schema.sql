@@ -966,6 +966,26 @@ $$;
 ALTER FUNCTION private.live_session_for_change(target_session uuid) OWNER TO postgres;
 
 --
+-- Name: log_moderation(uuid, text, uuid, uuid, uuid, text, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_moderation(target_room uuid, what text, target_user uuid DEFAULT NULL::uuid, target_post uuid DEFAULT NULL::uuid, target_moment uuid DEFAULT NULL::uuid, why text DEFAULT ''::text, actor uuid DEFAULT auth.uid()) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.moderation_log (room_id, actor_id, action, target_user_id, post_id, moment_id, reason)
+  values (target_room, actor, what, target_user, target_post, target_moment, coalesce(left(why, 500), ''));
+$$;
+
+ALTER FUNCTION private.log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid) IS 'Writes one moderation log entry; called only by the functions and triggers that carry out an action.';
+
+--
 -- Name: media_object_room(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1225,6 +1245,37 @@ end;
 $$;
 
 ALTER FUNCTION private.reaction_from_moment() OWNER TO postgres;
+
+--
+-- Name: refuse_moderation_log_change(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_moderation_log_change() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_level = 'ROW' then
+    -- The room's own deletion cascades here: its log goes with it.
+    if tg_op = 'DELETE' then
+      if not exists (select 1 from public.rooms r where r.id = old.room_id) then
+        return old;
+      end if;
+    -- A deleted account leaves its entries, without its id (the foreign keys' "set null").
+    elsif (new.id, new.room_id, new.action, new.post_id, new.moment_id, new.reason, new.created_at)
+          is not distinct from (old.id, old.room_id, old.action, old.post_id, old.moment_id, old.reason, old.created_at)
+      and (new.actor_id is not distinct from old.actor_id
+           or (new.actor_id is null and not exists (select 1 from public.profiles p where p.id = old.actor_id)))
+      and (new.target_user_id is not distinct from old.target_user_id
+           or (new.target_user_id is null and not exists (select 1 from public.profiles p where p.id = old.target_user_id))) then
+      return new;
+    end if;
+  end if;
+  raise exception 'The moderation log cannot be changed' using errcode = '42501';
+end;
+$$;
+
+ALTER FUNCTION private.refuse_moderation_log_change() OWNER TO postgres;
 
 --
 -- Name: require_second_factor_unless_host(public.listening_sessions, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2781,6 +2832,44 @@ ALTER TABLE public.memberships OWNER TO postgres;
 COMMENT ON TABLE public.memberships IS 'Who belongs to a room and with which role; gated rooms'' rows come from the join-room function.';
 
 --
+-- Name: moderation_log; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.moderation_log (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    room_id uuid NOT NULL,
+    actor_id uuid,
+    action text NOT NULL,
+    target_user_id uuid,
+    post_id uuid,
+    moment_id uuid,
+    reason text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT moderation_log_action CHECK ((action = ANY (ARRAY['ban'::text, 'unban'::text, 'timeout'::text, 'timeout_lifted'::text, 'member_removed'::text, 'post_removed'::text, 'comment_removed'::text, 'role_changed'::text, 'gate_changed'::text, 'slow_mode_changed'::text, 'report_threshold_changed'::text, 'blocked_terms_changed'::text, 'report_actioned'::text, 'report_dismissed'::text, 'approved'::text, 'post_hidden'::text, 'comment_hidden'::text]))),
+    CONSTRAINT moderation_log_reason_length CHECK ((char_length(reason) <= 500))
+);
+
+ALTER TABLE public.moderation_log OWNER TO postgres;
+
+--
+-- Name: TABLE moderation_log; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.moderation_log IS 'Every moderation action in a room: written by the database, read by the owner and moderators, never updated or deleted.';
+
+--
+-- Name: COLUMN moderation_log.post_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moderation_log.post_id IS 'The post acted on; kept as a plain id so the record outlives the post.';
+
+--
+-- Name: COLUMN moderation_log.moment_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moderation_log.moment_id IS 'The comment acted on; kept as a plain id so the record outlives the comment.';
+
+--
 -- Name: moments; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -3118,6 +3207,13 @@ ALTER TABLE ONLY public.media_embeds
 
 ALTER TABLE ONLY public.memberships
     ADD CONSTRAINT memberships_pkey PRIMARY KEY (room_id, user_id);
+
+--
+-- Name: moderation_log moderation_log_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.moderation_log
+    ADD CONSTRAINT moderation_log_pkey PRIMARY KEY (id);
 
 --
 -- Name: moments moments_body_characters; Type: CHECK CONSTRAINT; Schema: public; Owner: postgres
@@ -3484,6 +3580,24 @@ CREATE INDEX memberships_room_verified_idx ON public.memberships USING btree (ro
 CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id);
 
 --
+-- Name: moderation_log_actor_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moderation_log_actor_id_idx ON public.moderation_log USING btree (actor_id);
+
+--
+-- Name: moderation_log_room_created_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moderation_log_room_created_idx ON public.moderation_log USING btree (room_id, created_at DESC, id DESC);
+
+--
+-- Name: moderation_log_target_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moderation_log_target_user_id_idx ON public.moderation_log USING btree (target_user_id);
+
+--
 -- Name: moments_author_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -3692,6 +3806,18 @@ CREATE TRIGGER memberships_count_members AFTER INSERT OR DELETE ON public.member
 --
 
 CREATE CONSTRAINT TRIGGER memberships_owner_kept AFTER DELETE OR UPDATE OF role, user_id ON public.memberships DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.role = 'owner'::text)) EXECUTE FUNCTION private.check_room_keeps_owner();
+
+--
+-- Name: moderation_log moderation_log_is_append_only; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moderation_log_is_append_only BEFORE DELETE OR UPDATE ON public.moderation_log FOR EACH ROW EXECUTE FUNCTION private.refuse_moderation_log_change();
+
+--
+-- Name: moderation_log moderation_log_is_never_truncated; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moderation_log_is_never_truncated BEFORE TRUNCATE ON public.moderation_log FOR EACH STATEMENT EXECUTE FUNCTION private.refuse_moderation_log_change();
 
 --
 -- Name: moments moments_broadcast; Type: TRIGGER; Schema: public; Owner: postgres
@@ -3928,6 +4054,27 @@ ALTER TABLE ONLY public.memberships
 
 ALTER TABLE ONLY public.memberships
     ADD CONSTRAINT memberships_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: moderation_log moderation_log_actor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.moderation_log
+    ADD CONSTRAINT moderation_log_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: moderation_log moderation_log_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.moderation_log
+    ADD CONSTRAINT moderation_log_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: moderation_log moderation_log_target_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.moderation_log
+    ADD CONSTRAINT moderation_log_target_user_id_fkey FOREIGN KEY (target_user_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
 
 --
 -- Name: moments moments_author_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -4382,6 +4529,12 @@ CREATE POLICY "The host orders the queue and accepts suggestions" ON public.sess
 CREATE POLICY "The host, moderators and the owner remove entries; people withd" ON public.session_queue FOR DELETE TO authenticated USING ((( SELECT private.hosts_session(session_queue.session_id) AS hosts_session) OR ((added_by = ( SELECT auth.uid() AS uid)) AND (status = 'suggested'::text)) OR (( SELECT private.room_role(session_queue.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))));
 
 --
+-- Name: moderation_log The owner and moderators read their room's moderation log; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "The owner and moderators read their room's moderation log" ON public.moderation_log FOR SELECT TO authenticated USING ((( SELECT private.room_role(moderation_log.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text])));
+
+--
 -- Name: session_queue The queue is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -4454,6 +4607,12 @@ ALTER TABLE public.media_embeds ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.memberships ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: moderation_log; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.moderation_log ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: moments; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -4908,6 +5067,12 @@ GRANT SELECT ON TABLE public.listening_sessions TO authenticated;
 --
 
 REVOKE ALL ON FUNCTION private.live_session_for_change(target_session uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION media_object_room(object_name text); Type: ACL; Schema: private; Owner: postgres
@@ -5425,6 +5590,13 @@ GRANT INSERT(user_id) ON TABLE public.memberships TO authenticated;
 --
 
 GRANT UPDATE(role) ON TABLE public.memberships TO authenticated;
+
+--
+-- Name: TABLE moderation_log; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.moderation_log TO authenticated;
+GRANT SELECT ON TABLE public.moderation_log TO service_role;
 
 --
 -- Name: TABLE moments; Type: ACL; Schema: public; Owner: postgres
