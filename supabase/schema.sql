@@ -1707,11 +1707,15 @@ CREATE TABLE public.rooms (
     session_starters text DEFAULT 'moderators'::text NOT NULL,
     access_epoch integer DEFAULT 0 NOT NULL,
     lapses_counted_at timestamp with time zone DEFAULT now() NOT NULL,
+    slow_mode_seconds integer DEFAULT 0 NOT NULL,
+    report_threshold integer DEFAULT 3 NOT NULL,
     CONSTRAINT rooms_access_epoch_not_negative CHECK ((access_epoch >= 0)),
     CONSTRAINT rooms_cover_path_in_own_folder CHECK (((cover_path IS NULL) OR private.is_path_in_folder(cover_path, (id)::text))),
     CONSTRAINT rooms_description_length CHECK ((char_length(description) <= 500)),
     CONSTRAINT rooms_member_count_not_negative CHECK ((member_count >= 0)),
+    CONSTRAINT rooms_report_threshold_range CHECK (((report_threshold >= 1) AND (report_threshold <= 100))),
     CONSTRAINT rooms_session_starters CHECK ((session_starters = ANY (ARRAY['moderators'::text, 'members'::text]))),
+    CONSTRAINT rooms_slow_mode_seconds_range CHECK (((slow_mode_seconds >= 0) AND (slow_mode_seconds <= 3600))),
     CONSTRAINT rooms_slug_format CHECK ((slug ~ '^[a-z0-9]([a-z0-9-]{1,46})[a-z0-9]$'::text)),
     CONSTRAINT rooms_visibility CHECK ((visibility = ANY (ARRAY['public'::text, 'gated'::text])))
 );
@@ -1741,6 +1745,18 @@ COMMENT ON COLUMN public.rooms.access_epoch IS 'Bumped when who may read the roo
 --
 
 COMMENT ON COLUMN public.rooms.lapses_counted_at IS 'Gated memberships that lapsed before this moved the access epoch already.';
+
+--
+-- Name: COLUMN rooms.slow_mode_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.rooms.slow_mode_seconds IS 'Least seconds between one person''s comments in the room (0: off); the owner and moderators are exempt.';
+
+--
+-- Name: COLUMN rooms.report_threshold; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.rooms.report_threshold IS 'Distinct members whose reports hide a post or comment until a moderator reviews it.';
 
 --
 -- Name: CONSTRAINT rooms_description_length ON rooms; Type: COMMENT; Schema: public; Owner: postgres

@@ -667,7 +667,9 @@ export type Database = {
           member_count: number;
           name: string;
           owner_id: string;
+          report_threshold: number;
           session_starters: string;
+          slow_mode_seconds: number;
           slug: string;
           updated_at: string;
           visibility: string;
@@ -683,7 +685,9 @@ export type Database = {
           member_count?: number;
           name: string;
           owner_id: string;
+          report_threshold?: number;
           session_starters?: string;
+          slow_mode_seconds?: number;
           slug: string;
           updated_at?: string;
           visibility?: string;
@@ -698,7 +702,9 @@ export type Database = {
           member_count?: number;
           name?: string;
           owner_id?: string;
+          report_threshold?: number;
           session_starters?: string;
+          slow_mode_seconds?: number;
           slug?: string;
           updated_at?: string;
           visibility?: string;
@@ -870,7 +876,9 @@ export type Database = {
           member_count: number;
           name: string;
           owner_id: string;
+          report_threshold: number;
           session_starters: string;
+          slow_mode_seconds: number;
           slug: string;
           updated_at: string;
           visibility: string;
@@ -1062,7 +1070,9 @@ export type Database = {
           member_count: number;
           name: string;
           owner_id: string;
+          report_threshold: number;
           session_starters: string;
+          slow_mode_seconds: number;
           slug: string;
           updated_at: string;
           visibility: string;
