@@ -3,9 +3,10 @@ import { Avatar } from "@/components/avatar";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { buttonClasses } from "@/components/ui/button";
 import type { CurrentUser } from "@/lib/auth/current-user";
+import { personName } from "@/lib/people/names";
 
 export function SiteHeader({ user }: { user: CurrentUser | null }) {
-  const name = user?.profile?.display_name ?? user?.email ?? "Account";
+  const { name, secondary } = user?.profile ? personName(user.profile) : { name: user?.email ?? "Account", secondary: null };
   return (
     <header className="border-b border-line bg-raised/80 backdrop-blur">
       <a
@@ -39,7 +40,10 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
                 aria-label={`Your account (${name})`}
               >
                 <Avatar path={user.profile?.avatar_path} name={name} size={28} />
-                <span className="hidden max-w-40 truncate sm:inline">{name}</span>
+                <span className="hidden max-w-40 flex-col leading-tight sm:flex">
+                  <span className="truncate">{name}</span>
+                  {secondary ? <span className="truncate text-xs text-muted">{secondary}</span> : null}
+                </span>
               </Link>
               <SignOutButton variant="ghost" />
             </>

@@ -49,6 +49,9 @@ test("link a wallet by signing: its ENS name and avatar show on /account and the
   const profileWallets = page.getByRole("main").locator("section", { has: page.getByRole("heading", { name: "Wallets" }) });
   await expect(profileWallets.getByText("ada.eth")).toBeVisible();
   await expect(profileWallets.locator("img")).toHaveAttribute("src", avatarUrl("ada.eth", apiPort));
+  // One name everywhere: the header shows the display name with the ENS name as its second line.
+  const accountLink = page.getByRole("banner").getByRole("link", { name: /^Your account/ });
+  await expect(accountLink).toContainText("ada.eth");
   await checkPage(page, "profile-wallets");
 
   // a second account, in its own browser, with the same wallet
@@ -73,5 +76,6 @@ test("link a wallet by signing: its ENS name and avatar show on /account and the
   await expect(section.getByText("No wallets linked yet.")).toBeVisible();
   await page.goto(`/u/${username}`);
   await expect(page.getByRole("heading", { name: "Wallets" })).toHaveCount(0);
+  await expect(accountLink).not.toContainText("ada.eth");
   expect(errors).toEqual([]);
 });

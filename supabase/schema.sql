@@ -812,6 +812,29 @@ $$;
 ALTER FUNCTION private.is_reserved_username(candidate text) OWNER TO postgres;
 
 --
+-- Name: keep_profile_ens_name(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.keep_profile_ens_name() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op in ('UPDATE', 'DELETE') then
+    update public.profiles p set ens_name = private.profile_ens_name(old.user_id)
+    where p.id = old.user_id and p.ens_name is distinct from private.profile_ens_name(old.user_id);
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then
+    update public.profiles p set ens_name = private.profile_ens_name(new.user_id)
+    where p.id = new.user_id and p.ens_name is distinct from private.profile_ens_name(new.user_id);
+  end if;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.keep_profile_ens_name() OWNER TO postgres;
+
+--
 -- Name: limit_by_person(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1141,6 +1164,22 @@ ALTER FUNCTION private.presence_lifetime() OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION private.presence_lifetime() IS 'How long a page''s presence row counts after its last mark_here (its heartbeat is every 30 s).';
+
+--
+-- Name: profile_ens_name(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.profile_ens_name(person uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select w.ens_name from public.wallets w
+  where w.user_id = person and w.ens_name is not null
+  order by w.verified_at, w.address
+  limit 1;
+$$;
+
+ALTER FUNCTION private.profile_ens_name(person uuid) OWNER TO postgres;
 
 --
 -- Name: queue_entry_from_session(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3028,6 +3067,7 @@ CREATE TABLE public.profiles (
     avatar_path text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    ens_name text,
     CONSTRAINT profiles_avatar_path_in_own_folder CHECK (((avatar_path IS NULL) OR private.is_path_in_folder(avatar_path, (id)::text))),
     CONSTRAINT profiles_bio_length CHECK ((char_length(bio) <= 280)),
     CONSTRAINT profiles_username_format CHECK ((username ~ '^[a-z0-9_]{3,24}$'::text)),
@@ -3041,6 +3081,12 @@ ALTER TABLE public.profiles OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.profiles IS 'Public profile of each user; created by private.create_profile_for_new_user().';
+
+--
+-- Name: COLUMN profiles.ens_name; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.profiles.ens_name IS 'The ENS name of the person''s first linked wallet that has one; kept from wallets by the database.';
 
 --
 -- Name: CONSTRAINT profiles_username_format ON profiles; Type: COMMENT; Schema: public; Owner: postgres
@@ -3978,6 +4024,12 @@ CREATE TRIGGER session_queue_from_session BEFORE INSERT ON public.session_queue 
 --
 
 CREATE TRIGGER wallets_end_gated_memberships AFTER DELETE ON public.wallets FOR EACH ROW EXECUTE FUNCTION private.end_memberships_of_unlinked_wallet();
+
+--
+-- Name: wallets wallets_keep_profile_ens_name; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER wallets_keep_profile_ens_name AFTER INSERT OR DELETE OR UPDATE OF ens_name, user_id, verified_at ON public.wallets FOR EACH ROW EXECUTE FUNCTION private.keep_profile_ens_name();
 
 --
 -- Name: wallets wallets_per_account_limit; Type: TRIGGER; Schema: public; Owner: postgres
@@ -5047,6 +5099,12 @@ GRANT ALL ON FUNCTION private.is_path_in_folder(object_path text, folder text) T
 GRANT ALL ON FUNCTION private.is_path_in_folder(object_path text, folder text) TO service_role;
 
 --
+-- Name: FUNCTION keep_profile_ens_name(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.keep_profile_ens_name() FROM PUBLIC;
+
+--
 -- Name: FUNCTION limit_by_person(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -5148,6 +5206,12 @@ REVOKE ALL ON FUNCTION private.only_owner_sets_session_starters() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.presence_lifetime() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.presence_lifetime() TO authenticated;
 GRANT ALL ON FUNCTION private.presence_lifetime() TO service_role;
+
+--
+-- Name: FUNCTION profile_ens_name(person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.profile_ens_name(person uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION queue_entry_from_session(); Type: ACL; Schema: private; Owner: postgres

@@ -471,6 +471,7 @@ export type Database = {
           bio: string;
           created_at: string;
           display_name: string;
+          ens_name: string | null;
           id: string;
           updated_at: string;
           username: string;
@@ -481,6 +482,7 @@ export type Database = {
           bio?: string;
           created_at?: string;
           display_name: string;
+          ens_name?: string | null;
           id: string;
           updated_at?: string;
           username: string;
@@ -490,6 +492,7 @@ export type Database = {
           bio?: string;
           created_at?: string;
           display_name?: string;
+          ens_name?: string | null;
           id?: string;
           updated_at?: string;
           username?: string;

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { Avatar } from "@/components/avatar";
+import { PersonName } from "@/components/people/person-name";
 import { formatPostDate } from "@/components/posts/format";
 import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
@@ -157,7 +158,7 @@ export function MomentItem({ moment, highlighted }: { moment: Moment; highlighte
         <Avatar path={moment.author?.avatar_path} name={authorName(moment)} size={24} />
         {moment.author ? (
           <Link href={`/u/${moment.author.username}`} className={`min-w-0 truncate font-medium ${linkClasses}`}>
-            {moment.author.display_name}
+            <PersonName person={moment.author} />
           </Link>
         ) : (
           <span className="font-medium">Someone</span>

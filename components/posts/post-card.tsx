@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Avatar } from "@/components/avatar";
+import { PersonName } from "@/components/people/person-name";
 import type { Post } from "@/lib/posts/queries";
 import { linkHostname } from "@/lib/media/url-rules";
 import { commentCountText, formatActivity, formatDuration, formatPostDate } from "./format";
@@ -39,7 +40,7 @@ export function PostCard({ post, slug, now }: { post: Post; slug: string; now: n
         </p>
         <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
           <Avatar path={post.author?.avatar_path} name={post.author?.display_name ?? "?"} size={20} />
-          <span className="truncate">{post.author?.display_name ?? "Someone"}</span>
+          <PersonName person={post.author} />
           <span aria-hidden="true">·</span>
           <time dateTime={post.created_at} className="whitespace-nowrap">
             {formatPostDate(post.created_at)}

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { Avatar } from "@/components/avatar";
+import { PersonName } from "@/components/people/person-name";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
 import { initialTicker, sameShown, type TickerItem, tickerStep, type TickerState } from "@/lib/sessions/ticker";
@@ -57,7 +58,7 @@ export function SessionTicker({ postId, moments, arrived, getPosition }: Session
           >
             <Avatar path={moment.author?.avatar_path} name={moment.author?.display_name ?? "?"} size={24} />
             <p className="min-w-0 [overflow-wrap:anywhere]">
-              <span className="font-medium">{moment.author?.display_name ?? "Someone"}</span>{" "}
+              <PersonName person={moment.author} className="font-medium" />{" "}
               <span className="tabular-nums text-muted">at {formatMomentTime(moment.at_seconds ?? 0)}</span>
               <span className="sr-only">:</span> <span className="whitespace-pre-line">{moment.body}</span>
             </p>

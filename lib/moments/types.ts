@@ -4,6 +4,8 @@ export interface MomentAuthor {
   username: string;
   display_name: string;
   avatar_path: string | null;
+  /** Their ENS name, where a linked wallet has one (the profile carries it). */
+  ens_name?: string | null;
 }
 
 export interface MomentReaction {

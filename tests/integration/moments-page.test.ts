@@ -74,7 +74,7 @@ describe("reading", () => {
     const moment = await getMoment(anonClient(), first!.id);
     expect(moment).toMatchObject({
       at_seconds: 1.5,
-      author: { display_name: expect.any(String) },
+      author: { display_name: expect.any(String), ens_name: null },
       reactions: [{ emoji: "🔥", user_id: member.id }],
     });
   });

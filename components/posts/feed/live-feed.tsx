@@ -99,7 +99,7 @@ export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText, no
     if (missing.length === 0) return;
     for (const id of missing) asked.current.add(id);
     void loadSupabaseData().then(async (data) => {
-      const { data: profiles } = await data.from("profiles").select("id, username, display_name, avatar_path").in("id", missing);
+      const { data: profiles } = await data.from("profiles").select("id, username, display_name, avatar_path, ens_name").in("id", missing);
       if (!profiles?.length) return;
       const authors: Record<string, PostAuthor> = {};
       for (const { id, ...profile } of profiles) authors[id] = profile;

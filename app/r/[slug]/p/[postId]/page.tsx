@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Avatar } from "@/components/avatar";
+import { PersonName } from "@/components/people/person-name";
 import { RoomLive } from "@/components/live/room-live";
 import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
@@ -139,7 +140,7 @@ export default async function PostPage({ params }: { params: Params }) {
             <Avatar path={post.author?.avatar_path} name={post.author?.display_name ?? "?"} size={24} />
             {post.author ? (
               <Link href={`/u/${post.author.username}`} className={`truncate ${linkClasses}`}>
-                {post.author.display_name}
+                <PersonName person={post.author} />
               </Link>
             ) : (
               <span>Someone</span>
