@@ -3,6 +3,13 @@
 // same step twice, so `nextCode` hands out steps in order.
 import { createHmac } from "node:crypto";
 
+const stepMs = 30_000;
+/**
+ * How long a handed-out code must stay valid at least: enough for the browser to fill and submit a
+ * form and the server to verify it on a busy machine.
+ */
+export const codeLifetimeMs = 10_000;
+
 function base32(secret: string): Buffer {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   let bits = "";
@@ -10,11 +17,22 @@ function base32(secret: string): Buffer {
   return Buffer.from(bits.match(/.{8}/g)!.map((byte) => Number.parseInt(byte, 2)));
 }
 
-function totpAt(secret: string, step: number): string {
+export function totpAt(secret: string, step: number): string {
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
   const mac = createHmac("sha1", base32(secret)).update(counter).digest();
   return String((mac.readUInt32BE(mac[19] & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+/**
+ * The step to answer with at `nowMs`: the earliest one later than `lastStep` that Auth accepts now
+ * and still will `codeLifetimeMs` from now, or undefined when none is (wait and ask again). A step's
+ * code is accepted until the end of the step after it, so the previous step's code is offered only
+ * early in the current step — near its end the step rolls over before the code reaches Auth.
+ */
+export function stepToUse(nowMs: number, lastStep: number): number | undefined {
+  const now = Math.floor(nowMs / stepMs);
+  return [now - 1, now, now + 1].find((step) => step > lastStep && (step + 2) * stepMs - nowMs >= codeLifetimeMs);
 }
 
 /** Codes for one authenticator, each from a later step than the last (waiting when none is valid yet). */
@@ -23,8 +41,7 @@ export function authenticator(secret: string) {
   return {
     async nextCode(): Promise<string> {
       for (;;) {
-        const now = Math.floor(Date.now() / 30_000);
-        const step = [now - 1, now, now + 1].find((candidate) => candidate > lastStep);
+        const step = stepToUse(Date.now(), lastStep);
         if (step !== undefined) {
           lastStep = step;
           return totpAt(secret, step);
@@ -34,8 +51,8 @@ export function authenticator(secret: string) {
     },
     /** A code that is none of the valid ones right now. */
     wrongCode(): string {
-      const now = Math.floor(Date.now() / 30_000);
-      const valid = new Set([now - 1, now, now + 1].map((step) => totpAt(secret, step)));
+      const now = Math.floor(Date.now() / stepMs);
+      const valid = new Set([now - 2, now - 1, now, now + 1, now + 2].map((step) => totpAt(secret, step)));
       for (let n = 0; ; n++) {
         const candidate = String((123456 + n * 7919) % 1_000_000).padStart(6, "0");
         if (!valid.has(candidate)) return candidate;
