@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { RoomCover } from "@/components/rooms/room-cover";
 import type { LiveSession } from "@/lib/home/queries";
-import { LiveBadge } from "./live-badge";
+import { LiveBadge } from "@/components/live/live-badge";
 
 /**
  * Sessions on right now: the room, what is playing, who hosts and how many listen. A member goes

@@ -4,7 +4,7 @@ import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
 import { buttonClasses } from "@/components/ui/button";
 import { newSinceText, type MyRoom } from "@/lib/home/queries";
-import { LiveBadge } from "./live-badge";
+import { LiveBadge } from "@/components/live/live-badge";
 
 /**
  * The signed-in person's rooms, first on the home page: each with its live session, who is here now

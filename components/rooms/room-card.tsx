@@ -3,24 +3,13 @@ import { formatActivity } from "@/components/posts/format";
 import type { DirectoryRoom } from "@/lib/rooms/queries";
 import { GateBadge } from "./gate-badge";
 import { RoomCover } from "./room-cover";
+import { LiveBadge } from "@/components/live/live-badge";
 
 export function memberCountText(count: number): string {
   return `${count.toLocaleString("en")} ${count === 1 ? "member" : "members"}`;
 }
 
 /** "Live now": a listening session is on in the room. */
-export function LiveBadge() {
-  return (
-    <span
-      className="inline-flex items-center gap-1.5 rounded-full bg-success/15 px-2 py-0.5 text-xs font-semibold text-success"
-      data-testid="live-now"
-    >
-      <span aria-hidden="true" className="inline-block h-2 w-2 animate-pulse rounded-full bg-success motion-reduce:animate-none" />
-      Live now
-    </span>
-  );
-}
-
 /**
  * One room in the directory: the whole card is the link to the room. Its activity line shows what
  * the caller may know: members, when someone last posted or commented (only where they may read the
@@ -36,7 +25,7 @@ export function RoomCard({ room, now }: { room: DirectoryRoom; now?: number }) {
         <RoomCover path={room.cover_path} name={room.name} className="aspect-[3/1]" />
         {room.live ? (
           <span className="absolute left-2 top-2 rounded-full bg-raised/95 shadow-sm">
-            <LiveBadge />
+            <LiveBadge label="Live now" testId="live-now" />
           </span>
         ) : null}
       </div>
