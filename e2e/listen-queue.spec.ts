@@ -130,7 +130,7 @@ test("the host starts a session, queues, reorders, removes and accepts; a member
   await memberPage.goto(`/r/${room.slug}`);
   await expect(memberPage.getByText("Listening together now").first()).toBeVisible();
   await expect(memberPage.locator("[data-listening-count]")).toHaveText(/— 1 listening/);
-  await memberPage.getByRole("link", { name: "Join", exact: true }).click();
+  await memberPage.getByRole("link", { name: "Join the session", exact: true }).click();
   await memberPage.waitForURL(`/r/${room.slug}/listen`);
   await memberPage.getByRole("button", { name: "Join the session" }).click();
 

@@ -23,7 +23,8 @@ export function listenerCount(state: Record<string, unknown[]>): number {
   return people.size;
 }
 
-export const listeningText = (count: number | null) => (count === null ? null : count === 1 ? "1 listening" : `${count} listening`);
+export const listeningText = (count: number | null) =>
+  count === null ? null : count === 0 ? "nobody listening yet" : count === 1 ? "1 listening" : `${count} listening`;
 
 /** While nobody is listening, the banner asks the database again this often (a session nobody follows ends after 2 minutes). */
 const emptyRecheckMs = 45_000;
@@ -37,7 +38,7 @@ async function stillLive(roomId: string): Promise<boolean | null> {
 }
 
 /**
- * "Listening together now — N listening — Join", for the room's members while a session is on. N
+ * "Listening together now — N listening — Join the session", for the room's members while a session is on. N
  * comes from the session channel's presence (read, never shared: this page is not listening). The
  * banner goes when the session ends: the database broadcasts the ended row, and while nobody is
  * listening the banner asks again (the database ends a session nobody follows), so a room everyone
@@ -107,7 +108,7 @@ export function SessionBanner({ roomId, slug }: { roomId: string; slug: string }
       </p>
       {/* A full page load: the session page joins this same channel, and must not find this one closing. */}
       <a href={`/r/${slug}/listen`} className={buttonClasses("primary")}>
-        Join
+        Join the session
       </a>
     </div>
   );

@@ -17,6 +17,8 @@ export interface SessionMomentComposerProps {
   getPosition: () => number | null;
   /** A comment made: shown at once on this page (the others get it from the room's channel). */
   onPosted?: (moment: Moment) => void;
+  /** Whether commenting is the view's one primary action (not for the host, whose playback control is). */
+  primary?: boolean;
 }
 
 const fields = ["body"] as const;
@@ -26,7 +28,7 @@ const fields = ["body"] as const;
  * typing, and with the session, so it lands for everyone at that second. What was typed stays on
  * any error (the session ended, or moved on to another post).
  */
-export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }: SessionMomentComposerProps) {
+export function SessionMomentComposer({ sessionId, post, getPosition, onPosted, primary = true }: SessionMomentComposerProps) {
   const [now, setNow] = useState<number | null>(null);
   const composer = useComposer({
     post,
@@ -70,7 +72,7 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted }
       />
       {formError ? <Alert tone="error">{formError}</Alert> : null}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={pending || !post}>
+        <Button type="submit" variant={primary ? "primary" : "secondary"} disabled={pending || !post}>
           {pending ? "Posting…" : shownSeconds === null || !post ? "Comment" : `Comment at ${formatMomentTime(shownSeconds)}`}
         </Button>
         {current ? (

@@ -158,7 +158,7 @@ function SessionQueue({ posts }: { posts: SessionPost[] }) {
  * with the session when the post is the session's.
  */
 function SessionMoments({ post }: { post: SessionPost | null }) {
-  const { session, room, playback, following, position, self } = useListeningSession();
+  const { session, room, playback, following, position, self, isHost } = useListeningSession();
   const store = usePlaybackStore();
   const postId = post?.id ?? null;
   const { moments, ready, arrived, add } = useSessionMoments(room.id, postId, { userId: self.user_id, gated: room.gated });
@@ -193,6 +193,7 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
         post={post ? { id: post.id, durationSeconds: post.duration_seconds } : null}
         getPosition={getPosition}
         onPosted={add}
+        primary={!isHost}
       />
     </section>
   );

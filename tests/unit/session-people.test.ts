@@ -82,6 +82,7 @@ test("who may start a session: the owner and moderators, and members when the ow
 test("the room page counts people listening once each, whatever their tabs", async () => {
   const { listenerCount, listeningText } = await import("@/components/sessions/session-banner");
   expect(listenerCount({ a: [{ user_id: "a" }, { user_id: "a" }], b: [{ user_id: "b" }] })).toBe(2);
+  expect(listeningText(0)).toBe("nobody listening yet");
   expect(listeningText(1)).toBe("1 listening");
   expect(listeningText(3)).toBe("3 listening");
   expect(listeningText(null)).toBeNull();
