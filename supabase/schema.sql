@@ -24,6 +24,65 @@ CREATE SCHEMA private;
 
 ALTER SCHEMA private OWNER TO postgres;
 
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: bans; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.bans (
+    room_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    banned_by uuid,
+    reason text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone,
+    CONSTRAINT bans_ends_after_start CHECK (((expires_at IS NULL) OR (expires_at > created_at))),
+    CONSTRAINT bans_reason_length CHECK ((char_length(reason) <= 500))
+);
+
+ALTER TABLE public.bans OWNER TO postgres;
+
+--
+-- Name: TABLE bans; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.bans IS 'Who is banned from a room, by whom, why and until when (expires_at null: for good). One row per room and person; an expired row no longer counts.';
+
+--
+-- Name: CONSTRAINT bans_ends_after_start ON bans; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT bans_ends_after_start ON public.bans IS 'A ban ends after it starts';
+
+--
+-- Name: CONSTRAINT bans_reason_length ON bans; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT bans_reason_length ON public.bans IS 'A ban''s reason is at most 500 characters';
+
+--
+-- Name: active_ban(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.active_ban(target_room uuid, person uuid) RETURNS public.bans
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select b.* from public.bans b
+  where b.room_id = target_room and b.user_id = person and (b.expires_at is null or b.expires_at > now());
+$$;
+
+ALTER FUNCTION private.active_ban(target_room uuid, person uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION active_ban(target_room uuid, person uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.active_ban(target_room uuid, person uuid) IS 'The person''s ban from the room while it lasts; null when none.';
+
 --
 -- Name: add_room_owner_membership(); Type: FUNCTION; Schema: private; Owner: postgres
 --
@@ -56,6 +115,26 @@ end;
 $$;
 
 ALTER FUNCTION private.announce_access_epoch() OWNER TO postgres;
+
+--
+-- Name: ban_wallets_of_banned_accounts(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.ban_wallets_of_banned_accounts() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into private.banned_wallets (room_id, user_id, address)
+  select b.room_id, b.user_id, new.address
+  from public.bans b
+  where b.user_id = new.user_id and (b.expires_at is null or b.expires_at > now())
+  on conflict do nothing;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.ban_wallets_of_banned_accounts() OWNER TO postgres;
 
 --
 -- Name: broadcast_membership_change(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -120,6 +199,10 @@ CREATE FUNCTION private.broadcast_room_change() RETURNS trigger
 declare
   target_room uuid := case when tg_op = 'DELETE' then old.room_id else new.room_id end;
   room_topic text := private.current_room_topic('room', target_room);
+  now_row jsonb := case when tg_op = 'DELETE' then null else to_jsonb(new) end;
+  was_withheld boolean := tg_op <> 'INSERT' and tg_table_name in ('posts', 'moments') and private.is_withheld(to_jsonb(old));
+  now_withheld boolean := tg_op <> 'DELETE' and tg_table_name in ('posts', 'moments') and private.is_withheld(now_row);
+  operation text := tg_op;
 begin
   -- A room deleted with everything in it: nobody is left to tell.
   if room_topic is null then
@@ -136,12 +219,29 @@ begin
         and m.event = tg_table_name
         and m.payload -> 'record' ->> 'id' = old.id::text;
   end if;
+  -- Hidden or held: the room's readers hear nothing of it (it was never theirs, or it leaves them as
+  -- a delete); shown again, it arrives as new.
+  if now_withheld then
+    if tg_op = 'INSERT' and tg_table_name = 'moments' then
+      perform private.signal_moderators(target_room, (now_row ->> 'post_id')::uuid, (now_row ->> 'id')::uuid, 'held');
+    end if;
+    if was_withheld or tg_op = 'INSERT' then
+      return null;
+    end if;
+    operation := 'DELETE';
+    now_row := null;
+  elsif was_withheld then
+    if tg_op = 'DELETE' then
+      return null;
+    end if;
+    operation := 'INSERT';
+  end if;
   perform realtime.send(
     jsonb_build_object(
       'schema', tg_table_schema,
       'table', tg_table_name,
-      'operation', tg_op,
-      'record', case when tg_op = 'DELETE' then null else to_jsonb(new) end,
+      'operation', operation,
+      'record', now_row,
       'old_record', case when tg_op = 'INSERT' then null else private.row_identifiers(to_jsonb(old)) end
     ),
     tg_table_name,
@@ -173,6 +273,32 @@ end;
 $$;
 
 ALTER FUNCTION private.broadcast_session_change() OWNER TO postgres;
+
+--
+-- Name: can_read_media(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.can_read_media(object_name text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select private.can_read_room_content(private.media_object_room(object_name))
+    and not exists (
+      select 1 from public.posts p
+      where p.storage_path = object_name
+        and p.hidden_at is not null
+        and p.author_id is distinct from (select auth.uid())
+        and not private.moderates_room(p.room_id)
+    );
+$$;
+
+ALTER FUNCTION private.can_read_media(object_name text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION can_read_media(object_name text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.can_read_media(object_name text) IS 'Whether the caller may read a media file: they may read its room, and the post it belongs to is not hidden from them.';
 
 --
 -- Name: can_read_room_content(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -215,6 +341,52 @@ CREATE FUNCTION private.can_write_room_cover(object_name text) RETURNS boolean
 $_$;
 
 ALTER FUNCTION private.can_write_room_cover(object_name text) OWNER TO postgres;
+
+--
+-- Name: check_moderation_target(uuid, uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.check_moderation_target(target_room uuid, target_user uuid, verb text) RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  caller_role text := private.room_role(target_room);
+  target_role text;
+begin
+  if caller is null then
+    raise exception 'Sign in to moderate a room' using errcode = '42501';
+  end if;
+  if caller_role is null or caller_role not in ('owner', 'moderator') then
+    raise exception 'Only the room''s owner and moderators can % people', verb using errcode = '42501';
+  end if;
+  if target_user is null or not exists (select 1 from public.profiles p where p.id = target_user) then
+    raise exception 'That person doesn''t have an account here' using errcode = '22023';
+  end if;
+  if target_user = caller then
+    raise exception 'You can''t % yourself', verb using errcode = '22023';
+  end if;
+  select m.role into target_role from public.memberships m where m.room_id = target_room and m.user_id = target_user;
+  if target_role = 'owner' then
+    raise exception 'Nobody can % the room''s owner', verb using errcode = '42501';
+  end if;
+  if target_role = 'moderator' and caller_role <> 'owner' then
+    raise exception 'Only the owner can % a moderator', verb using errcode = '42501';
+  end if;
+  if not (select private.second_factor_satisfied()) then
+    raise exception 'Enter the code from your authenticator app first, then % them', verb using errcode = '42501';
+  end if;
+end;
+$$;
+
+ALTER FUNCTION private.check_moderation_target(target_room uuid, target_user uuid, verb text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION check_moderation_target(target_room uuid, target_user uuid, verb text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.check_moderation_target(target_room uuid, target_user uuid, verb text) IS 'Raises unless the caller may moderate the target in the room: owner or moderator (a second factor at aal2), not themselves, never the owner, a moderator only by the owner.';
 
 --
 -- Name: check_room_gate(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -300,6 +472,121 @@ end;
 $$;
 
 ALTER FUNCTION private.check_room_keeps_owner() OWNER TO postgres;
+
+--
+-- Name: check_room_moderator(uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.check_room_moderator(target_room uuid, what text) RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller_role text := private.room_role(target_room);
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to moderate a room' using errcode = '42501';
+  end if;
+  if caller_role is null or caller_role not in ('owner', 'moderator') then
+    raise exception 'Only the room''s owner and moderators can %', what using errcode = '42501';
+  end if;
+  if not (select private.second_factor_satisfied()) then
+    raise exception 'Enter the code from your authenticator app first, then %', what using errcode = '42501';
+  end if;
+  return caller_role;
+end;
+$$;
+
+ALTER FUNCTION private.check_room_moderator(target_room uuid, what text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION check_room_moderator(target_room uuid, what text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.check_room_moderator(target_room uuid, what text) IS 'Raises unless the caller is the room''s owner or a moderator (at aal2 with a second factor); answers their role.';
+
+--
+-- Name: close_reports_of_deleted_item(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.close_reports_of_deleted_item() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  actor uuid := (select auth.uid());
+  target_post uuid := case when tg_table_name = 'posts' then old.id else (to_jsonb(old) ->> 'post_id')::uuid end;
+  target_moment uuid := case when tg_table_name = 'moments' then old.id end;
+  room_stays boolean := exists (select 1 from public.rooms r where r.id = old.room_id);
+  by_moderator boolean := actor is not null and actor is distinct from old.author_id and room_stays
+    and private.moderates_room(old.room_id);
+  -- A comment that goes with its post is not removed on its own: the post's removal is the entry.
+  on_its_own boolean := tg_table_name = 'posts' or exists (select 1 from public.posts p where p.id = target_post);
+  closed integer;
+begin
+  if tg_table_name = 'posts' then
+    update public.reports r
+      set status = 'actioned', resolved_by = case when by_moderator then actor end, resolved_at = now()
+      where r.post_id = old.id and r.status = 'open';
+  else
+    update public.reports r
+      set status = 'actioned', resolved_by = case when by_moderator then actor end, resolved_at = now()
+      where r.moment_id = old.id and r.status = 'open';
+  end if;
+  get diagnostics closed = row_count;
+  if by_moderator and on_its_own then
+    perform private.log_moderation(old.room_id, case when tg_table_name = 'posts' then 'post_removed' else 'comment_removed' end,
+      old.author_id, target_post, target_moment, coalesce(current_setting('cuepoint.moderation_reason', true), ''));
+    if closed > 0 then
+      perform private.log_moderation(old.room_id, 'report_actioned', old.author_id, target_post, target_moment,
+        format('%s open report%s', closed, case when closed = 1 then '' else 's' end));
+    end if;
+    perform private.signal_moderators(old.room_id, target_post, target_moment, 'removed');
+  end if;
+  return old;
+end;
+$$;
+
+ALTER FUNCTION private.close_reports_of_deleted_item() OWNER TO postgres;
+
+--
+-- Name: FUNCTION close_reports_of_deleted_item(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.close_reports_of_deleted_item() IS 'Before a post or comment is deleted: its open reports become actioned, and a removal by the owner or a moderator is logged.';
+
+--
+-- Name: compile_blocked_terms(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.compile_blocked_terms() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  changed public.room_blocked_terms := case when tg_op = 'DELETE' then old else new end;
+  compiled text;
+begin
+  -- The room itself is going: its terms and pattern go with it, and there is no log to write.
+  if not exists (select 1 from public.rooms r where r.id = changed.room_id) then
+    return null;
+  end if;
+  select '(^|[^[:alnum:]_])(' || string_agg(private.term_pattern(t.term), '|' order by t.term) || ')($|[^[:alnum:]_])'
+    into compiled
+    from public.room_blocked_terms t where t.room_id = changed.room_id;
+  if compiled is null then
+    delete from private.room_term_patterns p where p.room_id = changed.room_id;
+  else
+    insert into private.room_term_patterns (room_id, pattern) values (changed.room_id, compiled)
+    on conflict (room_id) do update set pattern = excluded.pattern;
+  end if;
+  perform private.log_moderation(changed.room_id, 'blocked_terms_changed', null, null, null,
+    format('%s "%s"', case when tg_op = 'DELETE' then 'Removed' else 'Added' end, changed.term));
+  return null;
+end;
+$_$;
+
+ALTER FUNCTION private.compile_blocked_terms() OWNER TO postgres;
 
 --
 -- Name: count_comment_activity(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -499,6 +786,44 @@ ALTER FUNCTION private.end_session_if_over(room uuid) OWNER TO postgres;
 COMMENT ON FUNCTION private.end_session_if_over(room uuid) IS 'Ends the room''s live session when nobody follows it (private.session_is_over).';
 
 --
+-- Name: enforce_slow_mode(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.enforce_slow_mode() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  gap integer;
+  author_role text;
+  last_at timestamptz;
+  next_at timestamptz;
+begin
+  select r.slow_mode_seconds into gap from public.rooms r where r.id = new.room_id;
+  if coalesce(gap, 0) = 0 or new.author_id is null then
+    return new;
+  end if;
+  select m.role into author_role from public.memberships m where m.room_id = new.room_id and m.user_id = new.author_id;
+  if author_role in ('owner', 'moderator') then
+    return new;
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('slow mode:' || new.room_id::text || ':' || new.author_id::text, 0));
+  -- A fresh snapshot (read committed): a comment committed while this one waited on the lock counts.
+  select max(c.created_at) into last_at
+    from public.moments c
+    where c.room_id = new.room_id and c.author_id = new.author_id and c.created_at > now() - make_interval(secs => gap);
+  if last_at is not null then
+    next_at := last_at + make_interval(secs => gap);
+    raise exception 'Slow mode is on in this room — you can comment again in %', private.wait_words(next_at - now())
+      using errcode = 'PT429', detail = private.iso_time(next_at), hint = 'slow_mode';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.enforce_slow_mode() OWNER TO postgres;
+
+--
 -- Name: enforce_wallet_limit(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -517,6 +842,25 @@ end;
 $$;
 
 ALTER FUNCTION private.enforce_wallet_limit() OWNER TO postgres;
+
+--
+-- Name: fold_words(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.fold_words(value text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select lower(extensions.unaccent('extensions.unaccent'::regdictionary, value));
+$$;
+
+ALTER FUNCTION private.fold_words(value text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION fold_words(value text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.fold_words(value text) IS 'Text lower-cased and without accents: how comments and blocked terms are compared.';
 
 --
 -- Name: fresh_authenticator_code(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -624,6 +968,38 @@ ALTER FUNCTION private.has_visible_text(value text) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION private.has_visible_text(value text) IS 'Whether the text has a character that is not blank (whitespace, zero-width or filler).';
+
+--
+-- Name: hold_blocked_terms(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.hold_blocked_terms() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  compiled text;
+begin
+  select p.pattern into compiled from private.room_term_patterns p where p.room_id = new.room_id;
+  if compiled is null or new.held_at is not null or private.fold_words(new.body) !~ compiled then
+    return new;
+  end if;
+  if exists (select 1 from public.memberships m
+             where m.room_id = new.room_id and m.user_id = new.author_id and m.role in ('owner', 'moderator')) then
+    return new;
+  end if;
+  new.held_at := now();
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.hold_blocked_terms() OWNER TO postgres;
+
+--
+-- Name: FUNCTION hold_blocked_terms(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.hold_blocked_terms() IS 'Holds a comment (held_at) whose words contain one of its room''s blocked terms, unless its author moderates the room.';
 
 --
 -- Name: host_quiet_after(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -812,6 +1188,32 @@ $$;
 ALTER FUNCTION private.is_reserved_username(candidate text) OWNER TO postgres;
 
 --
+-- Name: is_withheld(jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.is_withheld(item jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select item ->> 'hidden_at' is not null or item ->> 'held_at' is not null;
+$$;
+
+ALTER FUNCTION private.is_withheld(item jsonb) OWNER TO postgres;
+
+--
+-- Name: iso_time(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.iso_time(moment timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select to_char(moment at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+$$;
+
+ALTER FUNCTION private.iso_time(moment timestamp with time zone) OWNER TO postgres;
+
+--
 -- Name: keep_profile_ens_name(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -833,6 +1235,25 @@ end;
 $$;
 
 ALTER FUNCTION private.keep_profile_ens_name() OWNER TO postgres;
+
+--
+-- Name: limit_blocked_terms(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.limit_blocked_terms() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform 1 from public.rooms r where r.id = new.room_id for update;
+  if (select count(*) from public.room_blocked_terms t where t.room_id = new.room_id) >= 200 then
+    raise exception 'A room blocks up to 200 terms' using errcode = '23514', constraint = 'room_blocked_terms_limit';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.limit_blocked_terms() OWNER TO postgres;
 
 --
 -- Name: limit_by_person(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -914,10 +1335,6 @@ $_$;
 
 ALTER FUNCTION private.link_web3_identity_wallet() OWNER TO postgres;
 
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
 --
 -- Name: listening_sessions; Type: TABLE; Schema: public; Owner: postgres
 --
@@ -989,6 +1406,57 @@ $$;
 ALTER FUNCTION private.live_session_for_change(target_session uuid) OWNER TO postgres;
 
 --
+-- Name: log_gate_change(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_gate_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  target_room uuid := case when tg_op = 'DELETE' then old.room_id else new.room_id end;
+  created timestamptz;
+begin
+  select r.created_at into created from public.rooms r where r.id = target_room;
+  if created is null or created = now()
+     or (tg_op = 'UPDATE' and to_jsonb(old) - 'updated_at' = to_jsonb(new) - 'updated_at') then
+    return null;
+  end if;
+  perform private.log_moderation(target_room, 'gate_changed', null, null, null,
+    case when tg_op = 'DELETE' then 'gate removed'
+         else format('chain %s, %s %s%s, at least %s', new.chain_id, new.standard, new.contract_address,
+                     case when new.token_id is null then '' else ' #' || new.token_id end, new.min_balance) end);
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.log_gate_change() OWNER TO postgres;
+
+--
+-- Name: log_member_removed(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_member_removed() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  actor uuid := (select auth.uid());
+begin
+  if actor is null or actor = old.user_id
+     or coalesce(current_setting('cuepoint.moderation_action', true), '') = 'ban'
+     or not exists (select 1 from public.rooms r where r.id = old.room_id)
+     or not exists (select 1 from public.profiles p where p.id = old.user_id) then
+    return null;
+  end if;
+  perform private.log_moderation(old.room_id, 'member_removed', old.user_id);
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.log_member_removed() OWNER TO postgres;
+
+--
 -- Name: log_moderation(uuid, text, uuid, uuid, uuid, text, uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1007,6 +1475,22 @@ ALTER FUNCTION private.log_moderation(target_room uuid, what text, target_user u
 --
 
 COMMENT ON FUNCTION private.log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid) IS 'Writes one moderation log entry; called only by the functions and triggers that carry out an action.';
+
+--
+-- Name: log_role_change(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_role_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.log_moderation(new.room_id, 'role_changed', new.user_id, null, null, old.role || ' → ' || new.role);
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.log_role_change() OWNER TO postgres;
 
 --
 -- Name: media_object_room(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1036,6 +1520,59 @@ CREATE FUNCTION private.membership_counts(room_visibility text, member_role text
 $$;
 
 ALTER FUNCTION private.membership_counts(room_visibility text, member_role text, verified_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: moderated_item(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.moderated_item(target_post uuid, target_moment uuid, OUT room_id uuid, OUT author_id uuid, OUT post_id uuid, OUT hidden_at timestamp with time zone, OUT held_at timestamp with time zone) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if num_nonnulls(target_post, target_moment) <> 1 then
+    raise exception 'Name one post or one comment' using errcode = '22023';
+  end if;
+  if target_post is not null then
+    select p.room_id, p.author_id, p.id, p.hidden_at, null::timestamptz
+      into room_id, author_id, post_id, hidden_at, held_at
+      from public.posts p where p.id = target_post
+      for update;
+    if not found then
+      raise exception 'That post no longer exists' using errcode = '23503', constraint = 'reports_post_id_fkey';
+    end if;
+  else
+    select c.room_id, c.author_id, c.post_id, c.hidden_at, c.held_at
+      into room_id, author_id, post_id, hidden_at, held_at
+      from public.moments c where c.id = target_moment
+      for update;
+    if not found then
+      raise exception 'That comment no longer exists' using errcode = '23503', constraint = 'reports_moment_id_fkey';
+    end if;
+  end if;
+end;
+$$;
+
+ALTER FUNCTION private.moderated_item(target_post uuid, target_moment uuid, OUT room_id uuid, OUT author_id uuid, OUT post_id uuid, OUT hidden_at timestamp with time zone, OUT held_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: moderates_room(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.moderates_room(target_room uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce(private.room_role(target_room) in ('owner', 'moderator'), false);
+$$;
+
+ALTER FUNCTION private.moderates_room(target_room uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION moderates_room(target_room uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.moderates_room(target_room uuid) IS 'Whether the caller is the room''s owner or one of its moderators (their membership counting now).';
 
 --
 -- Name: moment_from_post(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1286,6 +1823,60 @@ $$;
 ALTER FUNCTION private.reaction_from_moment() OWNER TO postgres;
 
 --
+-- Name: refuse_banned_membership(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_banned_membership() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ban public.bans := private.active_ban(new.room_id, new.user_id);
+begin
+  if ban.user_id is not null then
+    if ban.expires_at is null then
+      raise exception 'You were banned from this room' using errcode = '42501', detail = 'permanent';
+    end if;
+    raise exception 'You were banned from this room until %', private.time_words(ban.expires_at)
+      using errcode = '42501', detail = private.iso_time(ban.expires_at);
+  end if;
+  if new.verified_wallet is not null and exists (
+    select 1
+    from private.banned_wallets w
+    join public.bans b on b.room_id = w.room_id and b.user_id = w.user_id
+    where w.room_id = new.room_id and w.address = lower(new.verified_wallet)
+      and (b.expires_at is null or b.expires_at > now())
+  ) then
+    raise exception 'This wallet was linked to an account banned from this room, so it can''t let anyone in'
+      using errcode = '42501', detail = 'wallet';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.refuse_banned_membership() OWNER TO postgres;
+
+--
+-- Name: refuse_if_timed_out(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_if_timed_out(target_room uuid, person uuid) RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  until timestamptz := private.timed_out_until(target_room, person);
+begin
+  if until is not null then
+    raise exception 'You''re timed out until % — you can still read and listen.', private.time_words(until)
+      using errcode = '42501', detail = private.iso_time(until), hint = 'timed_out';
+  end if;
+end;
+$$;
+
+ALTER FUNCTION private.refuse_if_timed_out(target_room uuid, person uuid) OWNER TO postgres;
+
+--
 -- Name: refuse_moderation_log_change(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1315,6 +1906,61 @@ end;
 $$;
 
 ALTER FUNCTION private.refuse_moderation_log_change() OWNER TO postgres;
+
+--
+-- Name: refuse_timed_out_writes(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_timed_out_writes() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  person uuid := (to_jsonb(new) ->> tg_argv[0])::uuid;
+begin
+  if person is null then
+    return new;
+  end if;
+  if tg_op = 'UPDATE' and tg_table_name in ('posts', 'moments') and person is distinct from (select auth.uid()) then
+    return new;
+  end if;
+  perform private.refuse_if_timed_out(new.room_id, person);
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.refuse_timed_out_writes() OWNER TO postgres;
+
+--
+-- Name: reporter_seniority(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.reporter_seniority() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$ select interval '1 day' $$;
+
+ALTER FUNCTION private.reporter_seniority() OWNER TO postgres;
+
+--
+-- Name: require_moderator(uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.require_moderator(target_room uuid, what text) RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to %', what using errcode = '42501';
+  end if;
+  if not private.moderates_room(target_room) then
+    raise exception 'Only the room''s owner and moderators can %', what using errcode = '42501';
+  end if;
+end;
+$$;
+
+ALTER FUNCTION private.require_moderator(target_room uuid, what text) OWNER TO postgres;
 
 --
 -- Name: require_second_factor_unless_host(public.listening_sessions, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1528,6 +2174,37 @@ $$;
 ALTER FUNCTION private.session_post_duration(target_room uuid, target_post uuid) OWNER TO postgres;
 
 --
+-- Name: signal_moderators(uuid, uuid, uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  topic text := private.current_room_topic('moderation', target_room);
+begin
+  if topic is null then
+    return;
+  end if;
+  perform realtime.send(
+    jsonb_build_object('room_id', target_room, 'post_id', target_post, 'moment_id', target_moment, 'what', what),
+    'queue',
+    topic,
+    true
+  );
+end;
+$$;
+
+ALTER FUNCTION private.signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text) IS 'Tells the room''s moderators'' topic that an item was reported, hidden, held or resolved (ids only).';
+
+--
 -- Name: state_time(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1587,6 +2264,48 @@ end;
 $$;
 
 ALTER FUNCTION private.take_rate(action text, person uuid, scope uuid) OWNER TO postgres;
+
+--
+-- Name: term_pattern(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.term_pattern(term text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select regexp_replace(
+    regexp_replace(private.fold_words(btrim(term)), '([^[:alnum:][:space:]])', '\\\1', 'g'),
+    '[[:space:]]+', '[[:space:]]+', 'g');
+$$;
+
+ALTER FUNCTION private.term_pattern(term text) OWNER TO postgres;
+
+--
+-- Name: time_words(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.time_words(moment timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select to_char(moment at time zone 'UTC', 'FMDD Mon YYYY, HH24:MI "UTC"');
+$$;
+
+ALTER FUNCTION private.time_words(moment timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: timed_out_until(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.timed_out_until(target_room uuid, person uuid) RETURNS timestamp with time zone
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select t.expires_at from public.timeouts t
+  where t.room_id = target_room and t.user_id = person and t.expires_at > now();
+$$;
+
+ALTER FUNCTION private.timed_out_until(target_room uuid, person uuid) OWNER TO postgres;
 
 --
 -- Name: touch_updated_at(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1678,6 +2397,121 @@ CREATE FUNCTION private.wait_words(wait interval) RETURNS text
 $$;
 
 ALTER FUNCTION private.wait_words(wait interval) OWNER TO postgres;
+
+--
+-- Name: withheld_keeps_edit_time(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.withheld_keeps_edit_time() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if (to_jsonb(new) - 'hidden_at' - 'held_at' - 'updated_at') = (to_jsonb(old) - 'hidden_at' - 'held_at' - 'updated_at') then
+    new.updated_at := old.updated_at;
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.withheld_keeps_edit_time() OWNER TO postgres;
+
+--
+-- Name: approve_comment(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.approve_comment(moment_id uuid, reason text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  item record;
+begin
+  select * into item from private.moderated_item(null, approve_comment.moment_id);
+  perform private.require_moderator(item.room_id, 'approve held comments');
+  if char_length(coalesce(reason, '')) > 500 then
+    raise exception 'Reasons are up to 500 characters' using errcode = '22023';
+  end if;
+  if item.held_at is null then
+    raise exception 'That comment isn''t held' using errcode = 'PT409';
+  end if;
+  update public.moments c set held_at = null where c.id = approve_comment.moment_id;
+  perform private.log_moderation(item.room_id, 'approved', item.author_id, item.post_id, approve_comment.moment_id, coalesce(reason, ''));
+  perform private.signal_moderators(item.room_id, item.post_id, approve_comment.moment_id, 'approved');
+end;
+$$;
+
+ALTER FUNCTION public.approve_comment(moment_id uuid, reason text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION approve_comment(moment_id uuid, reason text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.approve_comment(moment_id uuid, reason text) IS 'The owner or a moderator releases a held comment: it is shown to everyone who may read the room.';
+
+--
+-- Name: ban_member(uuid, uuid, text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text DEFAULT ''::text, expires_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS public.bans
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  given_reason text := coalesce(btrim(ban_member.reason), '');
+  saved public.bans;
+  target_room public.rooms;
+begin
+  select * into target_room from public.rooms r where r.id = ban_member.room_id;
+  if not found then
+    raise exception 'This room doesn''t exist any more' using errcode = '22023';
+  end if;
+  perform private.check_moderation_target(ban_member.room_id, ban_member.user_id, 'ban');
+  if char_length(given_reason) > 500 then
+    raise exception 'Keep the reason under 500 characters' using errcode = '22023', constraint = 'bans_reason_length';
+  end if;
+  if ban_member.expires_at is not null and ban_member.expires_at <= now() then
+    raise exception 'A ban ends in the future — or leave the end empty to ban for good' using errcode = '22023';
+  end if;
+
+  insert into public.bans as b (room_id, user_id, banned_by, reason, created_at, expires_at)
+  values (ban_member.room_id, ban_member.user_id, (select auth.uid()), given_reason, now(), ban_member.expires_at)
+  on conflict on constraint bans_pkey do update
+    set banned_by = excluded.banned_by, reason = excluded.reason, created_at = excluded.created_at, expires_at = excluded.expires_at
+  returning * into saved;
+
+  -- The wallets the ban holds against: every one linked now, and the one that admitted them.
+  insert into private.banned_wallets (room_id, user_id, address)
+  select ban_member.room_id, ban_member.user_id, w.address from public.wallets w where w.user_id = ban_member.user_id
+  union
+  select ban_member.room_id, ban_member.user_id, lower(m.verified_wallet)
+  from public.memberships m
+  where m.room_id = ban_member.room_id and m.user_id = ban_member.user_id and m.verified_wallet is not null
+  on conflict do nothing;
+
+  -- The membership ends now (logged as the ban, not as a removal); a gated room's epoch moves on
+  -- with it, a public room's here (its session channel is for members only).
+  perform set_config('cuepoint.moderation_action', 'ban', true);
+  delete from public.memberships m where m.room_id = ban_member.room_id and m.user_id = ban_member.user_id;
+  perform set_config('cuepoint.moderation_action', '', true);
+  if target_room.visibility = 'public' then
+    update public.rooms r set access_epoch = r.access_epoch + 1 where r.id = ban_member.room_id;
+  end if;
+  delete from public.presence p where p.room_id = ban_member.room_id and p.user_id = ban_member.user_id;
+
+  perform private.log_moderation(ban_member.room_id, 'ban', ban_member.user_id, null, null,
+    given_reason || case when ban_member.expires_at is null then '' else ' (until ' || private.iso_time(ban_member.expires_at) || ')' end);
+  return saved;
+end;
+$$;
+
+ALTER FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: FUNCTION ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) IS 'Owner and moderators: bans the person from the room (for good, or until expires_at), ending their membership and live access at once; logged as ''ban''. A moderator cannot ban the owner or another moderator; nobody bans themselves.';
 
 --
 -- Name: claim_session_host(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -1858,6 +2692,54 @@ ALTER FUNCTION public.create_room(slug text, name text, description text, gate j
 COMMENT ON FUNCTION public.create_room(slug text, name text, description text, gate jsonb) IS 'Creates a room owned by the caller, with its gate when one is given ({chain_id, contract_address, standard, token_id, min_balance}).';
 
 --
+-- Name: dismiss_reports(uuid, uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.dismiss_reports(post_id uuid DEFAULT NULL::uuid, moment_id uuid DEFAULT NULL::uuid, reason text DEFAULT ''::text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  item record;
+  what text := case when dismiss_reports.post_id is not null then 'post' else 'comment' end;
+  dismissed integer;
+begin
+  select * into item from private.moderated_item(dismiss_reports.post_id, dismiss_reports.moment_id);
+  perform private.require_moderator(item.room_id, 'dismiss reports');
+  if char_length(coalesce(reason, '')) > 500 then
+    raise exception 'Reasons are up to 500 characters' using errcode = '22023';
+  end if;
+  update public.reports r
+    set status = 'dismissed', resolved_by = (select auth.uid()), resolved_at = now()
+    where r.status = 'open'
+      and (r.post_id = dismiss_reports.post_id or r.moment_id = dismiss_reports.moment_id);
+  get diagnostics dismissed = row_count;
+  if dismissed = 0 and item.hidden_at is null then
+    raise exception 'This % has no open reports', what using errcode = 'PT409';
+  end if;
+  if item.hidden_at is not null then
+    if what = 'post' then
+      update public.posts p set hidden_at = null where p.id = dismiss_reports.post_id;
+    else
+      update public.moments c set hidden_at = null where c.id = dismiss_reports.moment_id;
+    end if;
+  end if;
+  perform private.log_moderation(item.room_id, 'report_dismissed', item.author_id, item.post_id, dismiss_reports.moment_id,
+    coalesce(nullif(reason, ''), format('%s report%s dismissed', dismissed, case when dismissed = 1 then '' else 's' end)));
+  perform private.signal_moderators(item.room_id, item.post_id, dismiss_reports.moment_id, 'dismissed');
+  return dismissed;
+end;
+$$;
+
+ALTER FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION dismiss_reports(post_id uuid, moment_id uuid, reason text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) IS 'The owner or a moderator dismisses the open reports of a post or comment (exactly one) and shows it again if they had hidden it; answers how many were dismissed.';
+
+--
 -- Name: end_listening_session(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -1924,6 +2806,44 @@ $$;
 ALTER FUNCTION public.hand_over_session(session_id uuid, new_host_id uuid) OWNER TO postgres;
 
 --
+-- Name: join_ban_check(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.join_ban_check(room_id uuid, user_id uuid) RETURNS TABLE(banned boolean, banned_until timestamp with time zone, reason text, barred_wallets text[])
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select
+    b.user_id is not null,
+    b.expires_at,
+    b.reason,
+    coalesce((
+      select array_agg(w.address order by w.address)
+      from public.wallets w
+      where w.user_id = join_ban_check.user_id
+        and exists (
+          select 1
+          from private.banned_wallets bw
+          join public.bans ob on ob.room_id = bw.room_id and ob.user_id = bw.user_id
+          where bw.room_id = join_ban_check.room_id and bw.address = w.address
+            and (ob.expires_at is null or ob.expires_at > now())
+        )
+    ), '{}')
+  from (select 1) one
+  left join public.bans b
+    on b.room_id = join_ban_check.room_id and b.user_id = join_ban_check.user_id
+   and (b.expires_at is null or b.expires_at > now());
+$$;
+
+ALTER FUNCTION public.join_ban_check(room_id uuid, user_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION join_ban_check(room_id uuid, user_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.join_ban_check(room_id uuid, user_id uuid) IS 'Service role (join-room): whether the person is banned from the room and until when, and which of their linked wallets a ban holds against.';
+
+--
 -- Name: leave_here(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -1941,6 +2861,33 @@ ALTER FUNCTION public.leave_here(target_room uuid, tab uuid) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION public.leave_here(target_room uuid, tab uuid) IS 'The caller''s open page leaves the room.';
+
+--
+-- Name: lift_timeout(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.lift_timeout(room_id uuid, user_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.check_room_moderator(lift_timeout.room_id, 'lift a timeout');
+  delete from public.timeouts t
+    where t.room_id = lift_timeout.room_id and t.user_id = lift_timeout.user_id and t.expires_at > now();
+  if not found then
+    raise exception 'That person isn''t timed out in this room' using errcode = '22023';
+  end if;
+  perform private.log_moderation(lift_timeout.room_id, 'timeout_lifted', lift_timeout.user_id);
+end;
+$$;
+
+ALTER FUNCTION public.lift_timeout(room_id uuid, user_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION lift_timeout(room_id uuid, user_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.lift_timeout(room_id uuid, user_id uuid) IS 'Owner and moderators: ends the person''s timeout in the room now; logged as ''timeout_lifted''.';
 
 --
 -- Name: live_now(integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -2126,6 +3073,118 @@ ALTER FUNCTION public.media_orphan_uploads(grace interval, max_files integer) OW
 --
 
 COMMENT ON FUNCTION public.media_orphan_uploads(grace interval, max_files integer) IS 'Names of media files older than the grace period that no post points at (for the server''s cleanup).';
+
+--
+-- Name: moderation_queue(uuid, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20) RETURNS TABLE(item_id uuid, kind text, post_id uuid, moment_id uuid, post_title text, body text, at_seconds double precision, author_id uuid, author_username text, author_display_name text, created_at timestamp with time zone, hidden_at timestamp with time zone, held_at timestamp with time zone, report_count integer, categories text[], reports jsonb, queued_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.require_moderator(moderation_queue.room_id, 'see the moderation queue');
+  if page_size is null or page_size < 1 or page_size > 100 then
+    raise exception 'Ask for 1 to 100 items at a time' using errcode = '22023';
+  end if;
+  return query
+  with queued as (
+    select r.post_id, r.moment_id, r.created_at as at
+    from public.reports r
+    where r.room_id = moderation_queue.room_id and r.status = 'open'
+    union all
+    select null::uuid, c.id, c.held_at
+    from public.moments c
+    where c.room_id = moderation_queue.room_id and c.held_at is not null
+  ),
+  items as (
+    select coalesce(q.moment_id, q.post_id) as id, q.post_id, q.moment_id, max(q.at) as queued_at
+    from queued q
+    group by q.post_id, q.moment_id
+  )
+  select i.id,
+    case when i.moment_id is null then 'post' else 'comment' end,
+    p.id, c.id, p.title,
+    case when c.id is null then p.body else c.body end,
+    c.at_seconds,
+    au.id, au.username, au.display_name,
+    coalesce(c.created_at, p.created_at),
+    coalesce(c.hidden_at, p.hidden_at),
+    c.held_at,
+    coalesce(rep.n, 0),
+    coalesce(rep.categories, '{}'::text[]),
+    coalesce(rep.list, '[]'::jsonb),
+    i.queued_at
+  from items i
+  left join public.moments c on c.id = i.moment_id
+  join public.posts p on p.id = coalesce(i.post_id, c.post_id)
+  join public.profiles au on au.id = coalesce(c.author_id, p.author_id)
+  left join lateral (
+    select count(*)::integer as n,
+      array_agg(distinct r.category order by r.category) as categories,
+      jsonb_agg(jsonb_build_object(
+        'id', r.id, 'category', r.category, 'note', r.note, 'created_at', r.created_at,
+        'reporter_id', r.reporter_id, 'reporter_username', rp.username, 'reporter_display_name', rp.display_name
+      ) order by r.created_at desc) as list
+    from public.reports r
+    left join public.profiles rp on rp.id = r.reporter_id
+    where r.status = 'open'
+      and ((i.moment_id is null and r.post_id = i.post_id) or r.moment_id = i.moment_id)
+  ) rep on true
+  where moderation_queue.before_at is null
+     or (i.queued_at, i.id) < (moderation_queue.before_at, coalesce(moderation_queue.before_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid))
+  order by i.queued_at desc, i.id desc
+  limit page_size;
+end;
+$$;
+
+ALTER FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) IS 'The owner''s and moderators'' queue: open reported posts and comments and held comments, newest first (by their last report or when held), with the item in context and its open reports; paged by (queued_at, item_id).';
+
+--
+-- Name: my_room_standing(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.my_room_standing(room_id uuid) RETURNS TABLE(banned boolean, banned_until timestamp with time zone, ban_reason text, timed_out_until timestamp with time zone, timeout_reason text, slow_mode_seconds integer, slow_mode_applies boolean, next_comment_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select
+    b.user_id is not null,
+    b.expires_at,
+    b.reason,
+    t.expires_at,
+    t.reason,
+    r.slow_mode_seconds,
+    r.slow_mode_seconds > 0 and coalesce(m.role not in ('owner', 'moderator'), true),
+    case when r.slow_mode_seconds > 0 and coalesce(m.role not in ('owner', 'moderator'), true) then (
+      select max(c.created_at) + make_interval(secs => r.slow_mode_seconds)
+      from public.moments c
+      where c.room_id = r.id and c.author_id = (select auth.uid())
+        and c.created_at > now() - make_interval(secs => r.slow_mode_seconds)
+    ) end
+  from public.rooms r
+  left join public.bans b
+    on b.room_id = r.id and b.user_id = (select auth.uid()) and (b.expires_at is null or b.expires_at > now())
+  left join public.timeouts t
+    on t.room_id = r.id and t.user_id = (select auth.uid()) and t.expires_at > now()
+  left join public.memberships m
+    on m.room_id = r.id and m.user_id = (select auth.uid())
+  where r.id = my_room_standing.room_id;
+$$;
+
+ALTER FUNCTION public.my_room_standing(room_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION my_room_standing(room_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.my_room_standing(room_id uuid) IS 'The caller''s standing in the room: banned (banned_until null: for good) and why, timed out until when and why, the room''s slow mode, whether it applies to the caller, and when their next comment may go (null: now). Anyone may ask; a signed-out caller gets the room''s slow mode alone.';
 
 --
 -- Name: my_rooms(integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -2374,6 +3433,43 @@ $$;
 ALTER FUNCTION public.release_session_host(session_id uuid) OWNER TO postgres;
 
 --
+-- Name: remove_content(uuid, uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.remove_content(post_id uuid DEFAULT NULL::uuid, moment_id uuid DEFAULT NULL::uuid, reason text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  item record;
+begin
+  select * into item from private.moderated_item(remove_content.post_id, remove_content.moment_id);
+  perform private.require_moderator(item.room_id, 'remove what others posted');
+  if char_length(coalesce(reason, '')) > 500 then
+    raise exception 'Reasons are up to 500 characters' using errcode = '22023';
+  end if;
+  if item.author_id is distinct from (select auth.uid()) and not private.second_factor_satisfied() then
+    raise exception 'Enter the code from your authenticator app first, then remove it' using errcode = '42501';
+  end if;
+  perform set_config('cuepoint.moderation_reason', coalesce(reason, ''), true);
+  if remove_content.post_id is not null then
+    delete from public.posts p where p.id = remove_content.post_id;
+  else
+    delete from public.moments c where c.id = remove_content.moment_id;
+  end if;
+  perform set_config('cuepoint.moderation_reason', '', true);
+end;
+$$;
+
+ALTER FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION remove_content(post_id uuid, moment_id uuid, reason text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) IS 'The owner or a moderator deletes a post or comment (exactly one) of their room; its open reports become actioned, and the removal is logged with the reason.';
+
+--
 -- Name: replace_recovery_codes(text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -2417,6 +3513,133 @@ ALTER FUNCTION public.replace_recovery_codes(code_hashes text[]) OWNER TO postgr
 --
 
 COMMENT ON FUNCTION public.replace_recovery_codes(code_hashes text[]) IS 'Replaces the caller''s recovery codes with ten new hashes, bound to their authenticator; needs an authenticator code entered in the last 10 minutes. The old codes stop working at once.';
+
+--
+-- Name: reports; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    room_id uuid NOT NULL,
+    reporter_id uuid NOT NULL,
+    post_id uuid,
+    moment_id uuid,
+    category text NOT NULL,
+    note text DEFAULT ''::text NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolved_by uuid,
+    resolved_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT reports_category CHECK ((category = ANY (ARRAY['spam'::text, 'harassment'::text, 'hate'::text, 'sexual'::text, 'other'::text]))),
+    CONSTRAINT reports_note_characters CHECK (private.is_body_characters(note)),
+    CONSTRAINT reports_note_length CHECK ((char_length(note) <= 500)),
+    CONSTRAINT reports_one_item CHECK ((num_nonnulls(post_id, moment_id) <= 1)),
+    CONSTRAINT reports_open_names_item CHECK (((status <> 'open'::text) OR (num_nonnulls(post_id, moment_id) = 1))),
+    CONSTRAINT reports_resolved_when_closed CHECK (((status = 'open'::text) = (resolved_at IS NULL))),
+    CONSTRAINT reports_status CHECK ((status = ANY (ARRAY['open'::text, 'actioned'::text, 'dismissed'::text])))
+);
+
+ALTER TABLE public.reports OWNER TO postgres;
+
+--
+-- Name: TABLE reports; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.reports IS 'A member''s report of a post or comment in their room: read by its reporter and by the room''s owner and moderators; made through report_content.';
+
+--
+-- Name: CONSTRAINT reports_category ON reports; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT reports_category ON public.reports IS 'Choose what is wrong: spam, harassment, hate, sexual content or something else';
+
+--
+-- Name: CONSTRAINT reports_note_characters ON reports; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT reports_note_characters ON public.reports IS 'Notes can''t contain control characters';
+
+--
+-- Name: CONSTRAINT reports_note_length ON reports; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT reports_note_length ON public.reports IS 'Notes are up to 500 characters';
+
+--
+-- Name: report_content(text, uuid, uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.report_content(category text, post_id uuid DEFAULT NULL::uuid, moment_id uuid DEFAULT NULL::uuid, note text DEFAULT ''::text) RETURNS public.reports
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  item record;
+  what text := case when report_content.post_id is not null then 'post' else 'comment' end;
+  made public.reports;
+  reporters integer;
+  threshold integer;
+begin
+  if caller is null then
+    raise exception 'Sign in to report something' using errcode = '42501';
+  end if;
+  select * into item from private.moderated_item(report_content.post_id, report_content.moment_id);
+  if not private.is_current_member(item.room_id, caller) then
+    raise exception 'Join the room to report what''s in it' using errcode = '42501';
+  end if;
+  if item.author_id = caller then
+    raise exception 'You can''t report your own %', what using errcode = '42501';
+  end if;
+  if exists (select 1 from public.reports r
+             where r.reporter_id = caller
+               and (r.post_id = report_content.post_id or r.moment_id = report_content.moment_id)) then
+    raise exception 'You''ve already reported this %', what
+      using errcode = '23505', constraint = case when what = 'post' then 'reports_once_per_post' else 'reports_once_per_comment' end;
+  end if;
+  -- What is hidden or held from the reporter is, for them, not there.
+  if (item.hidden_at is not null or item.held_at is not null) and not private.moderates_room(item.room_id) then
+    raise exception 'That % no longer exists', what using errcode = '23503';
+  end if;
+
+  insert into public.reports (room_id, reporter_id, post_id, moment_id, category, note)
+  values (item.room_id, caller, report_content.post_id, report_content.moment_id, report_content.category,
+          coalesce(report_content.note, ''))
+  returning * into made;
+
+  if item.hidden_at is null then
+    select r.report_threshold into threshold from public.rooms r where r.id = item.room_id;
+    select count(distinct rep.reporter_id) into reporters
+    from public.reports rep
+    join public.memberships m on m.room_id = rep.room_id and m.user_id = rep.reporter_id
+    join public.rooms ro on ro.id = m.room_id
+    where rep.status = 'open'
+      and (rep.post_id = report_content.post_id or rep.moment_id = report_content.moment_id)
+      and m.joined_at <= now() - private.reporter_seniority()
+      and private.membership_counts(ro.visibility, m.role, m.verified_at);
+    if reporters >= threshold then
+      if what = 'post' then
+        update public.posts p set hidden_at = now() where p.id = report_content.post_id;
+      else
+        update public.moments c set hidden_at = now() where c.id = report_content.moment_id;
+      end if;
+      perform private.log_moderation(item.room_id, case when what = 'post' then 'post_hidden' else 'comment_hidden' end,
+        item.author_id, item.post_id, report_content.moment_id,
+        format('Reported by %s members', reporters), null);
+    end if;
+  end if;
+  perform private.signal_moderators(item.room_id, item.post_id, report_content.moment_id, 'reported');
+  return made;
+end;
+$$;
+
+ALTER FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION report_content(category text, post_id uuid, moment_id uuid, note text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) IS 'Reports a post or a comment (exactly one) of the caller''s room, once; hides it when the room''s threshold of distinct members of at least a day have open reports on it.';
 
 --
 -- Name: search_rooms(text, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -2495,6 +3718,47 @@ end;
 $$;
 
 ALTER FUNCTION public.session_heartbeat(session_id uuid) OWNER TO postgres;
+
+--
+-- Name: set_report_threshold(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_report_threshold(room_id uuid, threshold integer) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  previous integer;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to moderate a room' using errcode = '42501';
+  end if;
+  if (select private.room_role(set_report_threshold.room_id)) is distinct from 'owner' then
+    raise exception 'Only the room''s owner sets how many reports hide a post or comment' using errcode = '42501';
+  end if;
+  if not (select private.second_factor_satisfied()) then
+    raise exception 'Enter the code from your authenticator app first, then change the report threshold' using errcode = '42501';
+  end if;
+  if set_report_threshold.threshold is null or set_report_threshold.threshold not between 1 and 100 then
+    raise exception 'The report threshold is from 1 to 100 people' using errcode = '22023', constraint = 'rooms_report_threshold_range';
+  end if;
+  select r.report_threshold into previous from public.rooms r where r.id = set_report_threshold.room_id for update;
+  if previous is distinct from set_report_threshold.threshold then
+    update public.rooms r set report_threshold = set_report_threshold.threshold where r.id = set_report_threshold.room_id;
+    perform private.log_moderation(set_report_threshold.room_id, 'report_threshold_changed', null, null, null,
+      previous || ' → ' || set_report_threshold.threshold);
+  end if;
+  return set_report_threshold.threshold;
+end;
+$$;
+
+ALTER FUNCTION public.set_report_threshold(room_id uuid, threshold integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_report_threshold(room_id uuid, threshold integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_report_threshold(room_id uuid, threshold integer) IS 'Owner only: how many distinct members'' reports hide a post or comment until reviewed (1 to 100); logged as ''report_threshold_changed'' when it changes.';
 
 --
 -- Name: room_gates; Type: TABLE; Schema: public; Owner: postgres
@@ -2648,6 +3912,40 @@ ALTER FUNCTION public.set_session_playback(session_id uuid, post_id uuid, positi
 COMMENT ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) IS 'Host only: sets the playback everyone follows.';
 
 --
+-- Name: set_slow_mode(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_slow_mode(room_id uuid, seconds integer) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  previous integer;
+begin
+  perform private.check_room_moderator(set_slow_mode.room_id, 'change slow mode');
+  if set_slow_mode.seconds is null or not (set_slow_mode.seconds = 0 or set_slow_mode.seconds between 5 and 3600) then
+    raise exception 'Slow mode is off (0) or from 5 seconds to 1 hour' using errcode = '22023', constraint = 'rooms_slow_mode_seconds_range';
+  end if;
+  select r.slow_mode_seconds into previous from public.rooms r where r.id = set_slow_mode.room_id for update;
+  if previous is distinct from set_slow_mode.seconds then
+    update public.rooms r set slow_mode_seconds = set_slow_mode.seconds where r.id = set_slow_mode.room_id;
+    perform private.log_moderation(set_slow_mode.room_id, 'slow_mode_changed', null, null, null,
+      case when set_slow_mode.seconds = 0 then 'off'
+           else 'one comment every ' || private.wait_words(make_interval(secs => set_slow_mode.seconds)) end);
+  end if;
+  return set_slow_mode.seconds;
+end;
+$$;
+
+ALTER FUNCTION public.set_slow_mode(room_id uuid, seconds integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_slow_mode(room_id uuid, seconds integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_slow_mode(room_id uuid, seconds integer) IS 'Owner and moderators: the least seconds between one person''s comments in the room (0: off, or 5 to 3600); logged as ''slow_mode_changed'' when it changes.';
+
+--
 -- Name: start_listening_session(uuid, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -2706,6 +4004,89 @@ ALTER FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_
 COMMENT ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) IS 'Starts the room''s listening session with the caller as host (optionally with a post loaded, paused at 0), with the room''s queue_recent newest other posts queued (0–20).';
 
 --
+-- Name: timeouts; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.timeouts (
+    room_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    by_user_id uuid,
+    reason text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT timeouts_length CHECK (((expires_at >= (created_at + '00:10:00'::interval)) AND (expires_at <= (created_at + '28 days'::interval)))),
+    CONSTRAINT timeouts_reason_length CHECK ((char_length(reason) <= 500))
+);
+
+ALTER TABLE public.timeouts OWNER TO postgres;
+
+--
+-- Name: TABLE timeouts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.timeouts IS 'Who is timed out in a room (reads and listens, writes nothing), by whom, why and until when. One row per room and person; an expired row no longer counts.';
+
+--
+-- Name: CONSTRAINT timeouts_length ON timeouts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT timeouts_length ON public.timeouts IS 'A timeout lasts from 10 minutes to 28 days';
+
+--
+-- Name: CONSTRAINT timeouts_reason_length ON timeouts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT timeouts_reason_length ON public.timeouts IS 'A timeout''s reason is at most 500 characters';
+
+--
+-- Name: time_out_member(uuid, uuid, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.time_out_member(room_id uuid, user_id uuid, minutes integer, reason text DEFAULT ''::text) RETURNS public.timeouts
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  given_reason text := coalesce(btrim(time_out_member.reason), '');
+  saved public.timeouts;
+begin
+  if not exists (select 1 from public.rooms r where r.id = time_out_member.room_id) then
+    raise exception 'This room doesn''t exist any more' using errcode = '22023';
+  end if;
+  perform private.check_moderation_target(time_out_member.room_id, time_out_member.user_id, 'time out');
+  if time_out_member.minutes is null or time_out_member.minutes < 10 or time_out_member.minutes > 40320 then
+    raise exception 'A timeout lasts from 10 minutes to 28 days' using errcode = '22023', constraint = 'timeouts_length';
+  end if;
+  if char_length(given_reason) > 500 then
+    raise exception 'Keep the reason under 500 characters' using errcode = '22023', constraint = 'timeouts_reason_length';
+  end if;
+
+  insert into public.timeouts as t (room_id, user_id, by_user_id, reason, created_at, expires_at)
+  values (time_out_member.room_id, time_out_member.user_id, (select auth.uid()), given_reason, now(),
+          now() + make_interval(mins => time_out_member.minutes))
+  on conflict on constraint timeouts_pkey do update
+    set by_user_id = excluded.by_user_id, reason = excluded.reason, created_at = excluded.created_at, expires_at = excluded.expires_at
+  returning * into saved;
+
+  -- A session they host waits for another member to take it (claim_session_host).
+  update public.listening_sessions s set host_id = null
+    where s.room_id = time_out_member.room_id and s.host_id = time_out_member.user_id and s.ended_at is null;
+
+  perform private.log_moderation(time_out_member.room_id, 'timeout', time_out_member.user_id, null, null,
+    given_reason || ' (until ' || private.iso_time(saved.expires_at) || ')');
+  return saved;
+end;
+$$;
+
+ALTER FUNCTION public.time_out_member(room_id uuid, user_id uuid, minutes integer, reason text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION time_out_member(room_id uuid, user_id uuid, minutes integer, reason text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.time_out_member(room_id uuid, user_id uuid, minutes integer, reason text) IS 'Owner and moderators: the person reads and listens but writes nothing in the room for the given minutes (10 to 40320, i.e. 28 days); a session they host passes on. Logged as ''timeout''. A moderator cannot time out the owner or another moderator; nobody times out themselves.';
+
+--
 -- Name: top_moments(integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -2718,6 +4099,7 @@ CREATE FUNCTION public.top_moments(max_moments integer DEFAULT 6) RETURNS TABLE(
     select c.id, c.post_id, c.room_id, c.author_id, c.at_seconds, c.body, c.created_at
     from public.moments c
     where c.at_seconds is not null and c.created_at > now() - interval '7 days'
+      and c.hidden_at is null and c.held_at is null
     order by c.created_at desc
     limit 5000
   ),
@@ -2731,7 +4113,7 @@ CREATE FUNCTION public.top_moments(max_moments integer DEFAULT 6) RETURNS TABLE(
   )
   select k.post_id, po.title, r.slug, r.name, floor(k.at_seconds)::integer, k.comments, sample.body, au.display_name, k.last_at
   from clusters k
-  join public.posts po on po.id = k.post_id
+  join public.posts po on po.id = k.post_id and po.hidden_at is null
   join public.rooms r on r.id = po.room_id and r.visibility = 'public'
   join public.moments sample on sample.id = k.sample_id
   left join public.profiles au on au.id = sample.author_id
@@ -2746,6 +4128,34 @@ ALTER FUNCTION public.top_moments(max_moments integer) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION public.top_moments(max_moments integer) IS 'Public rooms'' most-commented moments this week: timed comments on one post within the same ten seconds, most comments first.';
+
+--
+-- Name: unban_member(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.unban_member(room_id uuid, user_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.check_room_moderator(unban_member.room_id, 'lift a ban');
+  delete from public.bans b
+    where b.room_id = unban_member.room_id and b.user_id = unban_member.user_id
+      and (b.expires_at is null or b.expires_at > now());
+  if not found then
+    raise exception 'That person isn''t banned from this room' using errcode = '22023';
+  end if;
+  perform private.log_moderation(unban_member.room_id, 'unban', unban_member.user_id);
+end;
+$$;
+
+ALTER FUNCTION public.unban_member(room_id uuid, user_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION unban_member(room_id uuid, user_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.unban_member(room_id uuid, user_id uuid) IS 'Owner and moderators: lifts the person''s ban from the room (they may join again); logged as ''unban''.';
 
 --
 -- Name: who_is_here(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -2797,6 +4207,24 @@ ALTER FUNCTION public.who_is_here(target_room uuid) OWNER TO postgres;
 COMMENT ON FUNCTION public.who_is_here(target_room uuid) IS 'The members with an open page in the room in the last 75 s, from their own rows and records: nothing for someone who may not read the room.';
 
 --
+-- Name: banned_wallets; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.banned_wallets (
+    room_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    address text NOT NULL
+);
+
+ALTER TABLE private.banned_wallets OWNER TO postgres;
+
+--
+-- Name: TABLE banned_wallets; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.banned_wallets IS 'Wallets linked to a banned account (when banned, or while banned): none of them admits anyone to the room while the ban lasts.';
+
+--
 -- Name: rate_events; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -2830,6 +4258,23 @@ ALTER TABLE private.recovery_codes OWNER TO postgres;
 --
 
 COMMENT ON TABLE private.recovery_codes IS 'Two-factor recovery codes as SHA-256 of "<user id>:<code>", one row per code; void once used (used_at) or once their authenticator is gone (factor_id null). Only the functions below read or write it.';
+
+--
+-- Name: room_term_patterns; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.room_term_patterns (
+    room_id uuid NOT NULL,
+    pattern text NOT NULL
+);
+
+ALTER TABLE private.room_term_patterns OWNER TO postgres;
+
+--
+-- Name: TABLE room_term_patterns; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.room_term_patterns IS 'Per room, its blocked terms compiled into one regular expression over folded text; rebuilt by a trigger whenever they change.';
 
 --
 -- Name: media_embeds; Type: TABLE; Schema: public; Owner: postgres
@@ -2938,6 +4383,8 @@ CREATE TABLE public.moments (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     session_id uuid,
+    hidden_at timestamp with time zone,
+    held_at timestamp with time zone,
     CONSTRAINT moments_at_seconds_range CHECK (((at_seconds IS NULL) OR ((at_seconds >= ((0)::numeric)::double precision) AND (at_seconds <= ((172800)::numeric)::double precision))))
 );
 
@@ -2948,6 +4395,18 @@ ALTER TABLE public.moments OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.moments IS 'Comments on a post: at a second of its media, or general (at_seconds null).';
+
+--
+-- Name: COLUMN moments.hidden_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moments.hidden_at IS 'When enough members'' reports hid the comment pending review (null: shown).';
+
+--
+-- Name: COLUMN moments.held_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moments.held_at IS 'When the comment was held for review for containing a blocked term (null: shown).';
 
 --
 -- Name: CONSTRAINT moments_at_seconds_range ON moments; Type: COMMENT; Schema: public; Owner: postgres
@@ -2992,6 +4451,7 @@ CREATE TABLE public.posts (
     duration_seconds numeric(10,3),
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    hidden_at timestamp with time zone,
     CONSTRAINT posts_body_length CHECK ((char_length(body) <= 2000)),
     CONSTRAINT posts_duration_positive CHECK (((duration_seconds IS NULL) OR ((duration_seconds > (0)::numeric) AND (duration_seconds <= (172800)::numeric)))),
     CONSTRAINT posts_embed_is_metadata CHECK (((embed IS NULL) OR ((jsonb_typeof(embed) = 'object'::text) AND (NOT (embed ? 'html'::text)) AND (pg_column_size(embed) <= 4096)))),
@@ -3007,6 +4467,12 @@ ALTER TABLE public.posts OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.posts IS 'Media shared in a room: a playable link or an uploaded file, with a title and optional text.';
+
+--
+-- Name: COLUMN posts.hidden_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.posts.hidden_at IS 'When enough members'' reports hid the post pending review (null: shown).';
 
 --
 -- Name: CONSTRAINT posts_body_length ON posts; Type: COMMENT; Schema: public; Owner: postgres
@@ -3149,6 +4615,47 @@ ALTER TABLE public.room_activity OWNER TO postgres;
 COMMENT ON TABLE public.room_activity IS 'Per room: how many posts it has and when someone last posted or commented. Written by triggers only.';
 
 --
+-- Name: room_blocked_terms; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.room_blocked_terms (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    room_id uuid NOT NULL,
+    term text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by uuid DEFAULT auth.uid(),
+    CONSTRAINT room_blocked_terms_characters CHECK (private.is_line_characters(term)),
+    CONSTRAINT room_blocked_terms_length CHECK (((char_length(term) >= 1) AND (char_length(term) <= 60))),
+    CONSTRAINT room_blocked_terms_trimmed CHECK (((term = btrim(term)) AND private.has_visible_text(term)))
+);
+
+ALTER TABLE public.room_blocked_terms OWNER TO postgres;
+
+--
+-- Name: TABLE room_blocked_terms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.room_blocked_terms IS 'Words and phrases that hold a comment for review in the room: kept by its owner, read by its owner and moderators.';
+
+--
+-- Name: CONSTRAINT room_blocked_terms_characters ON room_blocked_terms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT room_blocked_terms_characters ON public.room_blocked_terms IS 'Blocked terms can''t contain control characters';
+
+--
+-- Name: CONSTRAINT room_blocked_terms_length ON room_blocked_terms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT room_blocked_terms_length ON public.room_blocked_terms IS 'Blocked terms are 1–60 characters';
+
+--
+-- Name: CONSTRAINT room_blocked_terms_trimmed ON room_blocked_terms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT room_blocked_terms_trimmed ON public.room_blocked_terms IS 'Enter a word or phrase, without spaces around it';
+
+--
 -- Name: room_visits; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -3236,6 +4743,13 @@ ALTER TABLE public.wallets OWNER TO postgres;
 COMMENT ON TABLE public.wallets IS 'Wallets linked to an account; inserted by the link-wallet function after a valid signature.';
 
 --
+-- Name: banned_wallets banned_wallets_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.banned_wallets
+    ADD CONSTRAINT banned_wallets_pkey PRIMARY KEY (room_id, user_id, address);
+
+--
 -- Name: recovery_codes recovery_codes_one_per_hash; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
@@ -3248,6 +4762,20 @@ ALTER TABLE ONLY private.recovery_codes
 
 ALTER TABLE ONLY private.recovery_codes
     ADD CONSTRAINT recovery_codes_pkey PRIMARY KEY (id);
+
+--
+-- Name: room_term_patterns room_term_patterns_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.room_term_patterns
+    ADD CONSTRAINT room_term_patterns_pkey PRIMARY KEY (room_id);
+
+--
+-- Name: bans bans_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.bans
+    ADD CONSTRAINT bans_pkey PRIMARY KEY (room_id, user_id);
 
 --
 -- Name: listening_sessions listening_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -3428,11 +4956,51 @@ ALTER TABLE ONLY public.reactions
     ADD CONSTRAINT reactions_pkey PRIMARY KEY (id);
 
 --
+-- Name: reports reports_once_per_comment; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_once_per_comment UNIQUE (reporter_id, moment_id);
+
+--
+-- Name: CONSTRAINT reports_once_per_comment ON reports; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT reports_once_per_comment ON public.reports IS 'You''ve already reported this comment';
+
+--
+-- Name: reports reports_once_per_post; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_once_per_post UNIQUE (reporter_id, post_id);
+
+--
+-- Name: CONSTRAINT reports_once_per_post ON reports; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT reports_once_per_post ON public.reports IS 'You''ve already reported this post';
+
+--
+-- Name: reports reports_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_pkey PRIMARY KEY (id);
+
+--
 -- Name: room_activity room_activity_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.room_activity
     ADD CONSTRAINT room_activity_pkey PRIMARY KEY (room_id);
+
+--
+-- Name: room_blocked_terms room_blocked_terms_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_blocked_terms
+    ADD CONSTRAINT room_blocked_terms_pkey PRIMARY KEY (id);
 
 --
 -- Name: room_gates room_gates_numbers_in_uint256; Type: CHECK CONSTRAINT; Schema: public; Owner: postgres
@@ -3538,6 +5106,13 @@ ALTER TABLE public.session_queue
     ADD CONSTRAINT session_queue_sort_key_finite CHECK ((sort_key <> ALL (ARRAY['NaN'::double precision, 'Infinity'::double precision, '-Infinity'::double precision]))) NOT VALID;
 
 --
+-- Name: timeouts timeouts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.timeouts
+    ADD CONSTRAINT timeouts_pkey PRIMARY KEY (room_id, user_id);
+
+--
 -- Name: wallet_nonces wallet_nonces_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -3558,6 +5133,12 @@ ALTER TABLE ONLY public.wallets
 COMMENT ON CONSTRAINT wallets_pkey ON public.wallets IS 'That wallet is already linked to another account';
 
 --
+-- Name: banned_wallets_room_address_idx; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE INDEX banned_wallets_room_address_idx ON private.banned_wallets USING btree (room_id, address);
+
+--
 -- Name: rate_events_person_action_at_idx; Type: INDEX; Schema: private; Owner: postgres
 --
 
@@ -3568,6 +5149,18 @@ CREATE INDEX rate_events_person_action_at_idx ON private.rate_events USING btree
 --
 
 CREATE INDEX recovery_codes_factor_id_idx ON private.recovery_codes USING btree (factor_id);
+
+--
+-- Name: bans_banned_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX bans_banned_by_idx ON public.bans USING btree (banned_by);
+
+--
+-- Name: bans_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX bans_user_id_idx ON public.bans USING btree (user_id);
 
 --
 -- Name: listening_sessions_host_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -3666,6 +5259,12 @@ CREATE INDEX moderation_log_target_user_id_idx ON public.moderation_log USING bt
 CREATE INDEX moments_author_id_idx ON public.moments USING btree (author_id);
 
 --
+-- Name: moments_held_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moments_held_idx ON public.moments USING btree (room_id, held_at DESC) WHERE (held_at IS NOT NULL);
+
+--
 -- Name: moments_post_created_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -3676,6 +5275,12 @@ CREATE INDEX moments_post_created_idx ON public.moments USING btree (post_id, cr
 --
 
 CREATE INDEX moments_post_timeline_idx ON public.moments USING btree (post_id, at_seconds, id);
+
+--
+-- Name: moments_room_author_created_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moments_room_author_created_idx ON public.moments USING btree (room_id, author_id, created_at DESC);
 
 --
 -- Name: moments_room_created_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -3762,6 +5367,54 @@ CREATE INDEX reactions_room_id_idx ON public.reactions USING btree (room_id);
 CREATE INDEX reactions_user_id_idx ON public.reactions USING btree (user_id);
 
 --
+-- Name: reports_moment_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX reports_moment_id_idx ON public.reports USING btree (moment_id) WHERE (moment_id IS NOT NULL);
+
+--
+-- Name: reports_post_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX reports_post_id_idx ON public.reports USING btree (post_id) WHERE (post_id IS NOT NULL);
+
+--
+-- Name: reports_resolved_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX reports_resolved_by_idx ON public.reports USING btree (resolved_by) WHERE (resolved_by IS NOT NULL);
+
+--
+-- Name: reports_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX reports_room_id_idx ON public.reports USING btree (room_id);
+
+--
+-- Name: reports_room_open_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX reports_room_open_idx ON public.reports USING btree (room_id, created_at DESC) WHERE (status = 'open'::text);
+
+--
+-- Name: room_blocked_terms_created_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX room_blocked_terms_created_by_idx ON public.room_blocked_terms USING btree (created_by) WHERE (created_by IS NOT NULL);
+
+--
+-- Name: room_blocked_terms_once; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX room_blocked_terms_once ON public.room_blocked_terms USING btree (room_id, private.fold_words(term));
+
+--
+-- Name: INDEX room_blocked_terms_once; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON INDEX public.room_blocked_terms_once IS 'That term is already blocked';
+
+--
 -- Name: room_visits_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -3810,6 +5463,18 @@ CREATE INDEX session_queue_post_id_idx ON public.session_queue USING btree (post
 CREATE INDEX session_queue_room_id_idx ON public.session_queue USING btree (room_id);
 
 --
+-- Name: timeouts_by_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX timeouts_by_user_id_idx ON public.timeouts USING btree (by_user_id);
+
+--
+-- Name: timeouts_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX timeouts_user_id_idx ON public.timeouts USING btree (user_id);
+
+--
 -- Name: wallet_nonces_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -3846,6 +5511,18 @@ CREATE TRIGGER listening_sessions_broadcast_insert AFTER INSERT ON public.listen
 CREATE TRIGGER listening_sessions_broadcast_update AFTER UPDATE ON public.listening_sessions FOR EACH ROW WHEN ((old.version IS DISTINCT FROM new.version)) EXECUTE FUNCTION private.broadcast_session_change();
 
 --
+-- Name: listening_sessions listening_sessions_timed_out_host_refused; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_timed_out_host_refused BEFORE UPDATE OF host_id ON public.listening_sessions FOR EACH ROW WHEN ((new.host_id IS DISTINCT FROM old.host_id)) EXECUTE FUNCTION private.refuse_timed_out_writes('host_id');
+
+--
+-- Name: listening_sessions listening_sessions_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_timed_out_refused BEFORE INSERT ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('host_id');
+
+--
 -- Name: listening_sessions listening_sessions_version; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -3864,10 +5541,28 @@ CREATE TRIGGER memberships_broadcast AFTER INSERT OR DELETE OR UPDATE OF role ON
 CREATE TRIGGER memberships_count_members AFTER INSERT OR DELETE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.count_room_members();
 
 --
+-- Name: memberships memberships_log_removal; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER memberships_log_removal AFTER DELETE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.log_member_removed();
+
+--
+-- Name: memberships memberships_log_role_change; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER memberships_log_role_change AFTER UPDATE OF role ON public.memberships FOR EACH ROW WHEN ((old.role IS DISTINCT FROM new.role)) EXECUTE FUNCTION private.log_role_change();
+
+--
 -- Name: memberships memberships_owner_kept; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE CONSTRAINT TRIGGER memberships_owner_kept AFTER DELETE OR UPDATE OF role, user_id ON public.memberships DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.role = 'owner'::text)) EXECUTE FUNCTION private.check_room_keeps_owner();
+
+--
+-- Name: memberships memberships_refuse_banned; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER memberships_refuse_banned BEFORE INSERT OR UPDATE OF user_id, verified_wallet ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.refuse_banned_membership();
 
 --
 -- Name: moderation_log moderation_log_is_append_only; Type: TRIGGER; Schema: public; Owner: postgres
@@ -3888,6 +5583,12 @@ CREATE TRIGGER moderation_log_is_never_truncated BEFORE TRUNCATE ON public.moder
 CREATE TRIGGER moments_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.broadcast_room_change();
 
 --
+-- Name: moments moments_close_reports; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_close_reports BEFORE DELETE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.close_reports_of_deleted_item();
+
+--
 -- Name: moments moments_count_activity; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -3900,10 +5601,34 @@ CREATE TRIGGER moments_count_activity AFTER INSERT OR DELETE ON public.moments F
 CREATE TRIGGER moments_from_post BEFORE INSERT OR UPDATE OF post_id, at_seconds ON public.moments FOR EACH ROW EXECUTE FUNCTION private.moment_from_post();
 
 --
+-- Name: moments moments_hold_blocked_terms; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_hold_blocked_terms BEFORE INSERT OR UPDATE OF body ON public.moments FOR EACH ROW EXECUTE FUNCTION private.hold_blocked_terms();
+
+--
+-- Name: moments moments_slow_mode; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_slow_mode BEFORE INSERT ON public.moments FOR EACH ROW EXECUTE FUNCTION private.enforce_slow_mode();
+
+--
+-- Name: moments moments_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_timed_out_refused BEFORE INSERT OR UPDATE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('author_id');
+
+--
 -- Name: moments moments_touch_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER moments_touch_updated_at BEFORE UPDATE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
+
+--
+-- Name: moments moments_withheld_keeps_edit_time; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_withheld_keeps_edit_time BEFORE UPDATE OF hidden_at, held_at ON public.moments FOR EACH ROW EXECUTE FUNCTION private.withheld_keeps_edit_time();
 
 --
 -- Name: moments moments_within_session; Type: TRIGGER; Schema: public; Owner: postgres
@@ -3918,6 +5643,12 @@ CREATE TRIGGER moments_within_session BEFORE INSERT OR UPDATE OF session_id ON p
 CREATE TRIGGER posts_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.broadcast_room_change();
 
 --
+-- Name: posts posts_close_reports; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER posts_close_reports BEFORE DELETE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.close_reports_of_deleted_item();
+
+--
 -- Name: posts posts_count_activity; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -3930,10 +5661,22 @@ CREATE TRIGGER posts_count_activity AFTER INSERT OR DELETE ON public.posts FOR E
 CREATE CONSTRAINT TRIGGER posts_require_uploaded_file AFTER INSERT OR UPDATE OF storage_path ON public.posts NOT DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION private.require_uploaded_file();
 
 --
+-- Name: posts posts_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER posts_timed_out_refused BEFORE INSERT OR UPDATE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('author_id');
+
+--
 -- Name: posts posts_touch_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER posts_touch_updated_at BEFORE UPDATE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
+
+--
+-- Name: posts posts_withheld_keeps_edit_time; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER posts_withheld_keeps_edit_time BEFORE UPDATE OF hidden_at ON public.posts FOR EACH ROW EXECUTE FUNCTION private.withheld_keeps_edit_time();
 
 --
 -- Name: profiles profiles_touch_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -3954,10 +5697,34 @@ CREATE TRIGGER reactions_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.re
 CREATE TRIGGER reactions_from_moment BEFORE INSERT OR UPDATE OF moment_id ON public.reactions FOR EACH ROW EXECUTE FUNCTION private.reaction_from_moment();
 
 --
+-- Name: reactions reactions_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER reactions_timed_out_refused BEFORE INSERT ON public.reactions FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('user_id');
+
+--
+-- Name: room_blocked_terms room_blocked_terms_compile; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER room_blocked_terms_compile AFTER INSERT OR DELETE ON public.room_blocked_terms FOR EACH ROW EXECUTE FUNCTION private.compile_blocked_terms();
+
+--
+-- Name: room_blocked_terms room_blocked_terms_limit; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER room_blocked_terms_limit BEFORE INSERT ON public.room_blocked_terms FOR EACH ROW EXECUTE FUNCTION private.limit_blocked_terms();
+
+--
 -- Name: room_gates room_gates_consistency; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE CONSTRAINT TRIGGER room_gates_consistency AFTER INSERT OR DELETE OR UPDATE OF room_id ON public.room_gates DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION private.check_room_gate_of_gate();
+
+--
+-- Name: room_gates room_gates_log_change; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER room_gates_log_change AFTER INSERT OR DELETE OR UPDATE ON public.room_gates FOR EACH ROW EXECUTE FUNCTION private.log_gate_change();
 
 --
 -- Name: room_gates room_gates_touch_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -4020,10 +5787,22 @@ CREATE TRIGGER session_queue_broadcast AFTER INSERT OR DELETE OR UPDATE ON publi
 CREATE TRIGGER session_queue_from_session BEFORE INSERT ON public.session_queue FOR EACH ROW EXECUTE FUNCTION private.queue_entry_from_session();
 
 --
+-- Name: session_queue session_queue_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER session_queue_timed_out_refused BEFORE INSERT ON public.session_queue FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('added_by');
+
+--
 -- Name: wallets wallets_end_gated_memberships; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER wallets_end_gated_memberships AFTER DELETE ON public.wallets FOR EACH ROW EXECUTE FUNCTION private.end_memberships_of_unlinked_wallet();
+
+--
+-- Name: wallets wallets_follow_bans; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER wallets_follow_bans AFTER INSERT OR UPDATE OF user_id ON public.wallets FOR EACH ROW EXECUTE FUNCTION private.ban_wallets_of_banned_accounts();
 
 --
 -- Name: wallets wallets_keep_profile_ens_name; Type: TRIGGER; Schema: public; Owner: postgres
@@ -4068,6 +5847,13 @@ CREATE TRIGGER zz_rooms_rate_limit BEFORE INSERT ON public.rooms FOR EACH ROW EX
 CREATE TRIGGER zz_wallet_nonces_rate_limit BEFORE INSERT ON public.wallet_nonces FOR EACH ROW EXECUTE FUNCTION private.limit_wallet_links();
 
 --
+-- Name: banned_wallets banned_wallets_room_id_user_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.banned_wallets
+    ADD CONSTRAINT banned_wallets_room_id_user_id_fkey FOREIGN KEY (room_id, user_id) REFERENCES public.bans(room_id, user_id) ON DELETE CASCADE;
+
+--
 -- Name: recovery_codes recovery_codes_factor_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
 --
 
@@ -4080,6 +5866,34 @@ ALTER TABLE ONLY private.recovery_codes
 
 ALTER TABLE ONLY private.recovery_codes
     ADD CONSTRAINT recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
+-- Name: room_term_patterns room_term_patterns_room_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.room_term_patterns
+    ADD CONSTRAINT room_term_patterns_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: bans bans_banned_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.bans
+    ADD CONSTRAINT bans_banned_by_fkey FOREIGN KEY (banned_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: bans bans_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.bans
+    ADD CONSTRAINT bans_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: bans bans_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.bans
+    ADD CONSTRAINT bans_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: listening_sessions listening_sessions_host_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -4264,11 +6078,60 @@ ALTER TABLE ONLY public.reactions
     ADD CONSTRAINT reactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: reports reports_moment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_moment_id_fkey FOREIGN KEY (moment_id) REFERENCES public.moments(id) ON DELETE SET NULL;
+
+--
+-- Name: reports reports_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE SET NULL;
+
+--
+-- Name: reports reports_reporter_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_reporter_id_fkey FOREIGN KEY (reporter_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: reports reports_resolved_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_resolved_by_fkey FOREIGN KEY (resolved_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: reports reports_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.reports
+    ADD CONSTRAINT reports_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
 -- Name: room_activity room_activity_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.room_activity
     ADD CONSTRAINT room_activity_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: room_blocked_terms room_blocked_terms_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_blocked_terms
+    ADD CONSTRAINT room_blocked_terms_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: room_blocked_terms room_blocked_terms_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.room_blocked_terms
+    ADD CONSTRAINT room_blocked_terms_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
 
 --
 -- Name: room_gates room_gates_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -4327,6 +6190,27 @@ ALTER TABLE ONLY public.session_queue
     ADD CONSTRAINT session_queue_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE CASCADE;
 
 --
+-- Name: timeouts timeouts_by_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.timeouts
+    ADD CONSTRAINT timeouts_by_user_id_fkey FOREIGN KEY (by_user_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: timeouts timeouts_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.timeouts
+    ADD CONSTRAINT timeouts_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: timeouts timeouts_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.timeouts
+    ADD CONSTRAINT timeouts_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: wallet_nonces wallet_nonces_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -4341,16 +6225,40 @@ ALTER TABLE ONLY public.wallets
     ADD CONSTRAINT wallets_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
+-- Name: banned_wallets No API role reads or writes banned wallets; Type: POLICY; Schema: private; Owner: postgres
+--
+
+CREATE POLICY "No API role reads or writes banned wallets" ON private.banned_wallets TO anon, authenticated, service_role USING (false) WITH CHECK (false);
+
+--
 -- Name: recovery_codes No API role reads or writes recovery codes; Type: POLICY; Schema: private; Owner: postgres
 --
 
 CREATE POLICY "No API role reads or writes recovery codes" ON private.recovery_codes TO anon, authenticated, service_role USING (false) WITH CHECK (false);
 
 --
+-- Name: room_term_patterns Term patterns are the database's alone; Type: POLICY; Schema: private; Owner: postgres
+--
+
+CREATE POLICY "Term patterns are the database's alone" ON private.room_term_patterns AS RESTRICTIVE TO anon, authenticated USING (false) WITH CHECK (false);
+
+--
+-- Name: banned_wallets; Type: ROW SECURITY; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.banned_wallets ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: recovery_codes; Type: ROW SECURITY; Schema: private; Owner: postgres
 --
 
 ALTER TABLE private.recovery_codes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: room_term_patterns; Type: ROW SECURITY; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.room_term_patterns ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: room_gates A user with a verified factor changes a gate only at aal2; Type: POLICY; Schema: public; Owner: postgres
@@ -4471,12 +6379,12 @@ CREATE POLICY "Members queue and suggest as themselves" ON public.session_queue 
 CREATE POLICY "Members react as themselves" ON public.reactions FOR INSERT TO authenticated WITH CHECK (((user_id = ( SELECT auth.uid() AS uid)) AND (( SELECT private.room_role(reactions.room_id) AS room_role) IS NOT NULL)));
 
 --
--- Name: moments Moments are readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
+-- Name: moments Moments are readable by whoever may read the room; hidden or he; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Moments are readable by whoever may read the room" ON public.moments FOR SELECT TO anon, authenticated USING (((room_id IN ( SELECT private.my_room_ids() AS my_room_ids)) OR (EXISTS ( SELECT 1
+CREATE POLICY "Moments are readable by whoever may read the room; hidden or he" ON public.moments FOR SELECT TO anon, authenticated USING ((((room_id IN ( SELECT private.my_room_ids() AS my_room_ids)) OR (EXISTS ( SELECT 1
    FROM public.rooms r
-  WHERE ((r.id = moments.room_id) AND (r.visibility = 'public'::text))))));
+  WHERE ((r.id = moments.room_id) AND (r.visibility = 'public'::text))))) AND (((hidden_at IS NULL) AND (held_at IS NULL)) OR (author_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(moments.room_id) AS moderates_room))));
 
 --
 -- Name: wallet_nonces Nonces are the server's alone; Type: POLICY; Schema: public; Owner: postgres
@@ -4521,6 +6429,18 @@ CREATE POLICY "Only the owner sets the gate" ON public.room_gates FOR INSERT TO 
 CREATE POLICY "Owner and moderators edit the room" ON public.rooms FOR UPDATE TO authenticated USING ((( SELECT private.room_role(rooms.id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))) WITH CHECK ((( SELECT private.room_role(rooms.id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text])));
 
 --
+-- Name: bans People read their own bans; the owner and moderators read the r; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People read their own bans; the owner and moderators read the r" ON public.bans FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) OR (( SELECT private.room_role(bans.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))));
+
+--
+-- Name: timeouts People read their own timeouts; the owner and moderators read t; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People read their own timeouts; the owner and moderators read t" ON public.timeouts FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) OR (( SELECT private.room_role(timeouts.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))));
+
+--
 -- Name: room_visits People read their own visits; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -4539,10 +6459,10 @@ CREATE POLICY "People remove their own reactions" ON public.reactions FOR DELETE
 CREATE POLICY "Post activity is readable by whoever may read the room" ON public.post_activity FOR SELECT TO anon, authenticated USING (( SELECT private.can_read_room_content(post_activity.room_id) AS can_read_room_content));
 
 --
--- Name: posts Posts are readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
+-- Name: posts Posts are readable by whoever may read the room; hidden ones by; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Posts are readable by whoever may read the room" ON public.posts FOR SELECT TO anon, authenticated USING (( SELECT private.can_read_room_content(posts.room_id) AS can_read_room_content));
+CREATE POLICY "Posts are readable by whoever may read the room; hidden ones by" ON public.posts FOR SELECT TO anon, authenticated USING ((( SELECT private.can_read_room_content(posts.room_id) AS can_read_room_content) AND ((hidden_at IS NULL) OR (author_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(posts.room_id) AS moderates_room))));
 
 --
 -- Name: profiles Profiles are readable by everyone; Type: POLICY; Schema: public; Owner: postgres
@@ -4557,6 +6477,12 @@ CREATE POLICY "Profiles are readable by everyone" ON public.profiles FOR SELECT 
 CREATE POLICY "Reactions are readable by whoever may read the room" ON public.reactions FOR SELECT TO anon, authenticated USING (((room_id IN ( SELECT private.my_room_ids() AS my_room_ids)) OR (EXISTS ( SELECT 1
    FROM public.rooms r
   WHERE ((r.id = reactions.room_id) AND (r.visibility = 'public'::text))))));
+
+--
+-- Name: reports Reporters read their own reports; the owner and moderators read; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Reporters read their own reports; the owner and moderators read" ON public.reports FOR SELECT TO authenticated USING (((reporter_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(reports.room_id) AS moderates_room)));
 
 --
 -- Name: room_activity Room activity is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
@@ -4597,10 +6523,28 @@ CREATE POLICY "The host orders the queue and accepts suggestions" ON public.sess
 CREATE POLICY "The host, moderators and the owner remove entries; people withd" ON public.session_queue FOR DELETE TO authenticated USING ((( SELECT private.hosts_session(session_queue.session_id) AS hosts_session) OR ((added_by = ( SELECT auth.uid() AS uid)) AND (status = 'suggested'::text)) OR (( SELECT private.room_role(session_queue.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))));
 
 --
+-- Name: room_blocked_terms The owner adds blocked terms; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "The owner adds blocked terms" ON public.room_blocked_terms FOR INSERT TO authenticated WITH CHECK (((( SELECT private.room_role(room_blocked_terms.room_id) AS room_role) = 'owner'::text) AND (created_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: room_blocked_terms The owner and moderators read the room's blocked terms; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "The owner and moderators read the room's blocked terms" ON public.room_blocked_terms FOR SELECT TO authenticated USING (( SELECT private.moderates_room(room_blocked_terms.room_id) AS moderates_room));
+
+--
 -- Name: moderation_log The owner and moderators read their room's moderation log; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "The owner and moderators read their room's moderation log" ON public.moderation_log FOR SELECT TO authenticated USING ((( SELECT private.room_role(moderation_log.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text])));
+
+--
+-- Name: room_blocked_terms The owner removes blocked terms; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "The owner removes blocked terms" ON public.room_blocked_terms FOR DELETE TO authenticated USING ((( SELECT private.room_role(room_blocked_terms.room_id) AS room_role) = 'owner'::text));
 
 --
 -- Name: session_queue The queue is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
@@ -4657,6 +6601,12 @@ CREATE POLICY "With a verified factor, rooms are deleted only at aal2" ON public
 --
 
 CREATE POLICY "With a verified factor, rooms change only at aal2" ON public.rooms AS RESTRICTIVE FOR UPDATE TO authenticated USING (( SELECT private.second_factor_satisfied() AS second_factor_satisfied)) WITH CHECK (( SELECT private.second_factor_satisfied() AS second_factor_satisfied));
+
+--
+-- Name: bans; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.bans ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: listening_sessions; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -4725,10 +6675,22 @@ ALTER TABLE public.profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.reactions ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: reports; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.reports ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: room_activity; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
 ALTER TABLE public.room_activity ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: room_blocked_terms; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.room_blocked_terms ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: room_gates; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -4753,6 +6715,12 @@ ALTER TABLE public.rooms ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.session_queue ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: timeouts; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.timeouts ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: wallet_nonces; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -4795,12 +6763,6 @@ CREATE POLICY "Session channels are received by the room's members" ON realtime.
 --
 
 CREATE POLICY "Avatars are readable by everyone" ON storage.objects FOR SELECT TO anon, authenticated USING ((bucket_id = 'avatars'::text));
-
---
--- Name: objects Media is readable by whoever may read the room; Type: POLICY; Schema: storage; Owner: supabase_storage_admin
---
-
-CREATE POLICY "Media is readable by whoever may read the room" ON storage.objects FOR SELECT TO anon, authenticated USING (((bucket_id = 'media'::text) AND private.can_read_room_content(private.media_object_room(name))));
 
 --
 -- Name: objects Members upload media into their own folder of the room; Type: POLICY; Schema: storage; Owner: supabase_storage_admin
@@ -4883,6 +6845,19 @@ GRANT USAGE ON SCHEMA private TO authenticated;
 GRANT USAGE ON SCHEMA private TO service_role;
 
 --
+-- Name: TABLE bans; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.bans TO authenticated;
+GRANT SELECT ON TABLE public.bans TO service_role;
+
+--
+-- Name: FUNCTION active_ban(target_room uuid, person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.active_ban(target_room uuid, person uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION add_room_owner_membership(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -4893,6 +6868,12 @@ REVOKE ALL ON FUNCTION private.add_room_owner_membership() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.announce_access_epoch() FROM PUBLIC;
+
+--
+-- Name: FUNCTION ban_wallets_of_banned_accounts(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.ban_wallets_of_banned_accounts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION broadcast_membership_change(); Type: ACL; Schema: private; Owner: postgres
@@ -4919,6 +6900,15 @@ REVOKE ALL ON FUNCTION private.broadcast_room_change() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.broadcast_session_change() FROM PUBLIC;
 
 --
+-- Name: FUNCTION can_read_media(object_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.can_read_media(object_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.can_read_media(object_name text) TO anon;
+GRANT ALL ON FUNCTION private.can_read_media(object_name text) TO authenticated;
+GRANT ALL ON FUNCTION private.can_read_media(object_name text) TO service_role;
+
+--
 -- Name: FUNCTION can_read_room_content(target_room uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -4935,6 +6925,13 @@ REVOKE ALL ON FUNCTION private.can_write_room_cover(object_name text) FROM PUBLI
 GRANT ALL ON FUNCTION private.can_write_room_cover(object_name text) TO anon;
 GRANT ALL ON FUNCTION private.can_write_room_cover(object_name text) TO authenticated;
 GRANT ALL ON FUNCTION private.can_write_room_cover(object_name text) TO service_role;
+
+--
+-- Name: FUNCTION check_moderation_target(target_room uuid, target_user uuid, verb text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_moderation_target(target_room uuid, target_user uuid, verb text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.check_moderation_target(target_room uuid, target_user uuid, verb text) TO authenticated;
 
 --
 -- Name: FUNCTION check_room_gate(target uuid); Type: ACL; Schema: private; Owner: postgres
@@ -4959,6 +6956,13 @@ REVOKE ALL ON FUNCTION private.check_room_gate_of_room() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.check_room_keeps_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION check_room_moderator(target_room uuid, what text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_room_moderator(target_room uuid, what text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.check_room_moderator(target_room uuid, what text) TO authenticated;
 
 --
 -- Name: FUNCTION count_comment_activity(); Type: ACL; Schema: private; Owner: postgres
@@ -5002,6 +7006,21 @@ REVOKE ALL ON FUNCTION private.end_memberships_of_unlinked_wallet() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.end_session_if_over(room uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION enforce_slow_mode(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.enforce_slow_mode() FROM PUBLIC;
+
+--
+-- Name: FUNCTION fold_words(value text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.fold_words(value text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.fold_words(value text) TO anon;
+GRANT ALL ON FUNCTION private.fold_words(value text) TO authenticated;
+GRANT ALL ON FUNCTION private.fold_words(value text) TO service_role;
 
 --
 -- Name: FUNCTION fresh_authenticator_code(); Type: ACL; Schema: private; Owner: postgres
@@ -5099,6 +7118,21 @@ GRANT ALL ON FUNCTION private.is_path_in_folder(object_path text, folder text) T
 GRANT ALL ON FUNCTION private.is_path_in_folder(object_path text, folder text) TO service_role;
 
 --
+-- Name: FUNCTION is_withheld(item jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.is_withheld(item jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION iso_time(moment timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.iso_time(moment timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO anon;
+GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO authenticated;
+GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO service_role;
+
+--
 -- Name: FUNCTION keep_profile_ens_name(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -5143,10 +7177,28 @@ GRANT SELECT ON TABLE public.listening_sessions TO authenticated;
 REVOKE ALL ON FUNCTION private.live_session_for_change(target_session uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION log_gate_change(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_gate_change() FROM PUBLIC;
+
+--
+-- Name: FUNCTION log_member_removed(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_member_removed() FROM PUBLIC;
+
+--
 -- Name: FUNCTION log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.log_moderation(target_room uuid, what text, target_user uuid, target_post uuid, target_moment uuid, why text, actor uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION log_role_change(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_role_change() FROM PUBLIC;
 
 --
 -- Name: FUNCTION media_object_room(object_name text); Type: ACL; Schema: private; Owner: postgres
@@ -5165,6 +7217,21 @@ REVOKE ALL ON FUNCTION private.membership_counts(room_visibility text, member_ro
 GRANT ALL ON FUNCTION private.membership_counts(room_visibility text, member_role text, verified_at timestamp with time zone) TO anon;
 GRANT ALL ON FUNCTION private.membership_counts(room_visibility text, member_role text, verified_at timestamp with time zone) TO authenticated;
 GRANT ALL ON FUNCTION private.membership_counts(room_visibility text, member_role text, verified_at timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION moderated_item(target_post uuid, target_moment uuid, OUT room_id uuid, OUT author_id uuid, OUT post_id uuid, OUT hidden_at timestamp with time zone, OUT held_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.moderated_item(target_post uuid, target_moment uuid, OUT room_id uuid, OUT author_id uuid, OUT post_id uuid, OUT hidden_at timestamp with time zone, OUT held_at timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION moderates_room(target_room uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.moderates_room(target_room uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.moderates_room(target_room uuid) TO anon;
+GRANT ALL ON FUNCTION private.moderates_room(target_room uuid) TO authenticated;
+GRANT ALL ON FUNCTION private.moderates_room(target_room uuid) TO service_role;
 
 --
 -- Name: FUNCTION moment_from_post(); Type: ACL; Schema: private; Owner: postgres
@@ -5241,6 +7308,36 @@ GRANT ALL ON FUNCTION private.rate_limits() TO service_role;
 --
 
 REVOKE ALL ON FUNCTION private.reaction_from_moment() FROM PUBLIC;
+
+--
+-- Name: FUNCTION refuse_banned_membership(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_banned_membership() FROM PUBLIC;
+
+--
+-- Name: FUNCTION refuse_if_timed_out(target_room uuid, person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_if_timed_out(target_room uuid, person uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION refuse_timed_out_writes(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_timed_out_writes() FROM PUBLIC;
+
+--
+-- Name: FUNCTION reporter_seniority(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.reporter_seniority() FROM PUBLIC;
+
+--
+-- Name: FUNCTION require_moderator(target_room uuid, what text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.require_moderator(target_room uuid, what text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION require_second_factor_unless_host(found_session public.listening_sessions, action text); Type: ACL; Schema: private; Owner: postgres
@@ -5336,6 +7433,12 @@ REVOKE ALL ON FUNCTION private.session_is_over(target public.listening_sessions)
 REVOKE ALL ON FUNCTION private.session_post_duration(target_room uuid, target_post uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION state_time(claimed timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -5356,6 +7459,27 @@ GRANT ALL ON FUNCTION private.suggestion_limit() TO service_role;
 REVOKE ALL ON FUNCTION private.take_rate(action text, person uuid, scope uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION term_pattern(term text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.term_pattern(term text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION time_words(moment timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.time_words(moment timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.time_words(moment timestamp with time zone) TO anon;
+GRANT ALL ON FUNCTION private.time_words(moment timestamp with time zone) TO authenticated;
+GRANT ALL ON FUNCTION private.time_words(moment timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION timed_out_until(target_room uuid, person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.timed_out_until(target_room uuid, person uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION version_session_state(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -5366,6 +7490,22 @@ REVOKE ALL ON FUNCTION private.version_session_state() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.wait_words(wait interval) FROM PUBLIC;
+
+--
+-- Name: FUNCTION approve_comment(moment_id uuid, reason text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.approve_comment(moment_id uuid, reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.approve_comment(moment_id uuid, reason text) TO authenticated;
+GRANT ALL ON FUNCTION public.approve_comment(moment_id uuid, reason text) TO service_role;
+
+--
+-- Name: FUNCTION ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) TO authenticated;
+GRANT ALL ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) TO service_role;
 
 --
 -- Name: FUNCTION claim_session_host(session_id uuid, expected_host_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -5434,6 +7574,14 @@ GRANT ALL ON FUNCTION public.create_room(slug text, name text, description text,
 GRANT ALL ON FUNCTION public.create_room(slug text, name text, description text, gate jsonb) TO service_role;
 
 --
+-- Name: FUNCTION dismiss_reports(post_id uuid, moment_id uuid, reason text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) TO authenticated;
+GRANT ALL ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) TO service_role;
+
+--
 -- Name: FUNCTION end_listening_session(session_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -5450,12 +7598,27 @@ GRANT ALL ON FUNCTION public.hand_over_session(session_id uuid, new_host_id uuid
 GRANT ALL ON FUNCTION public.hand_over_session(session_id uuid, new_host_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION join_ban_check(room_id uuid, user_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.join_ban_check(room_id uuid, user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.join_ban_check(room_id uuid, user_id uuid) TO service_role;
+
+--
 -- Name: FUNCTION leave_here(target_room uuid, tab uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.leave_here(target_room uuid, tab uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.leave_here(target_room uuid, tab uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.leave_here(target_room uuid, tab uuid) TO service_role;
+
+--
+-- Name: FUNCTION lift_timeout(room_id uuid, user_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.lift_timeout(room_id uuid, user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lift_timeout(room_id uuid, user_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.lift_timeout(room_id uuid, user_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION live_now(max_sessions integer); Type: ACL; Schema: public; Owner: postgres
@@ -5497,6 +7660,23 @@ GRANT ALL ON FUNCTION public.mark_room_visited(target_room uuid) TO service_role
 
 REVOKE ALL ON FUNCTION public.media_orphan_uploads(grace interval, max_files integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.media_orphan_uploads(grace interval, max_files integer) TO service_role;
+
+--
+-- Name: FUNCTION moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) TO authenticated;
+GRANT ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) TO service_role;
+
+--
+-- Name: FUNCTION my_room_standing(room_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.my_room_standing(room_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_room_standing(room_id uuid) TO anon;
+GRANT ALL ON FUNCTION public.my_room_standing(room_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.my_room_standing(room_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION my_rooms(max_rooms integer); Type: ACL; Schema: public; Owner: postgres
@@ -5557,12 +7737,35 @@ GRANT ALL ON FUNCTION public.release_session_host(session_id uuid) TO authentica
 GRANT ALL ON FUNCTION public.release_session_host(session_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION remove_content(post_id uuid, moment_id uuid, reason text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) TO authenticated;
+GRANT ALL ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) TO service_role;
+
+--
 -- Name: FUNCTION replace_recovery_codes(code_hashes text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.replace_recovery_codes(code_hashes text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.replace_recovery_codes(code_hashes text[]) TO authenticated;
 GRANT ALL ON FUNCTION public.replace_recovery_codes(code_hashes text[]) TO service_role;
+
+--
+-- Name: TABLE reports; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.reports TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.reports TO service_role;
+
+--
+-- Name: FUNCTION report_content(category text, post_id uuid, moment_id uuid, note text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) TO authenticated;
+GRANT ALL ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) TO service_role;
 
 --
 -- Name: FUNCTION search_rooms(search text, before_created_at timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
@@ -5590,6 +7793,14 @@ GRANT ALL ON FUNCTION public.session_heartbeat(session_id uuid) TO authenticated
 GRANT ALL ON FUNCTION public.session_heartbeat(session_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION set_report_threshold(room_id uuid, threshold integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_report_threshold(room_id uuid, threshold integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_report_threshold(room_id uuid, threshold integer) TO authenticated;
+GRANT ALL ON FUNCTION public.set_report_threshold(room_id uuid, threshold integer) TO service_role;
+
+--
 -- Name: TABLE room_gates; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -5614,12 +7825,35 @@ GRANT ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid,
 GRANT ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) TO service_role;
 
 --
+-- Name: FUNCTION set_slow_mode(room_id uuid, seconds integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_slow_mode(room_id uuid, seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_slow_mode(room_id uuid, seconds integer) TO authenticated;
+GRANT ALL ON FUNCTION public.set_slow_mode(room_id uuid, seconds integer) TO service_role;
+
+--
 -- Name: FUNCTION start_listening_session(room_id uuid, post_id uuid, queue_recent integer); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) TO authenticated;
 GRANT ALL ON FUNCTION public.start_listening_session(room_id uuid, post_id uuid, queue_recent integer) TO service_role;
+
+--
+-- Name: TABLE timeouts; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.timeouts TO authenticated;
+GRANT SELECT ON TABLE public.timeouts TO service_role;
+
+--
+-- Name: FUNCTION time_out_member(room_id uuid, user_id uuid, minutes integer, reason text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.time_out_member(room_id uuid, user_id uuid, minutes integer, reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.time_out_member(room_id uuid, user_id uuid, minutes integer, reason text) TO authenticated;
+GRANT ALL ON FUNCTION public.time_out_member(room_id uuid, user_id uuid, minutes integer, reason text) TO service_role;
 
 --
 -- Name: FUNCTION top_moments(max_moments integer); Type: ACL; Schema: public; Owner: postgres
@@ -5629,6 +7863,14 @@ REVOKE ALL ON FUNCTION public.top_moments(max_moments integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.top_moments(max_moments integer) TO anon;
 GRANT ALL ON FUNCTION public.top_moments(max_moments integer) TO authenticated;
 GRANT ALL ON FUNCTION public.top_moments(max_moments integer) TO service_role;
+
+--
+-- Name: FUNCTION unban_member(room_id uuid, user_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.unban_member(room_id uuid, user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.unban_member(room_id uuid, user_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.unban_member(room_id uuid, user_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION who_is_here(target_room uuid); Type: ACL; Schema: public; Owner: postgres
@@ -5852,6 +8094,25 @@ GRANT INSERT(emoji) ON TABLE public.reactions TO authenticated;
 GRANT ALL ON TABLE public.room_activity TO service_role;
 GRANT SELECT ON TABLE public.room_activity TO anon;
 GRANT SELECT ON TABLE public.room_activity TO authenticated;
+
+--
+-- Name: TABLE room_blocked_terms; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,DELETE ON TABLE public.room_blocked_terms TO authenticated;
+GRANT SELECT,INSERT,DELETE ON TABLE public.room_blocked_terms TO service_role;
+
+--
+-- Name: COLUMN room_blocked_terms.room_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(room_id) ON TABLE public.room_blocked_terms TO authenticated;
+
+--
+-- Name: COLUMN room_blocked_terms.term; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(term) ON TABLE public.room_blocked_terms TO authenticated;
 
 --
 -- Name: TABLE room_visits; Type: ACL; Schema: public; Owner: postgres

@@ -21,6 +21,56 @@ export type Database = {
   };
   public: {
     Tables: {
+      bans: {
+        Row: {
+          banned_by: string | null;
+          created_at: string;
+          expires_at: string | null;
+          reason: string;
+          room_id: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          banned_by?: string | null;
+          created_at?: string;
+          expires_at?: string | null;
+          reason?: string;
+          room_id: string;
+          user_id: string;
+        };
+        Update: {
+          banned_by?: string | null;
+          created_at?: string;
+          expires_at?: string | null;
+          reason?: string;
+          room_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "bans_banned_by_fkey";
+            columns: ["banned_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "bans_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "bans_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       listening_sessions: {
         Row: {
           ended_at: string | null;
@@ -244,6 +294,8 @@ export type Database = {
           author_id: string;
           body: string;
           created_at: string;
+          held_at: string | null;
+          hidden_at: string | null;
           id: string;
           post_id: string;
           room_id: string;
@@ -256,6 +308,8 @@ export type Database = {
           author_id: string;
           body: string;
           created_at?: string;
+          held_at?: string | null;
+          hidden_at?: string | null;
           id?: string;
           post_id: string;
           room_id: string;
@@ -267,6 +321,8 @@ export type Database = {
           author_id?: string;
           body?: string;
           created_at?: string;
+          held_at?: string | null;
+          hidden_at?: string | null;
           id?: string;
           post_id?: string;
           room_id?: string;
@@ -348,6 +404,7 @@ export type Database = {
           created_at: string;
           duration_seconds: number | null;
           embed: Json | null;
+          hidden_at: string | null;
           id: string;
           media_kind: string;
           media_url: string | null;
@@ -363,6 +420,7 @@ export type Database = {
           created_at?: string;
           duration_seconds?: number | null;
           embed?: Json | null;
+          hidden_at?: string | null;
           id?: string;
           media_kind: string;
           media_url?: string | null;
@@ -377,6 +435,7 @@ export type Database = {
           created_at?: string;
           duration_seconds?: number | null;
           embed?: Json | null;
+          hidden_at?: string | null;
           id?: string;
           media_kind?: string;
           media_url?: string | null;
@@ -559,6 +618,85 @@ export type Database = {
           },
         ];
       };
+      reports: {
+        Row: {
+          category: string;
+          created_at: string;
+          id: string;
+          moment_id: string | null;
+          note: string;
+          post_id: string | null;
+          reporter_id: string;
+          resolved_at: string | null;
+          resolved_by: string | null;
+          room_id: string;
+          status: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          category: string;
+          created_at?: string;
+          id?: string;
+          moment_id?: string | null;
+          note?: string;
+          post_id?: string | null;
+          reporter_id: string;
+          resolved_at?: string | null;
+          resolved_by?: string | null;
+          room_id: string;
+          status?: string;
+        };
+        Update: {
+          category?: string;
+          created_at?: string;
+          id?: string;
+          moment_id?: string | null;
+          note?: string;
+          post_id?: string | null;
+          reporter_id?: string;
+          resolved_at?: string | null;
+          resolved_by?: string | null;
+          room_id?: string;
+          status?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "reports_moment_id_fkey";
+            columns: ["moment_id"];
+            isOneToOne: false;
+            referencedRelation: "moments";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "reports_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "reports_reporter_id_fkey";
+            columns: ["reporter_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "reports_resolved_by_fkey";
+            columns: ["resolved_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "reports_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       room_activity: {
         Row: {
           last_activity_at: string;
@@ -581,6 +719,46 @@ export type Database = {
             foreignKeyName: "room_activity_room_id_fkey";
             columns: ["room_id"];
             isOneToOne: true;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      room_blocked_terms: {
+        Row: {
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          room_id: string;
+          term: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          room_id: string;
+          term: string;
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          room_id?: string;
+          term?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "room_blocked_terms_created_by_fkey";
+            columns: ["created_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "room_blocked_terms_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
             referencedRelation: "rooms";
             referencedColumns: ["id"];
           },
@@ -785,6 +963,56 @@ export type Database = {
           },
         ];
       };
+      timeouts: {
+        Row: {
+          by_user_id: string | null;
+          created_at: string;
+          expires_at: string;
+          reason: string;
+          room_id: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          by_user_id?: string | null;
+          created_at?: string;
+          expires_at: string;
+          reason?: string;
+          room_id: string;
+          user_id: string;
+        };
+        Update: {
+          by_user_id?: string | null;
+          created_at?: string;
+          expires_at?: string;
+          reason?: string;
+          room_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "timeouts_by_user_id_fkey";
+            columns: ["by_user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "timeouts_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "timeouts_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       wallet_nonces: {
         Row: {
           created_at: string;
@@ -843,6 +1071,24 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      approve_comment: { Args: { moment_id: string; reason?: string }; Returns: undefined };
+      ban_member: {
+        Args: { expires_at?: string; reason?: string; room_id: string; user_id: string };
+        Returns: {
+          banned_by: string | null;
+          created_at: string;
+          expires_at: string | null;
+          reason: string;
+          room_id: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "bans";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       claim_session_host: {
         Args: { expected_host_id: string; session_id: string };
         Returns: {
@@ -893,6 +1139,10 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      dismiss_reports: {
+        Args: { moment_id?: string; post_id?: string; reason?: string };
+        Returns: number;
+      };
       end_listening_session: {
         Args: { session_id: string };
         Returns: {
@@ -941,7 +1191,17 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      join_ban_check: {
+        Args: { room_id: string; user_id: string };
+        Returns: {
+          banned: boolean;
+          banned_until: string;
+          barred_wallets: string[];
+          reason: string;
+        }[];
+      };
       leave_here: { Args: { tab: string; target_room: string }; Returns: undefined };
+      lift_timeout: { Args: { room_id: string; user_id: string }; Returns: undefined };
       live_now: {
         Args: { max_sessions?: number };
         Returns: {
@@ -984,6 +1244,41 @@ export type Database = {
       };
       mark_room_visited: { Args: { target_room: string }; Returns: string };
       media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
+      moderation_queue: {
+        Args: { before_at?: string; before_id?: string; page_size?: number; room_id: string };
+        Returns: {
+          at_seconds: number;
+          author_display_name: string;
+          author_id: string;
+          author_username: string;
+          body: string;
+          categories: string[];
+          created_at: string;
+          held_at: string;
+          hidden_at: string;
+          item_id: string;
+          kind: string;
+          moment_id: string;
+          post_id: string;
+          post_title: string;
+          queued_at: string;
+          report_count: number;
+          reports: Json;
+        }[];
+      };
+      my_room_standing: {
+        Args: { room_id: string };
+        Returns: {
+          ban_reason: string;
+          banned: boolean;
+          banned_until: string;
+          next_comment_at: string;
+          slow_mode_applies: boolean;
+          slow_mode_seconds: number;
+          timed_out_until: string;
+          timeout_reason: string;
+        }[];
+      };
       my_rooms: {
         Args: { max_rooms?: number };
         Returns: {
@@ -1055,7 +1350,33 @@ export type Database = {
       };
       redeem_recovery_code: { Args: { code_hash: string }; Returns: boolean };
       release_session_host: { Args: { session_id: string }; Returns: undefined };
+      remove_content: {
+        Args: { moment_id?: string; post_id?: string; reason?: string };
+        Returns: undefined;
+      };
       replace_recovery_codes: { Args: { code_hashes: string[] }; Returns: number };
+      report_content: {
+        Args: { category: string; moment_id?: string; note?: string; post_id?: string };
+        Returns: {
+          category: string;
+          created_at: string;
+          id: string;
+          moment_id: string | null;
+          note: string;
+          post_id: string | null;
+          reporter_id: string;
+          resolved_at: string | null;
+          resolved_by: string | null;
+          room_id: string;
+          status: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "reports";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       search_rooms: {
         Args: {
           before_created_at?: string;
@@ -1089,6 +1410,7 @@ export type Database = {
       };
       server_clock_ms: { Args: Record<PropertyKey, never>; Returns: number };
       session_heartbeat: { Args: { session_id: string }; Returns: string };
+      set_report_threshold: { Args: { room_id: string; threshold: number }; Returns: number };
       set_room_gate: {
         Args: { gate: Json; room_id: string };
         Returns: {
@@ -1138,6 +1460,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      set_slow_mode: { Args: { room_id: string; seconds: number }; Returns: number };
       start_listening_session: {
         Args: { post_id?: string; queue_recent?: number; room_id: string };
         Returns: {
@@ -1162,6 +1485,23 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      time_out_member: {
+        Args: { minutes: number; reason?: string; room_id: string; user_id: string };
+        Returns: {
+          by_user_id: string | null;
+          created_at: string;
+          expires_at: string;
+          reason: string;
+          room_id: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "timeouts";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       top_moments: {
         Args: { max_moments?: number };
         Returns: {
@@ -1176,6 +1516,7 @@ export type Database = {
           sample_body: string;
         }[];
       };
+      unban_member: { Args: { room_id: string; user_id: string }; Returns: undefined };
       who_is_here: {
         Args: { target_room: string };
         Returns: {

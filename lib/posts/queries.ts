@@ -9,11 +9,13 @@ const feedPageSize = 20;
 
 /** The columns a feed card and the post page show (the author's profile and the post's activity joined). */
 export const postColumns =
-  "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path, ens_name), activity:post_activity(comment_count, last_activity_at)";
+  "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, hidden_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path, ens_name), activity:post_activity(comment_count, last_activity_at)";
 
 type Row = Database["public"]["Tables"]["posts"]["Row"];
-export type Post = Omit<Row, "embed"> & {
+export type Post = Omit<Row, "embed" | "hidden_at"> & {
   embed: StoredEmbed | null;
+  /** Hidden by members' reports until a moderator reviews it: only its author and moderators read it then. */
+  hidden_at?: string | null;
   author: { username: string; display_name: string; avatar_path: string | null; ens_name?: string | null } | null;
   /** Its comments and when it last had one (post_activity, kept by triggers); null when not known. */
   activity: PostActivity | null;

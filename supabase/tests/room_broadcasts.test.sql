@@ -90,7 +90,7 @@ select pg_temp.keep();
 select is((select array[topic, event, private::text] from msg), array['room:20000000-0000-4000-8000-000000000002', 'moments', 'true'], 'a new moment: on its room''s topic, event "moments"');
 select is((select payload - 'record' - 'id' from msg), '{"operation":"INSERT","schema":"public","table":"moments","old_record":null}'::jsonb, 'a new moment: INSERT, old_record null');
 select is((select (payload->'record') - 'id' - 'created_at' - 'updated_at' - 'post_id' from msg),
-  '{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","at_seconds":102.000,"body":"at 1:42","session_id":null}'::jsonb,
+  '{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","at_seconds":102.000,"body":"at 1:42","session_id":null,"hidden_at":null,"held_at":null}'::jsonb,
   'a new moment: record carries the row as stored, the copied room included');
 
 truncate msg;
