@@ -6,7 +6,7 @@
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(80);
+select plan(84);
 
 -- owner o (…01), moderator m (…02), members a b c (…03-05, a week in), new member n (…06, today),
 -- author w (…07, a week in), outsider x (…08)
@@ -148,6 +148,25 @@ select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000001');
 select is((select count(*)::int from public.posts where id = '36200000-0000-4000-8000-000000000002'), 1, 'the owner sees a hidden post');
 select pg_temp.act_as('service_role');
 select is((select count(*)::int from public.posts where id = '36200000-0000-4000-8000-000000000002'), 1, 'the service role sees a hidden post');
+
+-- A hidden post's uploaded file: its author and the moderators only
+select pg_temp.act_as_superuser();
+insert into storage.buckets (id, name, public) values ('media', 'media', false) on conflict (id) do nothing;
+insert into storage.objects (bucket_id, name, owner_id, metadata) values
+  ('media', '36100000-0000-4000-8000-000000000001/36000000-0000-4000-8000-000000000007/song.mp3', '36000000-0000-4000-8000-000000000007', '{"size": 10, "mimetype": "audio/mpeg"}');
+insert into public.posts (id, room_id, author_id, title, media_kind, storage_path, hidden_at) values
+  ('36200000-0000-4000-8000-000000000004', '36100000-0000-4000-8000-000000000001', '36000000-0000-4000-8000-000000000007', 'Hidden upload', 'upload',
+   '36100000-0000-4000-8000-000000000001/36000000-0000-4000-8000-000000000007/song.mp3', now());
+select pg_temp.act_as('anon');
+select is((select count(*)::int from storage.objects where name = '36100000-0000-4000-8000-000000000001/36000000-0000-4000-8000-000000000007/song.mp3'), 0, 'anon does not read a hidden post''s file');
+select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000004');
+select is((select count(*)::int from storage.objects where name = '36100000-0000-4000-8000-000000000001/36000000-0000-4000-8000-000000000007/song.mp3'), 0, 'a member does not read a hidden post''s file');
+select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000007');
+select is((select count(*)::int from storage.objects where name = '36100000-0000-4000-8000-000000000001/36000000-0000-4000-8000-000000000007/song.mp3'), 1, 'the author reads their hidden post''s file');
+select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000002');
+select is((select count(*)::int from storage.objects where name = '36100000-0000-4000-8000-000000000001/36000000-0000-4000-8000-000000000007/song.mp3'), 1, 'a moderator reads a hidden post''s file');
+select pg_temp.act_as_superuser();
+delete from public.posts where id = '36200000-0000-4000-8000-000000000004';
 
 -- ---------------------------------------------------------------------------------------------
 -- The queue
