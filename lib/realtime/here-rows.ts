@@ -61,6 +61,26 @@ export async function markHere(data: Rpc, roomId: string, tabId: string, mark: M
 }
 
 /**
+ * One page's writes to its own row (marks, then leaving), sent one at a time in the order asked.
+ * Requests in flight together may reach the database in either order, and the row keeps whichever
+ * landed last: a mark sent before the page joined a session, landing after the one sent once it had,
+ * would leave the page out of the session (the others not counting it) until the next mark, 30 s
+ * later; a mark landing after leaving would bring the row back. Returns the sender: a write is sent
+ * at once when none is on its way, else after those before it are answered.
+ */
+export function inTurn(): <T>(write: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  let onTheirWay = 0;
+  return <T>(write: () => Promise<T>): Promise<T> => {
+    const sent: Promise<T> = onTheirWay === 0 ? write() : last.then(write);
+    onTheirWay++;
+    const answered = () => void onTheirWay--;
+    last = sent.then(answered, answered);
+    return sent;
+  };
+}
+
+/**
  * Keeps this page marked here: at once and every 30 s, `mark()` writes its row; after one that took,
  * `marked()` tells presence (so the others, prompted, find the row), then `prompt()` reads the rows
  * again. Returns the stop.

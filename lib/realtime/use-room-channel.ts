@@ -4,7 +4,7 @@ import { startTransition, useEffect, useRef, useState } from "react";
 import { loadLiveClient, loadSupabaseData } from "@/lib/supabase/browser-clients";
 import type { RoomChannelHandlers, RoomChannelStatus } from "./room-channel";
 import type { RoomConnection, RoomConnectionOptions, RoomSubscriber } from "./room-connection";
-import { HereRows, keepMarked, leaveHere, markHere, presentIds } from "./here-rows";
+import { HereRows, inTurn, keepMarked, leaveHere, markHere, presentIds } from "./here-rows";
 import { type HereNow, type NowPlaying, hereNowOf } from "./presence";
 
 /** The room's access epoch as the database has it now (its channels' topics carry it: ./access-epoch.ts). */
@@ -102,6 +102,8 @@ export function useHereNow(
   const [rows, setRows] = useState<HereRows | null>(null);
   const selfId = self?.user_id ?? null;
   const [tabId] = useState(() => crypto.randomUUID());
+  // The tab's row is written one request at a time, so the last mark (or leaving) is what it keeps.
+  const [ownRow] = useState(inTurn);
 
   useEffect(() => {
     if (!roomId) return;
@@ -143,11 +145,11 @@ export function useHereNow(
   useEffect(() => {
     if (!connection || !roomId || !selfId) return;
     return keepMarked(
-      async () => markHere(await loadSupabaseData(), roomId, tabId, { playingPostId }),
+      () => ownRow(async () => markHere(await loadSupabaseData(), roomId, tabId, { playingPostId })),
       () => connection.setPresence({ user_id: selfId, at: Date.now() }),
       () => rowsRef.current?.prompt(),
     );
-  }, [connection, roomId, selfId, tabId, playingPostId]);
+  }, [connection, roomId, selfId, tabId, playingPostId, ownRow]);
   // Leaving (this page goes, or the room or person changes): stop sharing, and the row goes too.
   const connectionRef = useRef(connection);
   useEffect(() => {
@@ -156,9 +158,9 @@ export function useHereNow(
   useEffect(
     () => () => {
       connectionRef.current?.setPresence(null);
-      if (roomId && selfId) void loadSupabaseData().then((data) => leaveHere(data, roomId, tabId));
+      if (roomId && selfId) void ownRow(async () => leaveHere(await loadSupabaseData(), roomId, tabId));
     },
-    [roomId, selfId, tabId],
+    [roomId, selfId, tabId, ownRow],
   );
   return { people, status: status.status, detail: status.detail, ended };
 }

@@ -1,4 +1,4 @@
-import { type HereRow, keepMarked } from "@/lib/realtime/here-rows";
+import { type HereRow, inTurn, keepMarked } from "@/lib/realtime/here-rows";
 import type { HereWatch, SessionBackend } from "./backend";
 import { ServerClock } from "./clock";
 import type { SessionChannelStatus } from "./connection";
@@ -75,6 +75,8 @@ export class SessionEngine {
   private backend: SessionBackend | null = null;
   private connection: LiveSession | null = null;
   private rows: HereWatch | null = null;
+  /** This page's writes to its presence row, in order (lib/realtime/here-rows.ts: inTurn). */
+  private readonly ownRow = inTurn();
   private succession: HostSuccession | null = null;
   private presenceHeard = false;
   /** Actions on their way, and the newest row heard meanwhile (held back until they are answered). */
@@ -381,7 +383,8 @@ export class SessionEngine {
       this.connection = null;
       this.rows?.stop();
       this.rows = null;
-      if (this.backend) void this.backend.leaveHere(this.tabId);
+      const backend = this.backend;
+      if (backend) void this.ownRow(() => backend.leaveHere(this.tabId));
     };
   }
 
@@ -399,7 +402,8 @@ export class SessionEngine {
   /**
    * This page is here: the database writes its row (in which session, following or not; since when is
    * the database's, and the order in which listeners take over from a host who left goes by it), then
-   * presence tells the others to read it. Again every 30 s, and whenever the channel's state changes.
+   * presence tells the others to read it. Again every 30 s, and whenever the channel's state changes;
+   * one mark at a time, so the row ends up saying what the page said last.
    */
   private keepMarked(): (() => void) | void {
     const connection = this.connection;
@@ -408,7 +412,7 @@ export class SessionEngine {
     const sessionId = this.derived.liveId;
     const following = this.state.following;
     return keepMarked(
-      () => backend.markHere(this.tabId, { sessionId, following }),
+      () => this.ownRow(() => backend.markHere(this.tabId, { sessionId, following })),
       () => connection.setPresence({ user_id: this.selfId, at: Date.now() }),
       () => this.rows?.prompt(),
     );

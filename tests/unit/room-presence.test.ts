@@ -1,7 +1,7 @@
 // "Here now": the people presence names, shown only from the database's rows for them (each person
 // once, with their own name and what they play), the page's own person first.
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { type HereRow, HereRows, keepMarked, presentIds } from "@/lib/realtime/here-rows";
+import { type HereRow, HereRows, inTurn, keepMarked, presentIds } from "@/lib/realtime/here-rows";
 import { hereNowOf, presenceSelf } from "@/lib/realtime/presence";
 import { endsMembershipOf } from "@/lib/realtime/room-channel";
 import { membershipEndedMessage } from "@/lib/realtime/room-messages";
@@ -122,6 +122,31 @@ test("a page stays marked: at once and every 30 s, presence told only after a ma
   stop();
   await vi.advanceTimersByTimeAsync(60_000);
   expect(calls).toHaveLength(5);
+});
+
+test("a page's writes to its row go one at a time, in order: each after the one before is answered, refused or not", async () => {
+  const send = inTurn();
+  const sent: string[] = [];
+  const answers: Record<string, (ok: boolean) => void> = {};
+  const write = (name: string) => () => {
+    sent.push(name);
+    return new Promise<string>((resolve, reject) => (answers[name] = (ok) => (ok ? resolve(name) : reject(new Error(name)))));
+  };
+  const first = send(write("mark in no session"));
+  const second = send(write("mark in the session"));
+  const third = send(write("leave"));
+  expect(sent).toEqual(["mark in no session"]); // the first goes at once
+  answers["mark in no session"](false);
+  await expect(first).rejects.toThrow("mark in no session");
+  expect(sent).toEqual(["mark in no session", "mark in the session"]);
+  answers["mark in the session"](true);
+  await expect(second).resolves.toBe("mark in the session");
+  expect(sent).toHaveLength(3);
+  answers.leave(true);
+  await third;
+  // With nothing on its way, a write goes at once again.
+  void send(write("mark again"));
+  expect(sent.at(-1)).toBe("mark again");
 });
 
 test("a member's presence identity is their id alone", () => {

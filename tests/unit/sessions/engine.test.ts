@@ -3,7 +3,7 @@
 // exit, taking over from a host who left or went silent, the host's own changes shown at once and
 // rolled back when refused, presence marks, and that a stopped engine sends nothing more.
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { type HereRow, HereRows } from "@/lib/realtime/here-rows";
+import { type HereRow, HereRows, type Mark } from "@/lib/realtime/here-rows";
 import type { PresenceMeta } from "@/lib/realtime/presence";
 import type { SessionBackend } from "@/lib/sessions/backend";
 import type { SessionChannelHandlers } from "@/lib/sessions/connection";
@@ -82,6 +82,7 @@ function page(
     setPlayback: null as null | ((input: Parameters<SessionBackend["setPlayback"]>[0]) => Reply<SessionRow>),
     heartbeat: (): Reply<string> => ({ ok: true, data: iso(Date.now()) }),
     serverClockMs: async (): Promise<number> => Date.now() + clockAheadMs,
+    markHere: null as null | ((mark: Mark) => Promise<number | null>),
   };
   const record = (name: string, ...args: unknown[]) => void calls.push({ name, args });
   const backend: SessionBackend = {
@@ -128,7 +129,7 @@ function page(
         onRows,
         () => 0,
       ),
-    markHere: async (tabId, mark) => (record("markHere", tabId, mark), Date.now()),
+    markHere: async (tabId, mark) => (record("markHere", tabId, mark), replies.markHere ? replies.markHere(mark) : Date.now()),
     leaveHere: async (tabId) => void record("leaveHere", tabId),
   };
   const setup: ListeningSessionSetup = {
@@ -436,6 +437,38 @@ describe("presence and the page's lifetime", () => {
       { sessionId: "s1", following: false },
     ]);
     expect(p.engine.getSnapshot().listeningTo).toBe("p1");
+  });
+
+  test("one mark at a time: a mark sent before the session started cannot land after the one sent in it", async () => {
+    // The network answers the newest request first, as two requests on their way together may; the
+    // database's row keeps what landed last.
+    const p = page("host", { session: null });
+    const inFlight: (() => void)[] = [];
+    const landed: (string | null | undefined)[] = [];
+    p.replies.markHere = (mark) => new Promise((resolve) => inFlight.push(() => (landed.push(mark.sessionId), resolve(Date.now()))));
+    await started(p);
+    expect(inFlight).toHaveLength(1); // the page's first mark, in no session, is on its way
+    expect(await p.engine.getSnapshot().actions.start()).toBe(true);
+    await settle();
+    while (inFlight.length) {
+      inFlight.pop()!();
+      await settle();
+    }
+    expect(p.calls.filter((call) => call.name === "markHere").map((call) => (call.args[1] as Mark).sessionId)).toEqual([null, "s2"]);
+    expect(landed).toEqual([null, "s2"]);
+  });
+
+  test("a page that stops while its mark is on its way leaves after the mark lands, so its row does not come back", async () => {
+    const p = page("bo");
+    const inFlight: (() => void)[] = [];
+    p.replies.markHere = () => new Promise((resolve) => inFlight.push(() => resolve(Date.now())));
+    await started(p);
+    p.engine.stop();
+    expect(p.count("leaveHere")).toBe(0);
+    inFlight.pop()!();
+    await settle();
+    expect(p.calls.at(-1)).toEqual({ name: "leaveHere", args: ["tab-of-bo"] });
+    expect(p.count("leaveHere")).toBe(1);
   });
 
   test("once its clients load, the page fetches what it missed, then samples the server's clock, then marks itself here", async () => {
