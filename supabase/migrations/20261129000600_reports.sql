@@ -33,8 +33,8 @@ create table public.reports (
   constraint reports_note_length check (char_length(note) <= 500),
   constraint reports_note_characters check (private.is_body_characters(note)),
   constraint reports_status check (status in ('open', 'actioned', 'dismissed')),
+  -- One item; none once it is gone (its reports are closed as it goes: see close_reports_of_deleted_item).
   constraint reports_one_item check (num_nonnulls(post_id, moment_id) <= 1),
-  constraint reports_open_names_item check (status <> 'open' or num_nonnulls(post_id, moment_id) = 1),
   constraint reports_resolved_when_closed check ((status = 'open') = (resolved_at is null)),
   constraint reports_once_per_post unique (reporter_id, post_id),
   constraint reports_once_per_comment unique (reporter_id, moment_id)
@@ -229,6 +229,10 @@ declare
   on_its_own boolean := tg_table_name = 'posts' or exists (select 1 from public.posts p where p.id = target_post);
   closed integer;
 begin
+  -- The room itself is going: its reports go with it.
+  if not room_stays then
+    return old;
+  end if;
   if tg_table_name = 'posts' then
     update public.reports r
       set status = 'actioned', resolved_by = case when by_moderator then actor end, resolved_at = now()

@@ -6,7 +6,7 @@
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(84);
+select plan(87);
 
 -- owner o (…01), moderator m (…02), members a b c (…03-05, a week in), new member n (…06, today),
 -- author w (…07, a week in), outsider x (…08)
@@ -228,6 +228,13 @@ select is((select array_agg(action || ':' || post_id order by created_at)::text 
 select is((select count(*)::int from public.reports where status = 'actioned' and resolved_by is null and post_id is null and moment_id is null and category = 'spam' and note = 'links to a scam'),
   1, 'a post its author deleted leaves its reports actioned, by nobody');
 select is((select count(*)::int from public.reports where status = 'open' and room_id = '36100000-0000-4000-8000-000000000001'), 0, 'no report stays open without its item');
+
+-- A room goes with its reports, open ones included
+select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000002');
+select is((select status from public.report_content('spam', '36200000-0000-4000-8000-000000000002')), 'open', 'the post shown again after dismissal is reported anew');
+select pg_temp.act_as_superuser();
+select lives_ok($$delete from public.rooms where id = '36100000-0000-4000-8000-000000000001'$$, 'a room with open reports is deleted');
+select is((select count(*)::int from public.reports where room_id = '36100000-0000-4000-8000-000000000001'), 0, 'its reports go with it');
 
 select * from finish();
 rollback;
