@@ -31,7 +31,28 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
         >
           {user ? "Your rooms" : "Rooms"}
         </Link>
-        <div className="ml-auto flex items-center gap-2">
+        {/* Search the rooms from anywhere: the home page's directory answers (Enter sends it). Phones get a link to that search. */}
+        <form role="search" action="/#rooms" method="get" aria-label="Site search" className="ml-auto hidden md:block">
+          <input
+            name="q"
+            type="search"
+            aria-label="Search rooms"
+            placeholder="Search rooms"
+            maxLength={80}
+            className="h-10 w-48 rounded-lg border border-line bg-surface px-3 text-sm text-ink placeholder:text-muted/70 lg:w-64"
+          />
+        </form>
+        <Link
+          href="/#room-search"
+          aria-label="Search rooms"
+          className="ml-auto inline-flex h-11 w-11 items-center justify-center rounded-md text-muted hover:text-ink md:hidden"
+        >
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+            <circle cx="9" cy="9" r="6" />
+            <path d="m14 14 4 4" strokeLinecap="round" />
+          </svg>
+        </Link>
+        <div className="flex items-center gap-2">
           {user ? (
             <>
               <Link

@@ -20,3 +20,22 @@ test("an unknown profile is a readable 404 page", async ({ page }) => {
   await checkPage(page, "not-found");
   expect(errors).toEqual([]);
 });
+
+test("the header's search finds rooms from any page; on a phone it leads to the directory's search", async ({ page }) => {
+  const errors = await watchConsole(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/login");
+  const search = page.getByRole("banner").getByRole("searchbox", { name: "Search rooms" });
+  await search.fill("field recordings");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/\/\?q=field\+recordings#rooms$/);
+  await expect(page.getByText("Rooms whose name contains “field recordings”.")).toBeVisible();
+  await expect(page.getByRole("searchbox", { name: "Search rooms by name" })).toHaveValue("field recordings");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(search).toBeHidden();
+  await page.getByRole("banner").getByRole("link", { name: "Search rooms" }).click();
+  await expect(page).toHaveURL(/\/#room-search$/);
+  await expect(page.getByRole("searchbox", { name: "Search rooms by name" })).toBeInViewport();
+  expect(errors).toEqual([]);
+});

@@ -44,6 +44,20 @@ async function roomWithPosts(label: string) {
 
 const firstCard = (page: Page) => page.getByTestId("post-card").first();
 
+/** The visible controls in the page's main part filled with the brand colour (primary buttons), by their text. */
+async function primaryActions(page: Page): Promise<string[]> {
+  return page.locator("main").evaluate((main) => {
+    const probe = document.createElement("span");
+    probe.className = "bg-accent";
+    document.body.append(probe);
+    const brand = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return [...main.querySelectorAll("a, button, summary")]
+      .filter((element) => element.checkVisibility() && getComputedStyle(element).backgroundColor === brand)
+      .map((element) => element.textContent?.trim() ?? "");
+  });
+}
+
 /** Every control in the room's header and "Add a post" is at least 44 px tall. */
 async function expectThumbSized(page: Page) {
   const heights = await page
@@ -87,6 +101,8 @@ test("the room leads with its music: first post on a phone's first screen, count
   await expect(hereNow.getByRole("status")).toHaveText("Live", { timeout: 20_000 });
   await expect(hereNow.getByRole("list", { name: "Members here now" }).getByRole("listitem")).toHaveCount(1);
   await expectThumbSized(page);
+  // One primary action: the owner's "Start listening together".
+  expect(await primaryActions(page)).toEqual(["Start listening together"]);
 
   // A friend comments: the card's count moves without a reload.
   const { error } = await friendClient.from("moments").insert({ post_id: newest, author_id: friend.id, body: "Third!" } as never);
@@ -99,6 +115,8 @@ test("the room leads with its music: first post on a phone's first screen, count
   await page.getByText("Add a post", { exact: false }).first().click();
   await expect(form).toBeVisible();
   await form.getByLabel("Title").fill("Half typed");
+  // With the form open, its own button is the one primary action.
+  expect(await primaryActions(page)).toEqual([await form.locator('button[type="submit"]').innerText()]);
   await page.getByTestId("add-post").locator("summary").click();
   await expect(form).toBeHidden();
   await page.getByTestId("add-post").locator("summary").click();

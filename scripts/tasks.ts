@@ -442,7 +442,7 @@ async function dbAdvisors(): Promise<number> {
 
 /** Runs scripts/`script` with the stack up (started and then stopped if it was not); a bench that drives a browser gets Chromium installed first. */
 async function bench(script: string, { browser = false } = {}): Promise<number> {
-  if (browser) await ensureDebianPackages([debianPackages.chromium], log);
+  if (browser) await ensureDebianPackages([debianPackages.chromium, debianPackages.emojiFont], log);
   const config = loadConfig();
   const stop = await withStack(config);
   try {

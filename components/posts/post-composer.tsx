@@ -23,7 +23,7 @@ export function PostComposer({ room }: { room: { id: string; slug: string } }) {
         setMode(value);
         if (value === "upload") setUploadShown(true);
       }}
-      className={`min-h-10 rounded-lg px-3 py-2 text-sm font-medium ${mode === value ? "bg-accent text-accent-ink" : "border border-line bg-raised text-ink hover:bg-surface"}`}
+      className={`min-h-10 rounded-lg px-3 py-2 text-sm font-medium ${mode === value ? "border border-accent bg-accent/10 text-accent" : "border border-line bg-raised text-ink hover:bg-surface"}`}
     >
       {label}
     </button>

@@ -15,7 +15,8 @@ export function StartSessionForm({ roomId, slug }: { roomId: string; slug: strin
     <form action={action} className="flex flex-col items-start gap-2">
       <input type="hidden" name="roomId" value={roomId} />
       <input type="hidden" name="slug" value={slug} />
-      <Button type="submit" disabled={pending}>
+      {/* The room's primary action, until "Add a post" is open: then its form's button is (app/globals.css). */}
+      <Button type="submit" disabled={pending} data-room-primary="">
         {pending ? "Starting…" : "Start listening together"}
       </Button>
       {state.status === "error" ? (

@@ -9,6 +9,8 @@ export const debianPackages = {
   pgProve: { name: "libtap-parser-sourcehandler-pgtap-perl", proof: "/usr/bin/pg_prove" },
   plpgsqlCheck: { name: "postgresql-15-plpgsql-check", proof: "/usr/share/postgresql/15/extension/plpgsql_check.control" },
   chromium: { name: "chromium", proof: "/usr/bin/chromium" },
+  // Chromium draws the reactions' emoji with it; without it screenshots show empty boxes.
+  emojiFont: { name: "fonts-noto-color-emoji", proof: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf" },
 } as const;
 
 export type DebianPackage = { name: string; proof: string };

@@ -7,7 +7,7 @@ import { PostComposer } from "../post-composer";
  */
 export function AddPost({ room, primary }: { room: { id: string; slug: string }; primary: boolean }) {
   return (
-    <details className="group flex flex-col" data-testid="add-post">
+    <details className="group flex flex-col" data-testid="add-post" data-add-post="">
       <summary
         className={buttonClasses(
           primary ? "primary" : "secondary",
