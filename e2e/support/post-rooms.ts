@@ -1,9 +1,11 @@
 // Rooms for e2e tests, made as their owner would make them (the create_room RPC, signed in), and
 // reads of what the backend holds, as the database's service role, to check what a page did.
+import { randomUUID } from "node:crypto";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { dbUrl, loadConfig } from "@cuepoint/stack";
 import { anonKey, serviceRoleKey } from "@cuepoint/stack/keys";
+import { wavFile } from "../../tests/helpers/media-files";
 import { apiUrl } from "./users";
 
 const noSession = { persistSession: false, autoRefreshToken: false };
@@ -35,6 +37,26 @@ export async function createRoomAs(
   if (error || !data) throw new Error(`could not create room ${slug}: ${error?.message}`);
   const room = data as { id: string };
   return { id: room.id, slug, name };
+}
+
+/** A post of an uploaded tone (`seconds` long, a WAV file), made by its author as the upload form would. Returns its id. */
+export async function uploadTone(
+  client: SupabaseClient,
+  roomId: string,
+  authorId: string,
+  title: string,
+  seconds: number,
+): Promise<string> {
+  const path = `${roomId}/${authorId}/${randomUUID()}.wav`;
+  const stored = await client.storage.from("media").upload(path, Buffer.from(wavFile(seconds)), { contentType: "audio/wav" });
+  if (stored.error) throw new Error(`could not upload ${title}: ${stored.error.message}`);
+  const { data, error } = await client
+    .from("posts")
+    .insert({ room_id: roomId, author_id: authorId, title, media_kind: "upload", storage_path: path, duration_seconds: seconds })
+    .select("id")
+    .single();
+  if (error || !data) throw new Error(`could not post ${title}: ${error?.message}`);
+  return (data as { id: string }).id;
 }
 
 export async function postsIn(roomId: string) {

@@ -33,6 +33,9 @@ import { probeSocketAfterOnline } from "./socket-probe";
  * - when the page's own membership ends (a `memberships` message for its user, or a refusal after
  *   having been live), it leaves the channel at once: a gated room stops updating; a public room is
  *   rejoined to read along, without presence;
+ * - when the page's person becomes a member (a visitor who joins in place), it joins the channel
+ *   again as theirs: Realtime decides once per join whether a page may share its presence, so a
+ *   channel joined (or written to) as a visitor's never shows the new member as here;
  * - when who may read the room narrows, the room's channel moves to a new topic (./access-epoch.ts):
  *   told so on the old one (`access`), or refused there after a gap, it joins the new one, where the
  *   policies decide again;
@@ -84,6 +87,8 @@ export class RoomConnection {
   private lastRecheckRetry = -Infinity;
   /** The access epoch the current channel was joined at. */
   private epoch = 0;
+  /** The presence key the current channel was joined with ("" for a visitor's page). */
+  private presenceKey = "";
   private readonly onOffline = () => this.wentOffline();
   private readonly onOnline = () => this.cameOnline();
 
@@ -111,7 +116,10 @@ export class RoomConnection {
     };
   }
 
-  /** Later callers may know more (who is signed in, whether the room is gated); the presence key is fixed at join. */
+  /**
+   * Later callers may know more (who is signed in, whether the room is gated). A presence key other
+   * than the channel's (the person just became a member) joins the channel again with it.
+   */
   configure(options: RoomConnectionOptions): void {
     this.options = {
       ...this.options,
@@ -120,6 +128,16 @@ export class RoomConnection {
       ...(options.keepFresh !== undefined ? { keepFresh: options.keepFresh } : {}),
       ...(options.readEpoch !== undefined ? { readEpoch: options.readEpoch } : {}),
     };
+    if (options.presenceKey && options.presenceKey !== this.presenceKey) this.rejoinAs(options.presenceKey);
+  }
+
+  /** Joins the channel again with this presence key, so Realtime checks what the page may share anew. */
+  private rejoinAs(presenceKey: string): void {
+    if (this.stopped || this.endedMessage) return;
+    this.presenceKey = presenceKey;
+    this.missed.gap();
+    if (this.status === "live") this.setStatus("reconnecting", "Rejoining");
+    void this.leaveChannel().then(() => !this.stopped && !this.endedMessage && void this.open(presenceKey));
   }
 
   /** A gated room's member (its channel let them in): re-check every few minutes while the page is open. */
@@ -172,6 +190,7 @@ export class RoomConnection {
 
   private async open(presenceKey: string): Promise<void> {
     const generation = ++this.generation;
+    this.presenceKey = presenceKey;
     // The join carries the session's token as it is now: ask for it first, so a join never goes out
     // as anon (which a gated room refuses) while the client is still fetching it.
     await authorizeLive(this.live);
