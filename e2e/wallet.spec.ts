@@ -22,7 +22,7 @@ async function userOfWallet(address: string) {
   );
 }
 
-test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person is signed in; the same wallet signs in to the same account", async ({
+test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person is signed in, welcomed on the first time; the same wallet signs in to the same account", async ({
   page,
 }) => {
   const errors = await watchConsole(page);
@@ -31,12 +31,23 @@ test("Sign in with Ethereum: the wallet signs an EIP-4361 message and the person
   await expect(page.getByRole("heading", { name: "Sign in with Ethereum" })).toBeVisible();
   await page.getByRole("button", { name: "Connect wallet and sign in" }).click();
   await expectSignedIn(page);
+  // The wallet's first signature made the account: the welcome step comes first, then where they were going.
+  await expect(page).toHaveURL(/\/welcome\?next=%2F$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to Cuepoint");
+  await page.getByLabel("Your name").fill("Wallet Person");
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await page.getByRole("link", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("banner")).toContainText("Wallet Person");
   const first = await userOfWallet(account.address);
   expect(first, "a user with a web3 identity for the wallet").toBeTruthy();
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expectSignedOut(page);
+  // A person's next sign-in comes seconds after the account was made at the very least (the welcome
+  // step counts only a sign-in in the request that made the account).
+  const madeAt = Date.parse(first!.created_at);
+  await expect.poll(() => Date.now() - madeAt, { timeout: 5_000 }).toBeGreaterThan(2_000);
   await page.goto("/login?next=/account");
   await page.getByRole("button", { name: "Connect wallet and sign in" }).click();
   await expect(page).toHaveURL(/\/account$/);

@@ -5,7 +5,7 @@ import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
 import { useEffect, useEffectEvent, useRef } from "react";
 import { type BrowserSupabase, liveClientIfLoaded, whenSupabaseLoads } from "@/lib/supabase/browser-clients";
 import { deferSessionClient } from "@/lib/supabase/deferred-session";
-import { isAuthPage, safeNextPath } from "@/lib/auth/redirect";
+import { afterSignInPath, isAuthPage } from "@/lib/auth/redirect";
 
 /**
  * What the product does on each session event (docs/product.md, "Accounts and sessions").
@@ -46,8 +46,8 @@ export function SessionEvents({ serverUserId }: { serverUserId: string | null })
       case "SIGNED_IN":
         if (userId === renderedUser.current) break;
         renderedUser.current = userId;
-        if (isAuthPage(pathname)) {
-          router.replace(safeNextPath(new URLSearchParams(window.location.search).get("next")));
+        if (isAuthPage(pathname) && session) {
+          router.replace(afterSignInPath(session.user, new URLSearchParams(window.location.search).get("next")));
         }
         router.refresh();
         break;

@@ -50,3 +50,37 @@ export function linkLandingPath(next: string | null | undefined, siteOrigins: re
   if (value.startsWith("/auth/confirm")) return safeNextPath(new URL(value, "http://cuepoint.invalid").searchParams.get("next"));
   return safeNextPath(value);
 }
+
+/**
+ * How close an account's first sign-in is to its creation: Auth stamps both in the one request that
+ * makes the account (milliseconds apart); any later sign-in is a new request, seconds later at least.
+ */
+const firstSignInWindowMs = 2_000;
+
+export interface SignedInUser {
+  created_at?: string;
+  last_sign_in_at?: string | null;
+  app_metadata?: { provider?: string };
+}
+
+/**
+ * Whether this sign-in made the account: a wallet's first signature creates it and signs it in at
+ * once, with names nobody chose yet. (An email account's welcome comes with its confirmation link,
+ * /auth/confirm; an account an administrator made is not a wallet's.)
+ */
+export function isNewWalletAccount(user: SignedInUser): boolean {
+  const created = Date.parse(user.created_at ?? "");
+  const signedIn = Date.parse(user.last_sign_in_at ?? "");
+  return (
+    user.app_metadata?.provider === "web3" &&
+    Number.isFinite(created) &&
+    Number.isFinite(signedIn) &&
+    signedIn - created < firstSignInWindowMs
+  );
+}
+
+/** Where a sign-in on /login or /signup goes: `next`, by way of the welcome step for a wallet's new account. */
+export function afterSignInPath(user: SignedInUser, next: string | null | undefined): string {
+  const destination = safeNextPath(next);
+  return isNewWalletAccount(user) ? `/welcome?next=${encodeURIComponent(destination)}` : destination;
+}

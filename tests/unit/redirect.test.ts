@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { emailRedirect } from "../../lib/auth/links";
-import { isAuthPage, linkLandingPath, safeNextPath } from "../../lib/auth/redirect";
+import { afterSignInPath, isAuthPage, isNewWalletAccount, linkLandingPath, safeNextPath } from "../../lib/auth/redirect";
 
 describe("safeNextPath", () => {
   test.each([
@@ -90,5 +90,34 @@ describe("emailRedirect (the redirect the forms give Supabase Auth)", () => {
   test("the destination on the given origin, kept on the site", () => {
     expect(emailRedirect("/account", "http://localhost:3201")).toBe("http://localhost:3201/account");
     expect(emailRedirect("//evil.example", "http://localhost:3201")).toBe("http://localhost:3201/");
+  });
+});
+
+describe("the welcome step after a wallet's first signature made the account", () => {
+  const made = "2026-11-27T10:00:00.000Z";
+  const wallet = { provider: "web3" };
+  test("a wallet's sign-in in the request that created the account made it: the welcome step comes before next", () => {
+    expect(isNewWalletAccount({ created_at: made, last_sign_in_at: "2026-11-27T10:00:00.400Z", app_metadata: wallet })).toBe(true);
+    expect(afterSignInPath({ created_at: made, last_sign_in_at: "2026-11-27T10:00:01.000Z", app_metadata: wallet }, "/r/synths?x=1")).toBe(
+      `/welcome?next=${encodeURIComponent("/r/synths?x=1")}`,
+    );
+  });
+  test("a later sign-in goes straight to next; an unsafe next is still refused", () => {
+    const later = { created_at: made, last_sign_in_at: "2026-11-28T09:00:00.000Z", app_metadata: wallet };
+    expect(isNewWalletAccount(later)).toBe(false);
+    expect(isNewWalletAccount({ created_at: made, last_sign_in_at: "2026-11-27T10:00:05.000Z", app_metadata: wallet })).toBe(false);
+    expect(afterSignInPath(later, "/account")).toBe("/account");
+    expect(afterSignInPath(later, "//evil.example")).toBe("/");
+    expect(afterSignInPath({ created_at: made, last_sign_in_at: made, app_metadata: wallet }, "https://evil.example/")).toBe(
+      `/welcome?next=${encodeURIComponent("/")}`,
+    );
+  });
+  test("an email account's first password sign-in is not a wallet's: its welcome came with the confirmation link", () => {
+    expect(isNewWalletAccount({ created_at: made, last_sign_in_at: made, app_metadata: { provider: "email" } })).toBe(false);
+    expect(afterSignInPath({ created_at: made, last_sign_in_at: made, app_metadata: { provider: "email" } }, "/")).toBe("/");
+  });
+  test("without the times, it is not taken for a new account", () => {
+    expect(isNewWalletAccount({ app_metadata: wallet })).toBe(false);
+    expect(isNewWalletAccount({ created_at: made, last_sign_in_at: null, app_metadata: wallet })).toBe(false);
   });
 });
