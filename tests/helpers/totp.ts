@@ -10,3 +10,13 @@ export function totp(secret: string, offsetSteps = 0): string {
   const mac = createHmac("sha1", key).update(counter).digest();
   return String((mac.readUInt32BE(mac[19] & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }
+
+/**
+ * Waits, when the current 30 s step ends within `marginMs`, until the next one has begun: the code of
+ * the step before (`totp(secret, -1)`) is accepted only until this step ends (Auth allows one step
+ * either way), so one computed in its last moment could be refused on arrival.
+ */
+export async function clearOfStepEnd(marginMs = 5_000): Promise<void> {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

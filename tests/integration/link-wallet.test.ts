@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { contracts, devAccounts, avatarUrl, seededWallets, smartAccountOwner } from "../../chain/deployment";
 import { linkWalletMessages } from "../../lib/validation/wallet";
 import { anonClient, config } from "../helpers/stack";
-import { totp } from "../helpers/totp";
+import { clearOfStepEnd, totp } from "../helpers/totp";
 import { admin, callLinkWallet, issueNonce, linkMessage, linkWallet, randomWallet, signedInUser, walletsOf } from "../helpers/wallets";
 
 // the first call boots the function (and on a fresh clone fetches its packages)
@@ -312,6 +312,7 @@ describe("two-factor accounts", () => {
   test("a user with a verified authenticator links a wallet only from an aal2 session", async () => {
     const person = await signedInUser("mfa-wallet");
     const { data: factor } = await person.client.auth.mfa.enroll({ factorType: "totp" });
+    await clearOfStepEnd();
     expect(
       (await person.client.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: totp(factor!.totp.secret, -1) })).error,
     ).toBeNull();

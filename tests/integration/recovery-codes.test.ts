@@ -9,7 +9,7 @@ import { makeRecoveryCodes, redeemRecoveryCode } from "@/lib/auth/recovery";
 import { hashRecoveryCode, normaliseRecoveryCode, recoveryMessages } from "@/lib/auth/recovery-codes";
 import type { Database } from "@/types/database";
 import { anonClient } from "../helpers/stack";
-import { totp } from "../helpers/totp";
+import { clearOfStepEnd, totp } from "../helpers/totp";
 import { admin, signedInUser } from "../helpers/wallets";
 
 type Client = SupabaseClient<Database>;
@@ -22,6 +22,7 @@ async function enrolledWithCodes(label: string) {
   const person = await signedInUser(label);
   const { data: factor, error } = await person.client.auth.mfa.enroll({ factorType: "totp" });
   if (error || !factor) throw error ?? new Error("no factor");
+  await clearOfStepEnd();
   expect((await person.client.auth.mfa.challengeAndVerify({ factorId: factor.id, code: totp(factor.totp.secret, -1) })).error).toBeNull();
   const codes = await makeRecoveryCodes(typed(person.client), person.id);
   if (!codes.ok) throw new Error(codes.error);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { createRoom } from "../helpers/rooms";
 import { anonClient } from "../helpers/stack";
-import { totp } from "../helpers/totp";
+import { clearOfStepEnd, totp } from "../helpers/totp";
 import { signedInUser } from "../helpers/wallets";
 
 const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -40,6 +40,7 @@ describe("an owner with a verified authenticator, signed in with the password al
 
     // The owner enrolls an authenticator (their own client is now aal2); the attacker signs in with the password.
     const { data: factor } = await owner.client.auth.mfa.enroll({ factorType: "totp" });
+    await clearOfStepEnd();
     expect(
       (await owner.client.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: totp(factor!.totp.secret, -1) })).error,
     ).toBeNull();
