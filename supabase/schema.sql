@@ -1791,7 +1791,8 @@ CREATE FUNCTION private.rate_limits() RETURNS TABLE(action text, max_count integ
     ('comments', 20, interval '1 minute', 'You''re commenting quickly — try again in {wait}'),
     ('reactions', 60, interval '1 minute', 'You''re reacting quickly — try again in {wait}'),
     ('wallet links', 30, interval '10 minutes', 'Too many attempts to link a wallet — try again in {wait}'),
-    ('recovery codes', 5, interval '15 minutes', 'Too many recovery codes tried — try again in {wait}')
+    ('recovery codes', 5, interval '15 minutes', 'Too many recovery codes tried — try again in {wait}'),
+    ('reports', 20, interval '1 hour', 'You''ve sent a lot of reports — try again in {wait}')
 $$;
 
 ALTER FUNCTION private.rate_limits() OWNER TO postgres;
@@ -2268,6 +2269,25 @@ end;
 $$;
 
 ALTER FUNCTION private.take_rate(action text, person uuid, scope uuid) OWNER TO postgres;
+
+--
+-- Name: take_report_rate(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.take_report_rate() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  -- The server's own writes (no signed-in person) are not limited.
+  if (select auth.uid()) is not null then
+    perform private.take_rate('reports', new.reporter_id);
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.take_report_rate() OWNER TO postgres;
 
 --
 -- Name: term_pattern(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -5706,6 +5726,12 @@ CREATE TRIGGER reactions_from_moment BEFORE INSERT OR UPDATE OF moment_id ON pub
 CREATE TRIGGER reactions_timed_out_refused BEFORE INSERT ON public.reactions FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('user_id');
 
 --
+-- Name: reports reports_rate_limited; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER reports_rate_limited BEFORE INSERT ON public.reports FOR EACH ROW EXECUTE FUNCTION private.take_report_rate();
+
+--
 -- Name: room_blocked_terms room_blocked_terms_compile; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -7460,6 +7486,12 @@ GRANT ALL ON FUNCTION private.suggestion_limit() TO service_role;
 --
 
 REVOKE ALL ON FUNCTION private.take_rate(action text, person uuid, scope uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION take_report_rate(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.take_report_rate() FROM PUBLIC;
 
 --
 -- Name: FUNCTION term_pattern(term text); Type: ACL; Schema: private; Owner: postgres

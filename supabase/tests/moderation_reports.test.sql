@@ -6,7 +6,7 @@
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(87);
+select plan(88);
 
 -- owner o (…01), moderator m (…02), members a b c (…03-05, a week in), new member n (…06, today),
 -- author w (…07, a week in), outsider x (…08)
@@ -228,6 +228,14 @@ select is((select array_agg(action || ':' || post_id order by created_at)::text 
 select is((select count(*)::int from public.reports where status = 'actioned' and resolved_by is null and post_id is null and moment_id is null and category = 'spam' and note = 'links to a scam'),
   1, 'a post its author deleted leaves its reports actioned, by nobody');
 select is((select count(*)::int from public.reports where status = 'open' and room_id = '36100000-0000-4000-8000-000000000001'), 0, 'no report stays open without its item');
+
+-- Reports are rate limited: 20 an hour per person
+select pg_temp.act_as_superuser();
+insert into private.rate_events (action, person) select 'reports', '36000000-0000-4000-8000-000000000002' from generate_series(1, 20);
+select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000002');
+select throws_like($$select public.report_content('spam', '36200000-0000-4000-8000-000000000002')$$, 'You''ve sent a lot of reports — try again in 60 minutes', 'the 21st report in an hour is refused, with the wait');
+select pg_temp.act_as_superuser();
+delete from private.rate_events where action = 'reports' and person = '36000000-0000-4000-8000-000000000002';
 
 -- A room goes with its reports, open ones included
 select pg_temp.act_as('authenticated', '36000000-0000-4000-8000-000000000002');
