@@ -3,7 +3,7 @@ import { type Result, fail, ok } from "@/lib/result";
 import { uuidField } from "@/lib/validation/uuid-schema";
 import { z } from "@/lib/validation/zod";
 import type { Database, Tables } from "@/types/database";
-import { reportError } from "./reports";
+import { reportError, reportMessages } from "./reports";
 
 // Blocked terms and held comments as Postgres holds them (supabase/migrations/
 // 20261129000700_blocked_terms.sql): the room's owner keeps a list of words and phrases; a comment
@@ -38,7 +38,7 @@ export type BlockedTerm = Pick<Tables<"room_blocked_terms">, "id" | "room_id" | 
 /** Whether a comment (or post) is held or hidden from others, and what its author reads about it. */
 export function withheldNote(item: { held_at?: string | null; hidden_at?: string | null }): string | null {
   if (item.held_at) return heldMessages.held;
-  if (item.hidden_at) return "Hidden until a moderator reviews it";
+  if (item.hidden_at) return reportMessages.hidden;
   return null;
 }
 
