@@ -5,9 +5,8 @@ import { Avatar } from "@/components/avatar";
 import { Feed } from "@/components/posts/feed";
 import { GateBadge } from "@/components/rooms/gate-badge";
 import { GateRequirement } from "@/components/rooms/gate-requirement";
-import { HereNowAvatars } from "@/components/rooms/here-now-avatars";
 import { LiveSessionBanner } from "@/components/rooms/live-session-banner";
-import { LazyMembershipForm, LazyStartSessionForm } from "@/components/rooms/member-parts";
+import { LazyHereNowAvatars, LazyMembershipForm, LazyStartSessionForm } from "@/components/rooms/member-parts";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
@@ -123,7 +122,7 @@ export default async function RoomPage({ params, searchParams }: { params: Param
           </div>
         </div>
         {canReadContent ? (
-          <HereNowAvatars
+          <LazyHereNowAvatars
             room={{ id: room.id, slug: room.slug, gated }}
             self={membership && user?.profile ? presenceSelf(user.profile) : null}
           />
