@@ -119,6 +119,34 @@ export interface DirectoryQuery {
   pageSize?: number;
 }
 
+/** What a directory card shows of a room, as one select (its gate, and its activity where the caller may read the room). */
+const directoryColumns =
+  "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance), activity:room_activity(last_activity_at)";
+
+type DirectoryRow = Omit<DirectoryRoom, "gate" | "last_activity_at" | "live"> & {
+  gate: DirectoryRoom["gate"] | DirectoryRoom["gate"][];
+  activity: { last_activity_at: string | null } | { last_activity_at: string | null }[] | null;
+};
+
+/** Rows of `directoryColumns` as cards: the gate and activity unwrapped, and which rooms have a session on now. */
+async function directoryRooms(supabase: Client, page: DirectoryRow[]): Promise<DirectoryRoom[]> {
+  const live = new Set(
+    (
+      await liveSessions(
+        supabase,
+        page.map((room) => room.id),
+      )
+    ).map((session) => session.roomId),
+  );
+  return page.map(({ gate, activity, ...room }) => ({
+    ...room,
+    gate: (Array.isArray(gate) ? gate[0] : gate) ?? null,
+    // RLS answers null for a gated room the caller may not read: its activity stays unknown.
+    last_activity_at: (Array.isArray(activity) ? activity[0] : activity)?.last_activity_at ?? null,
+    live: live.has(room.id),
+  }));
+}
+
 /**
  * Rooms newest first, optionally those whose name contains `search`, one page at a time. Through the
  * `search_rooms` function, which plans each call for its term (see its migration).
@@ -134,29 +162,12 @@ export async function listRooms(
       { search: likePattern(search.trim()), before_created_at: after?.createdAt, before_id: after?.id, page_size: pageSize + 1 },
       { get: true },
     )
-    .select(
-      "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance), activity:room_activity(last_activity_at)",
-    );
+    .select(directoryColumns);
 
   const { data, error } = await query;
   if (error) return { ok: false, error: { kind: "unavailable", message: "We couldn't load the rooms — reload the page in a moment." } };
 
-  const page = data.slice(0, pageSize);
-  const live = new Set(
-    (
-      await liveSessions(
-        supabase,
-        page.map((room) => room.id),
-      )
-    ).map((session) => session.roomId),
-  );
-  const rows = page.map(({ gate, activity, ...room }) => ({
-    ...room,
-    gate: (Array.isArray(gate) ? gate[0] : gate) ?? null,
-    // RLS answers null for a gated room the caller may not read: its activity stays unknown.
-    last_activity_at: (Array.isArray(activity) ? activity[0] : activity)?.last_activity_at ?? null,
-    live: live.has(room.id),
-  }));
+  const rows = await directoryRooms(supabase, data.slice(0, pageSize));
   const last = rows.at(-1);
   return { ok: true, data: { rooms: rows, nextCursor: data.length > pageSize && last ? encodeCursor(last.created_at, last.id) : null } };
 }
@@ -183,14 +194,9 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
 /** Open rooms to start with, for someone new: the busiest ones they have not joined yet. */
 export async function suggestedRooms(supabase: Client, viewerId: string, count = 4): Promise<DirectoryRoom[]> {
   const { data: joined } = await supabase.from("memberships").select("room_id").eq("user_id", viewerId);
-  let query = supabase
-    .from("rooms")
-    .select(
-      "id, slug, name, description, cover_path, visibility, member_count, created_at, gate:room_gates(chain_id, contract_address, standard, token_id, min_balance)",
-    )
-    .eq("visibility", "public");
+  let query = supabase.from("rooms").select(directoryColumns).eq("visibility", "public");
   if (joined?.length) query = query.not("id", "in", `(${joined.map((row) => row.room_id).join(",")})`);
   const { data, error } = await query.order("member_count", { ascending: false }).order("created_at", { ascending: false }).limit(count);
   if (error) return [];
-  return data.map(({ gate, ...room }) => ({ ...room, gate: (Array.isArray(gate) ? gate[0] : gate) ?? null }));
+  return directoryRooms(supabase, data);
 }

@@ -2,7 +2,7 @@
 // anon and as a signed-in person: literal name search (%, _ and * typed are not wildcards), pages
 // newest first by (created_at, id) with no room twice or missed, and the room page's read.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getRoomBySlug, listRooms } from "../../lib/rooms/queries";
+import { getRoomBySlug, listRooms, suggestedRooms } from "../../lib/rooms/queries";
 import { anonClient } from "../helpers/stack";
 import { admin, signedInUser } from "../helpers/wallets";
 
@@ -89,6 +89,28 @@ describe("directory pages", () => {
   test("each room carries its gate (none for open rooms) and member count", async () => {
     const result = await listRooms(anonClient(), { search: `${tag} 100 percent` });
     expect(result.ok && result.data.rooms[0]).toMatchObject({ visibility: "public", gate: null, member_count: 1 });
+  });
+});
+
+describe("suggestedRooms", () => {
+  test("the busiest open rooms the person has not joined, carrying last activity and live like the directory's cards", async () => {
+    const busiest = ids[4];
+    // More members than any room the shared database holds, so it comes first whatever ran before.
+    const { error: counted } = await admin.from("rooms").update({ member_count: 1_000_000 }).eq("id", busiest);
+    expect(counted).toBeNull();
+    const { error: posted } = await admin
+      .from("posts")
+      .insert({ room_id: busiest, author_id: owner.id, title: "Suggested", media_kind: "embed", media_url: "https://vimeo.com/1" });
+    expect(posted).toBeNull();
+    const { error: started } = await admin
+      .from("listening_sessions")
+      .insert({ room_id: busiest, started_by: owner.id, host_id: owner.id, host_seen_at: new Date().toISOString() });
+    expect(started).toBeNull();
+
+    const [first] = await suggestedRooms(visitor.client, visitor.id, 1);
+    expect(first).toMatchObject({ id: busiest, gate: null, live: true, last_activity_at: expect.any(String) });
+    // The owner is a member of it: never suggested to them.
+    expect((await suggestedRooms(owner.client, owner.id, 50)).map((room) => room.id)).not.toContain(busiest);
   });
 });
 
