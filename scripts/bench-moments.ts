@@ -191,13 +191,20 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
   const topic = String((await db.query("select private.current_room_topic('room', $1) as topic", [fixture.roomId])).rows[0].topic);
   const cpuSeconds = databaseCpuMeter();
   const subscribers: Subscriber[] = [];
-  const insertMoment = (body: string) =>
+  const insertMoment = (body: string, author = fixture.ownerId) =>
     db.query("insert into public.moments (post_id, author_id, at_seconds, body) values ($1, $2, 1, $3)", [
       fixture.livePostId,
-      fixture.ownerId,
+      author,
       body,
     ]);
-  const measure = (receivers: Subscriber[], count: number): Promise<Delivery> =>
+  // Each moment by the next member (never the owner, whom slow mode exempts): one each, so slow mode
+  // checks every insert and refuses none.
+  const byMembers = (n: number) => insertMoment(`live-${n}`, fixture.members[n % fixture.members.length]);
+  const measure = (
+    receivers: Subscriber[],
+    count: number,
+    insert: (n: number) => Promise<unknown> = (n) => insertMoment(`live-${n}`),
+  ): Promise<Delivery> =>
     measureDeliveries(
       receivers,
       count,
@@ -209,7 +216,7 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
         }),
       (s) => (s.onBroadcastText = undefined),
       // autocommit: the moment (and its broadcast, written by its trigger) is committed when this returns
-      (n) => insertMoment(`live-${n}`),
+      insert,
       cpuSeconds,
     );
   try {
@@ -234,6 +241,7 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
     console.log(
       `  database CPU per message, ${memberCount} vs ${few} subscribers: ${growth >= 0 ? "+" : ""}${growth.toFixed(0)}%   (goal within ±20%: ${Math.abs(growth) <= 20 ? "met" : "NOT met"})`,
     );
+    await benchModerated(db, fixture, (count, insert) => measure(subscribers, count, insert), byMembers);
 
     await db.query("alter publication supabase_realtime add table public.moments");
     try {
@@ -268,6 +276,45 @@ async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
     for (const s of subscribers) s.ws.close();
     await db.query("delete from public.moments where post_id = $1", [fixture.livePostId]);
     await db.query("delete from realtime.messages where topic = $1", [topic]);
+  }
+}
+
+/** Blocked terms a busy room might keep; none is in the bench's comments, so every comment is checked and none is held. */
+const blockedTerms = Array.from({ length: 50 }, (_, i) => `blockedword${i}`);
+
+/**
+ * The same delivery at full size with the room's moderation on — slow mode (one minute) and 50
+ * blocked terms — against the same without, each moment by a different member, in one run.
+ */
+async function benchModerated(
+  db: pg.Client,
+  fixture: Fixture,
+  measure: (count: number, insert: (n: number) => Promise<unknown>) => Promise<Delivery>,
+  byMembers: (n: number) => Promise<unknown>,
+): Promise<void> {
+  // Members' moments count against slow mode only while their membership counts: fresh checks for the run.
+  await db.query("update public.memberships set verified_at = now() where room_id = $1", [fixture.roomId]);
+  const count = Math.min(messages, fixture.members.length);
+  await measure(20, byMembers);
+  await db.query("delete from public.moments where post_id = $1", [fixture.livePostId]);
+  const without = await measure(count, byMembers);
+  await db.query("delete from public.moments where post_id = $1", [fixture.livePostId]);
+  await db.query("update public.rooms set slow_mode_seconds = 60 where id = $1", [fixture.roomId]);
+  await db.query("insert into public.room_blocked_terms (room_id, term, created_by) select $1, unnest($2::text[]), $3", [
+    fixture.roomId,
+    blockedTerms,
+    fixture.ownerId,
+  ]);
+  try {
+    const moderated = await measure(count, byMembers);
+    reportDelivery(`Each by another member, moderation off (${count} moments), ${memberCount} subscribers:`, without);
+    reportDelivery(`The same with slow mode (60 s) and ${blockedTerms.length} blocked terms on:`, moderated);
+    const change = (percentile(moderated.latencies, 99) / percentile(without.latencies, 99) - 1) * 100;
+    console.log(`  delivery p99 with moderation on vs off: ${change >= 0 ? "+" : ""}${change.toFixed(0)}%`);
+  } finally {
+    await db.query("update public.rooms set slow_mode_seconds = 0 where id = $1", [fixture.roomId]);
+    await db.query("delete from public.room_blocked_terms where room_id = $1", [fixture.roomId]);
+    await db.query("delete from public.moments where post_id = $1", [fixture.livePostId]);
   }
 }
 
