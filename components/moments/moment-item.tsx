@@ -9,12 +9,14 @@ import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
 import { linkClasses } from "@/components/ui/link";
 import { addReaction, deleteMoment, removeReaction, updateMoment } from "@/lib/moments/actions";
+import { withheldNote } from "@/lib/moderation/held";
 import { momentActionMessages } from "@/lib/moments/errors";
 import { reactionCounts } from "@/lib/moments/state";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
 import { reactionEmoji } from "@/lib/moments/rules";
 import { loadMomentSchemas } from "@/lib/moments/schemas";
+import { ReportButton } from "@/components/moderation/report-button";
 import { useMoments } from "./moments-context";
 import { authorName } from "./names";
 
@@ -184,8 +186,10 @@ export function MomentItem({ moment, highlighted }: { moment: Moment; highlighte
       ) : (
         <p className="whitespace-pre-line [overflow-wrap:anywhere]">{moment.body}</p>
       )}
+      {withheldNote(moment) ? <p className="text-sm font-medium text-muted">{withheldNote(moment)}</p> : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Reactions moment={moment} />
+        {viewer.canComment && !own && !editing ? <ReportButton target={{ momentId: moment.id }} /> : null}
         {!editing && (own || mayDelete) ? (
           <div className="flex flex-wrap gap-1">
             {confirming ? (

@@ -6,7 +6,7 @@ import { compareKeys, keyOf, type Moment, type MomentKey } from "./types";
 const momentsPageSize = 50;
 
 const momentColumns =
-  "id, post_id, author_id, at_seconds, body, created_at, updated_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path, ens_name), reactions(id, emoji, user_id)";
+  "id, post_id, author_id, at_seconds, body, created_at, updated_at, hidden_at, held_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path, ens_name), reactions(id, emoji, user_id)";
 
 type Data = Pick<SupabaseClient<Database>, "from" | "rpc">;
 type Page = { moments: Moment[]; next: MomentKey | null };

@@ -18,6 +18,10 @@ export interface MomentReaction {
 export type Moment = Pick<Tables<"moments">, "id" | "post_id" | "author_id" | "at_seconds" | "body" | "created_at" | "updated_at"> & {
   author: MomentAuthor | null;
   reactions: MomentReaction[];
+  /** Hidden by members' reports until a moderator reviews it (only its author and moderators read it then). */
+  hidden_at?: string | null;
+  /** Held for a blocked word until a moderator approves it (only its author and moderators read it then). */
+  held_at?: string | null;
 };
 
 /** A moment's place in the list: by time, general comments (at null) last, then by id. */
