@@ -13,6 +13,9 @@ export const joinRoomMessages = {
     `This room's token is on ${chainName}, which this site can't read right now, so nobody can be let in — ask the room's owner.`,
   gateBroken: (chainName: string) =>
     `This room's token contract on ${chainName} didn't answer a balance check, so nobody can be let in — ask the room's owner to check the gate.`,
+  /** `until` in UTC words; the app words `until` (ISO, in the answer) in the reader's own time zone. */
+  banned: (until: string | null) => (until ? `You were banned from this room until ${until}.` : "You were banned from this room."),
+  walletBanned: "Your wallet was linked to an account banned from this room, so it can't let you in.",
 } as const;
 
 /** How long a gated membership's last balance check stays good before the next visit re-reads it. */
@@ -65,6 +68,8 @@ export type JoinRoomErrorCode =
   | "chain_unreachable"
   | "chain_unavailable"
   | "gate_broken"
+  | "banned"
+  | "wallet_banned"
   | "internal"
   | "offline";
 
@@ -72,4 +77,6 @@ export interface JoinRoomError {
   code: JoinRoomErrorCode;
   error: string;
   requirement?: string;
+  /** code "banned": when the ban ends (ISO 8601, UTC); null: for good. */
+  until?: string | null;
 }

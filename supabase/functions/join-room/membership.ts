@@ -12,6 +12,25 @@ export const fail = (status: number, code: JoinRoomErrorCode, error: string, req
 
 const roomNotFound = () => fail(404, "room_not_found", joinRoomMessages.roomNotFound);
 
+/** "27 Nov 2026, 21:40 UTC": the function does not know the reader's time zone (the app words `until`). */
+function utcWords(iso: string): string {
+  const at = new Date(iso);
+  const month = at.toLocaleString("en-GB", { month: "short", timeZone: "UTC" });
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getUTCDate()} ${month} ${at.getUTCFullYear()}, ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())} UTC`;
+}
+
+const banned = (until: string | null) =>
+  json({ code: "banned", error: joinRoomMessages.banned(until ? utcWords(until) : null), until }, 403);
+const walletBanned = () => fail(403, "wallet_banned", joinRoomMessages.walletBanned);
+
+/** A membership the database would not add: the room went, or a ban holds. */
+function notAdded(added: Exclude<store.AddResult, { ok: true }>): Response {
+  if (added.reason === "banned") return banned(added.until);
+  if (added.reason === "wallet_banned") return walletBanned();
+  return roomNotFound();
+}
+
 /** A reader for the gate's chain, or the answer to send when this site cannot read that chain. */
 function gateReader(gate: Gate): { ok: true; reader: GateReader } | { ok: false; answer: Response } {
   const chain = findChain(chains, gate.chain_id);
@@ -41,8 +60,9 @@ interface Verdict {
   refusal?: { code: "no_wallet" | "not_enough_tokens"; reason: string; requirement: string };
 }
 
-async function checkWallets(reader: GateReader, userId: string): Promise<Verdict> {
-  const wallets = await store.linkedWallets(userId);
+async function checkWallets(reader: GateReader, userId: string, barred: string[]): Promise<Verdict> {
+  // A wallet a ban from this room holds against admits nobody: it is not read at all.
+  const wallets = (await store.linkedWallets(userId)).filter((address) => !barred.includes(address.toLowerCase()));
   const wallet = wallets.length ? await reader.qualifyingWallet(wallets) : null;
   if (wallet) return { wallet };
   const facts = await reader.facts();
@@ -58,19 +78,23 @@ export async function join(userId: string, authorization: string, roomId: string
   if (!room) return roomNotFound();
   const existing = await store.findMembership(roomId, userId);
   if (existing) return json({ membership: existing, already_member: true });
+  const ban = await store.banCheck(roomId, userId);
+  if (ban.banned) return banned(ban.bannedUntil);
 
   if (room.visibility === "public" || !room.gate) {
     // a public room: the caller joins as themself, under the room's policies
     const added = await store.addMembership(store.asCaller(authorization), { room_id: roomId, user_id: userId });
-    if (!added.ok) return roomNotFound();
+    if (!added.ok) return notAdded(added);
     return json({ membership: added.membership, already_member: !added.created }, added.created ? 201 : 200);
   }
 
   const ready = gateReader(room.gate);
   if (!ready.ok) return ready.answer;
+  const linked = await store.linkedWallets(userId);
+  if (linked.length > 0 && linked.every((address) => ban.barredWallets.includes(address.toLowerCase()))) return walletBanned();
   let verdict: Verdict;
   try {
-    verdict = await checkWallets(ready.reader, userId);
+    verdict = await checkWallets(ready.reader, userId, ban.barredWallets);
   } catch (error) {
     return chainFailure(error);
   }
@@ -82,7 +106,7 @@ export async function join(userId: string, authorization: string, roomId: string
     verified_wallet: verdict.wallet,
     verified_at: new Date().toISOString(),
   });
-  if (!added.ok) return roomNotFound();
+  if (!added.ok) return notAdded(added);
   return json({ membership: added.membership, already_member: !added.created }, added.created ? 201 : 200);
 }
 
@@ -98,9 +122,10 @@ export async function recheck(userId: string, roomId: string, now = Date.now()):
 
   const ready = gateReader(room.gate);
   if (!ready.ok) return ready.answer;
+  const { barredWallets } = await store.banCheck(roomId, userId);
   let verdict: Verdict;
   try {
-    verdict = await checkWallets(ready.reader, userId);
+    verdict = await checkWallets(ready.reader, userId, barredWallets);
   } catch (error) {
     return chainFailure(error); // the chain did not answer: the membership stays as it was
   }

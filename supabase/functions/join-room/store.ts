@@ -50,7 +50,27 @@ export async function linkedWallets(userId: string): Promise<string[]> {
   return (data ?? []).map((row) => row.address as string);
 }
 
-export type AddResult = { ok: true; membership: JoinedMembership; created: boolean } | { ok: false; reason: "room_gone" };
+export interface BanCheck {
+  banned: boolean;
+  /** When the ban ends (ISO); null while banned: for good. */
+  bannedUntil: string | null;
+  /** The caller's linked wallets a ban from this room holds against (they admit nobody). */
+  barredWallets: string[];
+}
+
+/** Whether the person is banned from the room, and which of their wallets a ban holds against (public.join_ban_check). */
+export async function banCheck(roomId: string, userId: string): Promise<BanCheck> {
+  const { data, error } = await db.rpc("join_ban_check", { room_id: roomId, user_id: userId }).maybeSingle();
+  if (error) throw error;
+  const row = data as { banned: boolean; banned_until: string | null; barred_wallets: string[] | null } | null;
+  return { banned: row?.banned === true, bannedUntil: row?.banned_until ?? null, barredWallets: row?.barred_wallets ?? [] };
+}
+
+export type AddResult =
+  | { ok: true; membership: JoinedMembership; created: boolean }
+  | { ok: false; reason: "room_gone" }
+  | { ok: false; reason: "banned"; until: string | null }
+  | { ok: false; reason: "wallet_banned" };
 
 /**
  * Adds the membership unless it exists (`on conflict do nothing`, so two joins at once make one),
@@ -66,6 +86,11 @@ export async function addMembership(
     .select(membershipColumns);
   if (error) {
     if (error.code === "23503") return { ok: false, reason: "room_gone" };
+    // The database's ban check (a ban that landed after ours, or a wallet it holds against)
+    if (error.code === "42501" && error.details === "wallet") return { ok: false, reason: "wallet_banned" };
+    if (error.code === "42501" && /banned/.test(error.message)) {
+      return { ok: false, reason: "banned", until: error.details && error.details !== "permanent" ? error.details : null };
+    }
     throw error;
   }
   const inserted = (data ?? [])[0] as JoinedMembership | undefined;
