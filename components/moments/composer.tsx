@@ -7,6 +7,7 @@ import { TextAreaField, TextField } from "@/components/ui/field";
 import { placeStamp } from "@/lib/moments/composer-state";
 import { formatMomentTime } from "@/lib/moments/time";
 import { momentMessages } from "@/lib/moments/rules";
+import { useComposerStanding } from "@/components/moderation/use-standing";
 import { useMoments } from "./moments-context";
 import { usePlayback, usePlaybackStore } from "./playback";
 import { useComposer } from "./use-composer";
@@ -18,7 +19,8 @@ const fields = ["body", "atSeconds"] as const;
  * or types a time of their own; or a general comment, at no time. What was typed stays on any error.
  */
 export function MomentComposer() {
-  const { post, dispatch } = useMoments();
+  const { post, room, dispatch } = useMoments();
+  const standing = useComposerStanding(room.id);
   const store = usePlaybackStore();
   const duration = usePlayback((snapshot) => snapshot.duration);
   const nowText = usePlayback((snapshot) => formatMomentTime(snapshot.time));
@@ -35,7 +37,11 @@ export function MomentComposer() {
     },
     fields,
     notice: () => "Posted.",
-    onPosted: (moment) => dispatch({ type: "upsert", moment }),
+    onPosted: (moment) => {
+      standing.posted();
+      dispatch({ type: "upsert", moment });
+    },
+    onRefused: standing.refresh,
   });
   const { body, stamp: at, errors, formError, pending, posted } = composer;
   const atText = at?.text ?? nowText;
@@ -48,55 +54,67 @@ export function MomentComposer() {
       aria-label="Add a comment"
       className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4"
     >
-      <TextAreaField
-        id="moment-body"
-        label="Your comment"
-        value={body}
-        onChange={(event) => composer.edit(event.target.value)}
-        error={errors.body}
-        hint={`${body.length}/1000`}
-        className="min-h-20"
-      />
-      <div className="flex flex-col items-start gap-3">
-        <label className="flex min-h-10 items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={general}
-            onChange={(event) => setGeneral(event.target.checked)}
-            className="h-4 w-4 accent-accent"
-          />
-          General comment (not at a time)
-        </label>
-        {general ? null : (
-          <div className="flex items-start gap-2">
-            <TextField
-              id="moment-at"
-              label="Time"
-              autoComplete="off"
-              className="max-w-28"
-              value={atText}
-              onChange={(event) => composer.setStamp({ postId: post.id, text: event.target.value, seconds: null })}
-              error={errors.atSeconds}
+      {standing.silenced ? (
+        <p role="status" className="font-medium">
+          {standing.notice}
+        </p>
+      ) : null}
+      <fieldset disabled={standing.silenced} className="contents">
+        <TextAreaField
+          id="moment-body"
+          label="Your comment"
+          value={body}
+          onChange={(event) => composer.edit(event.target.value)}
+          error={errors.body}
+          hint={`${body.length}/1000`}
+          className="min-h-20"
+        />
+        <div className="flex flex-col items-start gap-3">
+          <label className="flex min-h-10 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={general}
+              onChange={(event) => setGeneral(event.target.checked)}
+              className="h-4 w-4 accent-accent"
             />
-            {at ? (
-              <Button variant="ghost" className="mt-[1.625rem]" onClick={() => composer.setStamp(null)}>
-                Use playback time
-              </Button>
-            ) : null}
-          </div>
-        )}
-      </div>
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={pending}>
-          {pending ? "Posting…" : general ? "Comment" : `Comment at ${atText}`}
-        </Button>
-        {posted ? (
-          <p role="status" className="text-sm text-success">
-            {posted}
-          </p>
-        ) : null}
-      </div>
+            General comment (not at a time)
+          </label>
+          {general ? null : (
+            <div className="flex items-start gap-2">
+              <TextField
+                id="moment-at"
+                label="Time"
+                autoComplete="off"
+                className="max-w-28"
+                value={atText}
+                onChange={(event) => composer.setStamp({ postId: post.id, text: event.target.value, seconds: null })}
+                error={errors.atSeconds}
+              />
+              {at ? (
+                <Button variant="ghost" className="mt-[1.625rem]" onClick={() => composer.setStamp(null)}>
+                  Use playback time
+                </Button>
+              ) : null}
+            </div>
+          )}
+        </div>
+        {formError ? <Alert tone="error">{formError}</Alert> : null}
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={pending || standing.waiting}>
+            {pending ? "Posting…" : general ? "Comment" : `Comment at ${atText}`}
+          </Button>
+          {posted && !standing.silenced ? (
+            <p role="status" className="text-sm text-success">
+              {posted}
+            </p>
+          ) : null}
+          {standing.waiting ? (
+            <p role="status" className="text-sm text-muted">
+              {standing.notice}
+            </p>
+          ) : null}
+        </div>
+      </fieldset>
     </form>
   );
 }

@@ -31,6 +31,8 @@ export interface ComposerOptions {
   /** What is said once posted. */
   notice: (atSeconds: number | null) => string;
   onPosted: (moment: Moment) => void;
+  /** The server refused the comment (a timeout, slow mode, …): the form may ask why again. */
+  onRefused?: () => void;
 }
 
 /**
@@ -48,6 +50,7 @@ export function useComposer({
   fields,
   notice,
   onPosted,
+  onRefused,
 }: ComposerOptions) {
   const [state, dispatch] = useReducer(composerReducer, initialComposerState);
   const { body } = state;
@@ -80,7 +83,10 @@ export function useComposer({
       error: unreachable,
       errors: undefined,
     }));
-    if (!answer.ok) return dispatch({ type: "refused", error: answer.error, errors: answer.errors, fields });
+    if (!answer.ok) {
+      onRefused?.();
+      return dispatch({ type: "refused", error: answer.error, errors: answer.errors, fields });
+    }
     onPosted(answer.data);
     dispatch({ type: "posted", notice: notice(atSeconds) });
   }

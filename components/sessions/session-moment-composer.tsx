@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useComposerStanding } from "@/components/moderation/use-standing";
 import { useComposer } from "@/components/moments/use-composer";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -19,6 +20,8 @@ export interface SessionMomentComposerProps {
   onPosted?: (moment: Moment) => void;
   /** Whether commenting is the view's one primary action (not for the host, whose playback control is). */
   primary?: boolean;
+  /** The room: the form says when its person is timed out or slowed, and turns off. */
+  roomId?: string;
 }
 
 const fields = ["body"] as const;
@@ -28,8 +31,9 @@ const fields = ["body"] as const;
  * typing, and with the session, so it lands for everyone at that second. What was typed stays on
  * any error (the session ended, or moved on to another post).
  */
-export function SessionMomentComposer({ sessionId, post, getPosition, onPosted, primary = true }: SessionMomentComposerProps) {
+export function SessionMomentComposer({ sessionId, post, getPosition, onPosted, primary = true, roomId }: SessionMomentComposerProps) {
   const [now, setNow] = useState<number | null>(null);
+  const standing = useComposerStanding(roomId ?? null);
   const composer = useComposer({
     post,
     getPosition,
@@ -41,7 +45,11 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted, 
         : { ok: false, error: "Nothing is playing — comment once the session plays a post." },
     fields,
     notice: (atSeconds) => `Posted at ${formatMomentTime(atSeconds ?? 0)}.`,
-    onPosted: (moment) => onPosted?.(moment),
+    onPosted: (moment) => {
+      standing.posted();
+      onPosted?.(moment);
+    },
+    onRefused: standing.refresh,
   });
   const { body, stamp: current, errors, formError, pending, posted } = composer;
 
@@ -61,31 +69,43 @@ export function SessionMomentComposer({ sessionId, post, getPosition, onPosted, 
       aria-label="Comment during the session"
       className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4"
     >
-      <TextAreaField
-        id="session-moment-body"
-        label="Comment on this moment"
-        value={body}
-        onChange={(event) => composer.edit(event.target.value)}
-        error={errors.body}
-        hint={`${body.length}/1000`}
-        className="min-h-16"
-      />
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant={primary ? "primary" : "secondary"} disabled={pending || !post}>
-          {pending ? "Posting…" : shownSeconds === null || !post ? "Comment" : `Comment at ${formatMomentTime(shownSeconds)}`}
-        </Button>
-        {current ? (
-          <Button variant="ghost" onClick={() => composer.setStamp(composer.capture())}>
-            Use the time now
+      {standing.silenced ? (
+        <p role="status" className="font-medium">
+          {standing.notice}
+        </p>
+      ) : null}
+      <fieldset disabled={standing.silenced} className="contents">
+        <TextAreaField
+          id="session-moment-body"
+          label="Comment on this moment"
+          value={body}
+          onChange={(event) => composer.edit(event.target.value)}
+          error={errors.body}
+          hint={`${body.length}/1000`}
+          className="min-h-16"
+        />
+        {formError ? <Alert tone="error">{formError}</Alert> : null}
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" variant={primary ? "primary" : "secondary"} disabled={pending || !post || standing.waiting}>
+            {pending ? "Posting…" : shownSeconds === null || !post ? "Comment" : `Comment at ${formatMomentTime(shownSeconds)}`}
           </Button>
-        ) : null}
-        {posted ? (
-          <p role="status" className="text-sm text-success">
-            {posted}
-          </p>
-        ) : null}
-      </div>
+          {current ? (
+            <Button variant="ghost" onClick={() => composer.setStamp(composer.capture())}>
+              Use the time now
+            </Button>
+          ) : null}
+          {posted && !standing.silenced ? (
+            <p role="status" className="text-sm text-success">
+              {posted}
+            </p>
+          ) : null}
+          {standing.waiting ? (
+            <p role="status" className="text-sm text-muted">
+              {standing.notice}
+            </p>
+          ) : null}
+        </div>
+      </fieldset>
     </form>
   );
 }

@@ -194,6 +194,7 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
         getPosition={getPosition}
         onPosted={add}
         primary={!isHost}
+        roomId={room.id}
       />
     </section>
   );
