@@ -8,6 +8,7 @@ import { GateRequirement } from "@/components/rooms/gate-requirement";
 import { LiveSessionBanner } from "@/components/rooms/live-session-banner";
 import { LazyHereNowAvatars, LazyMembershipForm, LazyStartSessionForm } from "@/components/rooms/member-parts";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
+import { BanNotice } from "@/components/moderation/ban-notice";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
 import { mayStartSession } from "@/components/sessions/listen-together";
@@ -21,6 +22,8 @@ import { roomHasLiveSession } from "@/lib/sessions/live";
 import type { RoomDetails, RoomGate } from "@/lib/rooms/queries";
 import { gateDetails } from "@/lib/rooms/gate-details";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
+import { roomStanding } from "@/lib/moderation/queries";
+import { isBanned } from "@/lib/moderation/standing";
 import { recordRoomVisit } from "@/lib/rooms/visits";
 
 type Params = Promise<{ slug: string }>;
@@ -65,6 +68,9 @@ export default async function RoomPage({ params, searchParams }: { params: Param
   const ownerWallet = ownerWallets.find((wallet) => wallet.ens_name) ?? ownerWallets[0];
 
   const isMember = membership !== null;
+  // A signed-in visitor may have been banned: they read a public room, told so, and are offered no Join.
+  const standing = user && !isMember ? await roomStanding(supabase, room.id) : null;
+  const banned = standing !== null && isBanned(standing);
   const mayStart = membership !== null && mayStartSession(membership.role, room.session_starters === "members" ? "members" : "moderators");
 
   return (
@@ -97,14 +103,18 @@ export default async function RoomPage({ params, searchParams }: { params: Param
             <h2 id="membership" className="sr-only">
               {gated ? "Who may join" : "Membership"}
             </h2>
-            <MembershipStatus
-              roomId={room.id}
-              slug={room.slug}
-              gated={gated}
-              signedIn={user !== null}
-              membership={membership}
-              requirement={requirement}
-            />
+            {banned ? (
+              <BanNotice until={standing.bannedUntil} />
+            ) : (
+              <MembershipStatus
+                roomId={room.id}
+                slug={room.slug}
+                gated={gated}
+                signedIn={user !== null}
+                membership={membership}
+                requirement={requirement}
+              />
+            )}
           </section>
           <div className="flex flex-wrap items-center gap-2">
             {mayStart && !liveSession ? (
@@ -127,7 +137,9 @@ export default async function RoomPage({ params, searchParams }: { params: Param
             self={membership && user?.profile ? presenceSelf(user.profile) : null}
           />
         ) : null}
-        {liveSession ? <LiveSessionBanner room={{ id: room.id, slug: room.slug }} isMember={isMember} signedIn={user !== null} /> : null}
+        {liveSession && !banned ? (
+          <LiveSessionBanner room={{ id: room.id, slug: room.slug }} isMember={isMember} signedIn={user !== null} />
+        ) : null}
       </section>
 
       <MembershipNotice notice={notice} lapsed={lapsed} />

@@ -11,6 +11,8 @@ import { MomentTimeline } from "@/components/moments/timeline";
 import { MembersOnly } from "@/components/posts/members-only";
 import { JoinInPlace } from "@/components/rooms/membership-join-in-place";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
+import { BanNotice } from "@/components/moderation/ban-notice";
+import { ReportButton } from "@/components/moderation/report-button";
 import { PostManage } from "@/components/posts/post-manage";
 import { PostPlayer } from "@/components/posts/post-player";
 import { formatDuration, formatPostDate } from "@/components/posts/format";
@@ -19,6 +21,8 @@ import { linkClasses } from "@/components/ui/link";
 import { mayDeletePost } from "@/lib/rooms/access";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { getMomentsPage } from "@/lib/moments/queries";
+import { roomStanding } from "@/lib/moderation/queries";
+import { isBanned } from "@/lib/moderation/standing";
 import { getPost } from "@/lib/posts/queries";
 import { checkPlayableUrl } from "@/lib/media/playable";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
@@ -61,6 +65,9 @@ export default async function PostPage({ params }: { params: Params }) {
       ← {room.name}
     </Link>
   );
+  // A signed-in visitor may have been banned: told so, and offered no Join.
+  const standing = userId !== null && access.role === null ? await roomStanding(supabase, room.id) : null;
+  const banNotice = standing && isBanned(standing) ? <BanNotice until={standing.bannedUntil} /> : null;
   if (!access.canRead) {
     return (
       <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
@@ -68,17 +75,18 @@ export default async function PostPage({ params }: { params: Params }) {
         <h1 className="text-2xl font-semibold tracking-tight">{room.name}</h1>
         <MembershipNotice notice={access.notice} lapsed={access.lapsed} />
         <MembersOnly signedIn={userId !== null} />
-        {userId !== null && access.role === null ? (
-          // Join right here: joined, the page re-renders with the post; refused, the reason shows here.
-          <JoinInPlace roomId={room.id} roomName={room.name} gated={room.visibility === "gated"} label="Join this room" />
-        ) : userId === null ? (
-          <Link
-            href={`/login?next=${encodeURIComponent(`/r/${room.slug}/p/${(await params).postId}`)}`}
-            className={`text-sm ${linkClasses}`}
-          >
-            Sign in to join
-          </Link>
-        ) : null}
+        {banNotice ??
+          (userId !== null && access.role === null ? (
+            // Join right here: joined, the page re-renders with the post; refused, the reason shows here.
+            <JoinInPlace roomId={room.id} roomName={room.name} gated={room.visibility === "gated"} label="Join this room" />
+          ) : userId === null ? (
+            <Link
+              href={`/login?next=${encodeURIComponent(`/r/${room.slug}/p/${(await params).postId}`)}`}
+              className={`text-sm ${linkClasses}`}
+            >
+              Sign in to join
+            </Link>
+          ) : null)}
       </main>
     );
   }
@@ -104,6 +112,7 @@ export default async function PostPage({ params }: { params: Params }) {
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
+      {banNotice}
       <PostMoments
         post={{ id: post.id, durationSeconds }}
         room={{ id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" }}
@@ -151,7 +160,11 @@ export default async function PostPage({ params }: { params: Params }) {
             </time>
           </p>
         </div>
+        {post.hidden_at ? (
+          <Alert>Hidden until a moderator reviews it: members&apos; reports hid this post from everyone else.</Alert>
+        ) : null}
         {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
+        {access.role !== null && !isAuthor ? <ReportButton target={{ postId: post.id }} /> : null}
         <RoomLive
           room={{ id: room.id, slug: room.slug, gated: room.visibility === "gated" }}
           self={profile ? presenceSelf(profile) : null}
