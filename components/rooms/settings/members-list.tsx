@@ -3,6 +3,7 @@ import { Avatar } from "@/components/avatar";
 import { linkClasses } from "@/components/ui/link";
 import { WalletAddress } from "@/components/wallet-address";
 import type { RoomMember } from "@/lib/rooms/members";
+import { MemberModeration } from "@/components/moderation/member-moderation";
 import { MemberActions, type MemberPermissions } from "./member-actions";
 
 const roleNames = { owner: "Owner", moderator: "Moderator", member: "Member" } as const;
@@ -38,8 +39,8 @@ export function MembersList({
       </div>
       <p className="text-sm text-muted">
         {viewer.role === "owner"
-          ? "You make members moderators and back, and remove anyone. Moderators remove members."
-          : "As a moderator you remove members. Only the owner changes roles."}
+          ? "You make members moderators and back, and remove, time out or ban anyone. Moderators do that to members."
+          : "As a moderator you remove, time out or ban members. Only the owner changes roles."}
       </p>
       <ul className="flex flex-col divide-y divide-line">
         {members.map((member) => (
@@ -69,7 +70,13 @@ export function MembersList({
                 ) : null}
               </div>
             </div>
-            <MemberActions roomId={roomId} userId={member.userId} name={member.displayName} can={permissions(viewer, member)} />
+            <div className="flex flex-col items-start gap-2 sm:items-end">
+              <MemberActions roomId={roomId} userId={member.userId} name={member.displayName} can={permissions(viewer, member)} />
+              {/* Whoever the viewer may remove, they may also time out or ban (Postgres holds the same rule). */}
+              {permissions(viewer, member).remove ? (
+                <MemberModeration roomId={roomId} userId={member.userId} name={member.displayName} />
+              ) : null}
+            </div>
           </li>
         ))}
       </ul>

@@ -73,6 +73,11 @@ export default async function RoomSettingsPage({ params, searchParams }: { param
         <p className="text-muted">
           {isOwner ? "You own this room." : "You moderate this room."} Its address is <span className="font-mono">/r/{room.slug}</span>.
         </p>
+        <p>
+          <Link href={`/r/${room.slug}/moderation`} className={`text-sm ${linkClasses}`}>
+            Reports, bans and the moderation log
+          </Link>
+        </p>
       </div>
       {moved ? <Alert tone="success">Room saved. Its address is now /r/{room.slug}.</Alert> : null}
       <Card>
