@@ -234,6 +234,18 @@ describe("the threshold (3 distinct members of at least a day)", () => {
     ]);
   });
 
+  test("three reports sent at the same moment still hide the item: they are counted one after another", async () => {
+    const postId = await newPost("At once");
+    const answers = await Promise.all(members.map((reporter) => reportContent(reporter.client, { postId, category: "spam" })));
+    expect(answers.map((answer) => answer.ok)).toEqual([true, true, true]);
+    expect(await seen(newcomer.client, "posts", postId)).toBe(0);
+    const hidden = await adminQuery<{ n: number }>(
+      "select count(*)::int as n from public.moderation_log where post_id = $1 and action = 'post_hidden'",
+      [postId],
+    );
+    expect(hidden).toEqual([{ n: 1 }]);
+  });
+
   test("reports from members who joined within the day do not count, however many", async () => {
     const postId = await newPost("Newcomers");
     const fresh = await Promise.all(["rep-fresh-1", "rep-fresh-2", "rep-fresh-3"].map((label) => signedInUser(label)));
