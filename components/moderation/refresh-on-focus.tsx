@@ -11,7 +11,7 @@ export function RefreshOnFocus({ seconds = 15 }: { seconds?: number }) {
   const router = useRouter();
   useEffect(() => {
     const refresh = () => {
-      if (document.visibilityState === "visible") router.refresh();
+      if (document.visibilityState === "visible" && navigator.onLine) router.refresh();
     };
     const timer = setInterval(refresh, seconds * 1000);
     document.addEventListener("visibilitychange", refresh);

@@ -24,7 +24,7 @@ export interface ComposerStanding {
 
 /**
  * The signed-in person's standing in the room for a comment form: read from `my_room_standing` when
- * the form appears, when the tab comes back, every 15 s while it is shown and after any refusal, so a
+ * the form appears, when the tab or the connection comes back, every 15 s while it is shown and online, and after any refusal, so a
  * timeout a moderator gives while the page is open turns the form off without a reload. Times are said
  * in the reader's own zone; slow mode counts down each second.
  */
@@ -45,16 +45,19 @@ export function useComposerStanding(roomId: string | null): ComposerStanding {
 
   useEffect(() => {
     refresh();
+    // Not while the tab is hidden or the browser is offline (it asks again when back).
     const recheck = () => {
-      if (document.visibilityState === "visible") refresh();
+      if (document.visibilityState === "visible" && navigator.onLine) refresh();
     };
     const timer = setInterval(recheck, recheckMs);
     document.addEventListener("visibilitychange", recheck);
     window.addEventListener("focus", recheck);
+    window.addEventListener("online", recheck);
     return () => {
       clearInterval(timer);
       document.removeEventListener("visibilitychange", recheck);
       window.removeEventListener("focus", recheck);
+      window.removeEventListener("online", recheck);
     };
   }, [refresh]);
 
