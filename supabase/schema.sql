@@ -5630,12 +5630,6 @@ CREATE TRIGGER moments_from_post BEFORE INSERT OR UPDATE OF post_id, at_seconds 
 CREATE TRIGGER moments_hold_blocked_terms BEFORE INSERT OR UPDATE OF body ON public.moments FOR EACH ROW EXECUTE FUNCTION private.hold_blocked_terms();
 
 --
--- Name: moments moments_slow_mode; Type: TRIGGER; Schema: public; Owner: postgres
---
-
-CREATE TRIGGER moments_slow_mode BEFORE INSERT ON public.moments FOR EACH ROW EXECUTE FUNCTION private.enforce_slow_mode();
-
---
 -- Name: moments moments_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -5646,6 +5640,12 @@ CREATE TRIGGER moments_timed_out_refused BEFORE INSERT OR UPDATE ON public.momen
 --
 
 CREATE TRIGGER moments_touch_updated_at BEFORE UPDATE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
+
+--
+-- Name: moments moments_unhurried_by_slow_mode; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_unhurried_by_slow_mode BEFORE INSERT ON public.moments FOR EACH ROW EXECUTE FUNCTION private.enforce_slow_mode();
 
 --
 -- Name: moments moments_withheld_keeps_edit_time; Type: TRIGGER; Schema: public; Owner: postgres

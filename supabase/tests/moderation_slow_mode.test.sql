@@ -7,7 +7,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(46);
+select plan(47);
 
 create function pg_temp.logged(what text) returns int
 language sql as $$ select count(*)::int from public.moderation_log where room_id = '5e100000-0000-4000-8000-000000000001' and action = what $$;
@@ -50,6 +50,14 @@ select ok((select slow_mode_applies and slow_mode_seconds = 30 and next_comment_
   'their standing says when the next comment may go');
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
 select lives_ok($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000d', 'mine') $$, 'another member''s comment is theirs to time');
+-- timed out after that comment: the timeout is what they read, not the slow-mode wait
+select pg_temp.act_as_superuser();
+insert into public.timeouts (room_id, user_id, expires_at) values ('5e100000-0000-4000-8000-000000000001', '5e000000-0000-4000-8000-00000000000d', now() + interval '1 hour');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
+select throws_like($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000d', 'again') $$,
+  'You''re timed out until %', 'a timed-out member within the gap reads that they are timed out');
+select pg_temp.act_as_superuser();
+delete from public.timeouts where user_id = '5e000000-0000-4000-8000-00000000000d';
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
 select lives_ok($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000b', 'one') $$, 'a moderator comments');
 select lives_ok($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000b', 'two') $$, '…and again at once: moderators are exempt');
