@@ -2524,7 +2524,7 @@ begin
   delete from public.presence p where p.room_id = ban_member.room_id and p.user_id = ban_member.user_id;
 
   perform private.log_moderation(ban_member.room_id, 'ban', ban_member.user_id, null, null,
-    given_reason || case when ban_member.expires_at is null then '' else ' (until ' || private.iso_time(ban_member.expires_at) || ')' end);
+    concat_ws(' ', nullif(given_reason, ''), '(until ' || private.iso_time(ban_member.expires_at) || ')'));
   return saved;
 end;
 $$;
@@ -4096,7 +4096,7 @@ begin
     where s.room_id = time_out_member.room_id and s.host_id = time_out_member.user_id and s.ended_at is null;
 
   perform private.log_moderation(time_out_member.room_id, 'timeout', time_out_member.user_id, null, null,
-    given_reason || ' (until ' || private.iso_time(saved.expires_at) || ')');
+    concat_ws(' ', nullif(given_reason, ''), '(until ' || private.iso_time(saved.expires_at) || ')'));
   return saved;
 end;
 $$;

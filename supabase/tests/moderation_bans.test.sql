@@ -5,7 +5,7 @@
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(54);
+select plan(55);
 
 -- o owner (…a), m moderator (…b), m2 moderator (…c), a member (…d), b member (…e), n outsider (…f),
 -- x second account of a (…9)
@@ -129,6 +129,8 @@ select lives_ok($$ select public.ban_member('48100000-0000-4000-8000-00000000000
 select pg_temp.act_as_superuser();
 select ok(not pg_temp.is_member('48100000-0000-4000-8000-000000000002', '48000000-0000-4000-8000-00000000000d'), 'the gated membership ends');
 select is(pg_temp.epoch('48100000-0000-4000-8000-000000000002'), 1, '…and the gated room''s epoch moves on');
+select is((select reason from public.moderation_log where action = 'ban' and room_id = '48100000-0000-4000-8000-000000000002'), 'ban evasion',
+  'a ban for good is logged with its reason alone');
 select throws_ok($$ insert into public.memberships (room_id, user_id, role, verified_wallet, verified_at) values
   ('48100000-0000-4000-8000-000000000002', '48000000-0000-4000-8000-00000000000d', 'member', '0x480000000000000000000000000000000000000d', now()) $$,
   '42501', 'You were banned from this room', 'the banned account is not let back in, whatever checks its tokens (the service role included)');

@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(46);
+select plan(48);
 
 -- o owner (…a), m moderator (…b), h member who hosts (…c), p member (…d), n outsider (…e); a second
 -- moderator m2 (…f) of the public room
@@ -141,6 +141,11 @@ select lives_ok($$ select public.time_out_member('5e100000-0000-4000-8000-000000
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000f');
 select throws_ok($$ insert into public.moments (post_id, author_id, at_seconds, body) values ('5e200000-0000-4000-8000-000000000001', '5e000000-0000-4000-8000-00000000000f', 7, 'mod') $$,
   '42501', null, 'a timed-out moderator cannot comment either');
+select pg_temp.act_as_superuser();
+select matches((select reason from public.moderation_log where action = 'timeout' and target_user_id = '5e000000-0000-4000-8000-00000000000f'),
+  '^\(until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)$', 'a timeout without a reason is logged with its end alone');
+select matches((select reason from public.moderation_log where action = 'timeout' and target_user_id = '5e000000-0000-4000-8000-00000000000c'),
+  '^flooding \(until [^)]+\)$', '…and with one, the reason then its end');
 select pg_temp.act_as_superuser();
 update public.timeouts set created_at = now() - interval '1 hour', expires_at = now() - interval '1 second';
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000f');
