@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { BlockedTerms } from "@/components/moderation/blocked-terms";
+import { ModerationLive } from "@/components/moderation/moderation-live";
 import { ModerationLog } from "@/components/moderation/moderation-log";
 import { ModerationQueue } from "@/components/moderation/queue";
 import { RefreshOnFocus } from "@/components/moderation/refresh-on-focus";
@@ -67,6 +68,7 @@ export default async function ModerationPage({ params, searchParams }: { params:
   const isOwner = role === "owner";
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
+      <ModerationLive roomId={room.id} epoch={room.access_epoch} />
       <RefreshOnFocus />
       <div className="flex flex-col gap-1">
         <Link href={`/r/${room.slug}`} className={`text-sm ${linkClasses}`}>
