@@ -818,7 +818,7 @@ begin
     where c.room_id = new.room_id and c.author_id = new.author_id and c.created_at > now() - make_interval(secs => gap);
   if last_at is not null then
     next_at := last_at + make_interval(secs => gap);
-    raise exception 'Slow mode is on in this room — you can comment again in %', private.wait_words(next_at - now())
+    raise exception 'Slow mode is on in this room — you can comment again in %', private.wait_words(least(next_at - now(), make_interval(secs => gap)))
       using errcode = 'PT429', detail = private.iso_time(next_at), hint = 'slow_mode';
   end if;
   return new;

@@ -7,7 +7,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(47);
+select plan(48);
 
 create function pg_temp.logged(what text) returns int
 language sql as $$ select count(*)::int from public.moderation_log where room_id = '5e100000-0000-4000-8000-000000000001' and action = what $$;
@@ -48,6 +48,14 @@ select throws_ok($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000c
   'PT429', 'Slow mode is on in this room — you can comment again in 30 seconds', '…and the next comment within the gap is refused, saying how long to wait');
 select ok((select slow_mode_applies and slow_mode_seconds = 30 and next_comment_at > now() from public.my_room_standing('5e100000-0000-4000-8000-000000000001')),
   'their standing says when the next comment may go');
+-- A comment that waited on the lock behind one sent at the same moment began its transaction first:
+-- its wait still reads at most the gap (the earlier comment stamped half a second after this "now").
+select pg_temp.act_as_superuser();
+update public.moments set created_at = now() + interval '0.5 seconds'
+  where author_id = '5e000000-0000-4000-8000-00000000000c' and body = 'first';
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000c');
+select throws_ok($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000c', 'raced') $$,
+  'PT429', 'Slow mode is on in this room — you can comment again in 30 seconds', '…and the wait never reads longer than the gap');
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
 select lives_ok($$ select pg_temp.comment('5e000000-0000-4000-8000-00000000000d', 'mine') $$, 'another member''s comment is theirs to time');
 -- timed out after that comment: the timeout is what they read, not the slow-mode wait
