@@ -9,7 +9,9 @@ import { createConfirmedUser } from "./support/users";
 // the middle of a listening session — the spammer's comment form says until when, without a reload —
 // then bans them, and the spammer's open page leaves the room and says they were banned. A third
 // member reports the spammer's comment: with the room's threshold at 1 (set on the moderation page)
-// it disappears for everyone at once and waits in the moderation queue, where the owner removes it.
+// it disappears for everyone at once and arrives live in the moderation queue, where the owner
+// removes it. On the way: a second report is told plainly, slow mode counts down, a blocked word holds
+// a comment until the owner approves it, and a member who doesn't moderate is kept off the page.
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -145,22 +147,49 @@ test("a moderator times out a spammer mid-session (live), a third member's repor
   ).toBeVisible();
   await expect(postComposer(t.page).getByRole("button", { name: "Comment", exact: true })).toBeDisabled();
 
+  // A blocked word holds a comment: its author reads "Held for review", the others don't see it, and
+  // the owner approves it from the queue. (Slow mode off first: the third member just commented.)
+  await mod.getByLabel("Slow mode", { exact: true }).selectOption({ label: "Off" });
+  await mod.getByRole("button", { name: "Save slow mode" }).click();
+  await expect(mod.getByRole("status").filter({ hasText: "Slow mode is off." })).toBeVisible();
+  await mod.getByLabel("Word or phrase").fill("CheapCoin");
+  await mod.getByRole("button", { name: "Block", exact: true }).click();
+  await expect(mod.getByRole("list", { name: "Blocked words" })).toContainText("CheapCoin");
+  await t.page.reload();
+  await postComposer(t.page).getByLabel("General comment (not at a time)").check();
+  await postComposer(t.page).getByLabel("Your comment").fill("Who wants cheapcoin?");
+  await postComposer(t.page).getByRole("button", { name: "Comment", exact: true }).click();
+  await expect(comment(t.page, "Who wants cheapcoin?")).toContainText("Held for review");
+  // The spammer, another member, reads the post without it.
+  const sPost = await s.context.newPage();
+  await sPost.goto(postPath);
+  await expect(sPost.getByRole("heading", { name: "Moderated tone" })).toBeVisible();
+  await expect(comment(sPost, "Lovely tone, thanks")).toBeVisible();
+  await expect(comment(sPost, "Who wants cheapcoin?")).toHaveCount(0);
+  const heldItem = mod.locator("[data-queue-item]").filter({ hasText: "Who wants cheapcoin?" });
+  await expect(heldItem).toContainText("Held for its words", { timeout: 8_000 });
+  await heldItem.getByRole("button", { name: "Approve this comment" }).click();
+  await expect(mod.locator("[data-queue-item]")).toHaveCount(0);
+  // Approved, it arrives on the spammer's open page.
+  await expect(comment(sPost, "Who wants cheapcoin?")).toBeVisible();
+  await expect(comment(sPost, "Who wants cheapcoin?")).not.toContainText("Held for review");
+
   // Mid-session, the owner times the spammer out for an hour from the members list.
   await mod.goto(`/r/${room.slug}/settings`);
   const spammerRow = mod.getByRole("listitem").filter({ hasText: "Spam Sender" });
-  await spammerRow.getByText("Time out or ban", { exact: true }).click();
+  await spammerRow.locator("summary").click();
   await spammerRow.getByLabel("Time out for").selectOption({ label: "1 hour" });
   await spammerRow.getByLabel("Reason (optional)").fill("Spamming links");
   await spammerRow.getByRole("button", { name: "Time out", exact: true }).click();
   await expect(spammerRow.getByRole("status").filter({ hasText: "Spam Sender is timed out." })).toBeVisible();
+  await checkPage(mod, "moderation-member-actions");
 
   // The spammer's session page says until when without a reload, and its form is off.
   await expect(sessionComposer(s.page).getByText(timedOutLine)).toBeVisible({ timeout: 25_000 });
   await expect(sessionComposer(s.page).getByLabel("Comment on this moment")).toBeDisabled();
   await checkPage(s.page, "moderation-timed-out-composer");
   // The post page's form says the same.
-  const sPost = await s.context.newPage();
-  await sPost.goto(postPath);
+  await sPost.reload();
   await expect(postComposer(sPost).getByText(timedOutLine)).toBeVisible();
   await expect(postComposer(sPost).getByLabel("Your comment")).toBeDisabled();
 

@@ -44,7 +44,13 @@ export function MemberModeration({
 
   return (
     <details className="group w-full rounded-lg border border-line sm:w-auto">
-      <summary className="flex min-h-11 cursor-pointer items-center px-3 text-sm font-medium" aria-label={`${label}: ${name}`}>
+      <summary
+        className="flex min-h-11 cursor-pointer list-none items-center gap-2 px-3 text-sm font-medium [&::-webkit-details-marker]:hidden"
+        aria-label={`${label}: ${name}`}
+      >
+        <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
+          ›
+        </span>
         {label}
       </summary>
       <div className="flex flex-col gap-4 border-t border-line p-3 sm:w-80">

@@ -44,7 +44,7 @@ export function MembersList({
       </p>
       <ul className="flex flex-col divide-y divide-line">
         {members.map((member) => (
-          <li key={member.userId} className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center sm:justify-between">
+          <li key={member.userId} className="flex flex-col gap-3 py-3 sm:flex-row sm:items-start sm:justify-between">
             <div className="flex min-w-0 items-center gap-3">
               <Avatar path={member.avatarPath} name={member.displayName} size={40} />
               <div className="flex min-w-0 flex-col">
