@@ -202,6 +202,9 @@ test("a moderator times out a spammer mid-session (live), a third member's repor
   // The spammer's open post page leaves the room: a visitor now, told they were banned, with no form.
   await expect(sPost.getByTestId("ban-notice")).toHaveText(/^You were banned from this room until .+\.$/, { timeout: 20_000 });
   await expect(postComposer(sPost)).toHaveCount(0);
+  // Their open session page leaves too: no player, no comment form.
+  await expect(sessionComposer(s.page)).toHaveCount(0, { timeout: 20_000 });
+  await expect(s.page.locator("main audio, main video")).toHaveCount(0);
   await sPost.goto(`/r/${room.slug}`);
   await expect(sPost.getByTestId("ban-notice")).toHaveText(/^You were banned from this room until .+\.$/);
   await expect(sPost.getByRole("button", { name: /^Join/ })).toHaveCount(0);
