@@ -5,7 +5,7 @@ import { useSyncExternalStore } from "react";
 const noop = () => () => undefined;
 
 /** "21:40" today, else "28 Nov, 21:40": in the reader's own locale and time zone. */
-export function formatLocalTime(iso: string, now = Date.now()): string {
+function formatLocalTime(iso: string, now = Date.now()): string {
   const at = new Date(iso);
   const sameDay = new Date(now).toDateString() === at.toDateString();
   return sameDay

@@ -9,7 +9,7 @@ import { reportItem } from "@/lib/moderation/report-actions";
 import { type ReportCategory, reportCategories, reportCategoryLabels } from "@/lib/moderation/reports";
 import { fail } from "@/lib/result";
 
-export const reportedMessage = "Reported — thank you. Moderators will review it.";
+const reportedMessage = "Reported — thank you. Moderators will review it.";
 
 /**
  * "Report" on a post or a comment someone else wrote: a small disclosure with the five categories and

@@ -24,7 +24,7 @@ export interface LogEntry {
   createdAt: string;
 }
 
-export interface ModerationPageData {
+interface ModerationPageData {
   queue: QueueItem[];
   terms: BlockedTerm[];
   log: LogEntry[];
