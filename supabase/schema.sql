@@ -3648,7 +3648,7 @@ begin
       end if;
       perform private.log_moderation(item.room_id, case when what = 'post' then 'post_hidden' else 'comment_hidden' end,
         item.author_id, item.post_id, report_content.moment_id,
-        format('Reported by %s members', reporters), null);
+        format('Reported by %s %s', reporters, case when reporters = 1 then 'member' else 'members' end), null);
     end if;
   end if;
   perform private.signal_moderators(item.room_id, item.post_id, report_content.moment_id, 'reported');

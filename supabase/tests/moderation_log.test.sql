@@ -5,7 +5,7 @@
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(19);
+select plan(20);
 
 -- owner o (…a), moderator m (…b), member a (…c), outsider n (…d)
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -54,6 +54,17 @@ select pg_temp.act_as_superuser();
 select throws_ok($$update public.moderation_log set reason = 'x' where room_id = '47100000-0000-4000-8000-000000000001'$$, '42501', 'The moderation log cannot be changed', 'the table''s owner cannot edit the log');
 select throws_ok($$delete from public.moderation_log where room_id = '47100000-0000-4000-8000-000000000001'$$, '42501', 'The moderation log cannot be changed', 'the table''s owner cannot delete from the log');
 select throws_ok($$truncate public.moderation_log$$, '42501', 'The moderation log cannot be changed', 'nobody truncates the log');
+
+-- The database's own entry when reports hide an item, in plain words for one reporter
+update public.rooms set report_threshold = 1 where id = '47100000-0000-4000-8000-000000000001';
+update public.memberships set joined_at = now() - interval '2 days' where room_id = '47100000-0000-4000-8000-000000000001';
+insert into public.posts (id, room_id, author_id, title, media_kind, media_url) values
+  ('47200000-0000-4000-8000-000000000001', '47100000-0000-4000-8000-000000000001', '47000000-0000-4000-8000-00000000000a', 'Log post', 'embed', 'https://vimeo.com/1');
+select pg_temp.act_as('authenticated', '47000000-0000-4000-8000-00000000000c');
+select public.report_content('spam', '47200000-0000-4000-8000-000000000001');
+select pg_temp.act_as_superuser();
+select is((select reason from public.moderation_log where action = 'post_hidden' and post_id = '47200000-0000-4000-8000-000000000001'),
+  'Reported by 1 member', 'one report that hides an item is logged as "Reported by 1 member"');
 
 -- A deleted account leaves its entries; a deleted room takes its log with it
 delete from auth.users where id = '47000000-0000-4000-8000-00000000000c';
