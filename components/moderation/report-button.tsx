@@ -6,10 +6,8 @@ import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
 import { networkMessage } from "@/lib/auth/messages";
 import { reportItem } from "@/lib/moderation/report-actions";
-import { type ReportCategory, reportCategories, reportCategoryLabels } from "@/lib/moderation/reports";
+import { type ReportCategory, reportCategories, reportCategoryLabels, reportMessages } from "@/lib/moderation/reports";
 import { fail } from "@/lib/result";
-
-const reportedMessage = "Reported — thank you. Moderators will review it.";
 
 /**
  * "Report" on a post or a comment someone else wrote: a small disclosure with the five categories and
@@ -46,7 +44,7 @@ export function ReportButton({ target }: { target: { postId: string } | { moment
           setError(null);
           startTransition(async () => {
             const answer = await reportItem({ ...target, category, note }).catch(() => fail(networkMessage));
-            if (answer.ok) setDone(reportedMessage);
+            if (answer.ok) setDone(reportMessages.reported);
             else if (/already reported/i.test(answer.error)) setDone(`You've already reported this ${what}. Moderators will review it.`);
             else setError(answer.error);
           });

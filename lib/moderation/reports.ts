@@ -34,7 +34,7 @@ export const reportMessages = {
   noteTooLong: `Notes are up to ${reportLimits.noteMax} characters`,
   reasonTooLong: `Reasons are up to ${reportLimits.reasonMax} characters`,
   oneItem: "Name one post or one comment",
-  reported: "Thanks — the room's moderators will take a look.",
+  reported: "Reported — thank you. Moderators will review it.",
   hidden: "Hidden until a moderator reviews it",
 } as const;
 
