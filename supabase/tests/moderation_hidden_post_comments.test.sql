@@ -1,10 +1,12 @@
 -- Comments under a hidden post (20261129001100_comments_under_a_hidden_post.sql): while reports hide
 -- a post, its comments are read only by the post's author, each comment's own author and the room's
 -- owner and moderators — over REST and the live channel — and come back when the post is shown again.
+-- Its title stays hidden where a live session names what it plays (20261129001200: live_now,
+-- who_is_here).
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(11);
+select plan(15);
 
 -- owner o (…a), moderator m (…b), post author p (…c), commenter k (…d), another member n (…e)
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -59,6 +61,26 @@ select is((select count(*)::int from realtime.messages where topic like 'room:49
   'a comment made or edited under the hidden post is not sent to the room');
 select is((select count(*)::int from realtime.messages where topic like 'room:49100000-0000-4000-8000-000000000001%' and event = 'moments'
   and payload -> 'record' ->> 'body' = 'on the fine post'), 1, 'a comment under a shown post is');
+
+-- A session plays the hidden post, and the poster is here playing it: its title shows only to the
+-- post's author and the room's moderators.
+insert into public.listening_sessions (room_id, started_by, host_id, host_seen_at, post_id, playing) values
+  ('49100000-0000-4000-8000-000000000001', '49000000-0000-4000-8000-00000000000a', '49000000-0000-4000-8000-00000000000a', now(),
+   '49200000-0000-4000-8000-000000000001', true);
+insert into public.presence (room_id, user_id, tab_id, session_id, playing_post_id) select
+  '49100000-0000-4000-8000-000000000001', '49000000-0000-4000-8000-00000000000c', gen_random_uuid(), s.id, '49200000-0000-4000-8000-000000000001'
+  from public.listening_sessions s where s.room_id = '49100000-0000-4000-8000-000000000001';
+select pg_temp.act_as('authenticated', '49000000-0000-4000-8000-00000000000e');
+select is((select post_title from public.live_now(50) where room_id = '49100000-0000-4000-8000-000000000001'), null,
+  'live now does not name the hidden post to another member');
+select is((select playing_title from public.who_is_here('49100000-0000-4000-8000-000000000001') where user_id = '49000000-0000-4000-8000-00000000000c'), null,
+  'nor does who is here');
+select pg_temp.act_as('authenticated', '49000000-0000-4000-8000-00000000000b');
+select is((select post_title from public.live_now(50) where room_id = '49100000-0000-4000-8000-000000000001'), 'Reported',
+  'a moderator reads its title in live now');
+select is((select playing_title from public.who_is_here('49100000-0000-4000-8000-000000000001') where user_id = '49000000-0000-4000-8000-00000000000c'), 'Reported',
+  '…and in who is here');
+select pg_temp.act_as_superuser();
 
 -- Shown again (the reports dismissed): its comments are everyone's again.
 update public.posts set hidden_at = null where id = '49200000-0000-4000-8000-000000000001';
