@@ -117,6 +117,32 @@ $$;
 ALTER FUNCTION private.announce_access_epoch() OWNER TO postgres;
 
 --
+-- Name: announce_standing(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.announce_standing(target_room uuid, target_user uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  topic text := private.current_room_topic('room', target_room);
+begin
+  if topic is null then
+    return;
+  end if;
+  perform realtime.send(jsonb_build_object('room_id', target_room, 'user_id', target_user), 'standing', topic, true);
+end;
+$$;
+
+ALTER FUNCTION private.announce_standing(target_room uuid, target_user uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION announce_standing(target_room uuid, target_user uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.announce_standing(target_room uuid, target_user uuid) IS 'Tells the room''s channel that the person''s standing (timeout) changed, with ids only: their open comment forms ask my_room_standing again.';
+
+--
 -- Name: ban_wallets_of_banned_accounts(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -203,6 +229,10 @@ declare
   was_withheld boolean := tg_op <> 'INSERT' and tg_table_name in ('posts', 'moments') and private.is_withheld(to_jsonb(old));
   now_withheld boolean := tg_op <> 'DELETE' and tg_table_name in ('posts', 'moments') and private.is_withheld(now_row);
   operation text := tg_op;
+  -- A comment made or edited under a hidden post: not for the room (the post's readers are its
+  -- author and the moderators, who read it from the page).
+  under_hidden_post boolean := tg_op <> 'DELETE' and tg_table_name = 'moments'
+    and exists (select 1 from public.posts p where p.id = (now_row ->> 'post_id')::uuid and p.hidden_at is not null);
 begin
   -- A room deleted with everything in it: nobody is left to tell.
   if room_topic is null then
@@ -218,6 +248,9 @@ begin
         and m.extension = 'broadcast'
         and m.event = tg_table_name
         and m.payload -> 'record' ->> 'id' = old.id::text;
+  end if;
+  if under_hidden_post and not now_withheld then
+    return null;
   end if;
   -- Hidden or held: the room's readers hear nothing of it (it was never theirs, or it leaves them as
   -- a delete); shown again, it arrives as new.
@@ -1690,6 +1723,28 @@ $$;
 ALTER FUNCTION private.only_owner_sets_session_starters() OWNER TO postgres;
 
 --
+-- Name: post_hidden_from_caller(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.post_hidden_from_caller(target_post uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select exists (
+    select 1 from public.posts p
+    where p.id = target_post and p.hidden_at is not null and p.author_id is distinct from (select auth.uid())
+  );
+$$;
+
+ALTER FUNCTION private.post_hidden_from_caller(target_post uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION post_hidden_from_caller(target_post uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.post_hidden_from_caller(target_post uuid) IS 'Whether the post is hidden by reports and not the caller''s: its comments are then not theirs to read.';
+
+--
 -- Name: presence_lifetime(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2902,6 +2957,7 @@ begin
     raise exception 'That person isn''t timed out in this room' using errcode = '22023';
   end if;
   perform private.log_moderation(lift_timeout.room_id, 'timeout_lifted', lift_timeout.user_id);
+  perform private.announce_standing(lift_timeout.room_id, lift_timeout.user_id);
 end;
 $$;
 
@@ -4097,6 +4153,7 @@ begin
 
   perform private.log_moderation(time_out_member.room_id, 'timeout', time_out_member.user_id, null, null,
     concat_ws(' ', nullif(given_reason, ''), '(until ' || private.iso_time(saved.expires_at) || ')'));
+  perform private.announce_standing(time_out_member.room_id, time_out_member.user_id);
   return saved;
 end;
 $$;
@@ -6413,7 +6470,7 @@ CREATE POLICY "Members react as themselves" ON public.reactions FOR INSERT TO au
 
 CREATE POLICY "Moments are readable by whoever may read the room; hidden or he" ON public.moments FOR SELECT TO anon, authenticated USING ((((room_id IN ( SELECT private.my_room_ids() AS my_room_ids)) OR (EXISTS ( SELECT 1
    FROM public.rooms r
-  WHERE ((r.id = moments.room_id) AND (r.visibility = 'public'::text))))) AND (((hidden_at IS NULL) AND (held_at IS NULL)) OR (author_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(moments.room_id) AS moderates_room))));
+  WHERE ((r.id = moments.room_id) AND (r.visibility = 'public'::text))))) AND (((hidden_at IS NULL) AND (held_at IS NULL) AND (NOT private.post_hidden_from_caller(post_id))) OR (author_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(moments.room_id) AS moderates_room))));
 
 --
 -- Name: wallet_nonces Nonces are the server's alone; Type: POLICY; Schema: public; Owner: postgres
@@ -6899,6 +6956,12 @@ REVOKE ALL ON FUNCTION private.add_room_owner_membership() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.announce_access_epoch() FROM PUBLIC;
 
 --
+-- Name: FUNCTION announce_standing(target_room uuid, target_user uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.announce_standing(target_room uuid, target_user uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION ban_wallets_of_banned_accounts(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7294,6 +7357,14 @@ REVOKE ALL ON FUNCTION private.narrow_access_when_gated() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.only_owner_sets_session_starters() FROM PUBLIC;
+
+--
+-- Name: FUNCTION post_hidden_from_caller(target_post uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.post_hidden_from_caller(target_post uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.post_hidden_from_caller(target_post uuid) TO anon;
+GRANT ALL ON FUNCTION private.post_hidden_from_caller(target_post uuid) TO authenticated;
 
 --
 -- Name: FUNCTION presence_lifetime(); Type: ACL; Schema: private; Owner: postgres

@@ -3,10 +3,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { moderationMessages, untilWords } from "@/lib/moderation/errors";
 import { fetchStanding } from "@/lib/moderation/rpc";
+import { namesPerson } from "@/lib/realtime/room-channel";
+import { useRoomChannel } from "@/lib/realtime/use-room-channel";
 import { type RoomStanding, afterComment, isBanned, isTimedOut, slowModeWaitMs } from "@/lib/moderation/standing";
 import { loadSupabaseData } from "@/lib/supabase/browser-clients";
 
-/** How often an open composer asks again whether its person was timed out (while the tab is shown). */
+/** How often an open composer asks again whether its person was timed out (while the tab is shown), in case the channel's word was missed. */
 const recheckMs = 15_000;
 
 export interface ComposerStanding {
@@ -24,11 +26,13 @@ export interface ComposerStanding {
 
 /**
  * The signed-in person's standing in the room for a comment form: read from `my_room_standing` when
- * the form appears, when the tab or the connection comes back, every 15 s while it is shown and online, and after any refusal, so a
- * timeout a moderator gives while the page is open turns the form off without a reload. Times are said
+ * the form appears, as soon as the room's channel says the person's standing changed (a timeout given
+ * or lifted: event "standing", naming `userId`), when the tab or the connection comes back, every 15 s
+ * while it is shown and online, and after any refusal, so a timeout a moderator gives while the page is
+ * open turns the form off at once, without a reload. Times are said
  * in the reader's own zone; slow mode counts down each second.
  */
-export function useComposerStanding(roomId: string | null): ComposerStanding {
+export function useComposerStanding(roomId: string | null, userId: string | null): ComposerStanding {
   const [standing, setStanding] = useState<RoomStanding | null>(null);
   const [now, setNow] = useState(() => Date.now());
 
@@ -42,6 +46,18 @@ export function useComposerStanding(roomId: string | null): ComposerStanding {
       })
       .catch(() => undefined);
   }, [roomId]);
+
+  // The room's channel names whose standing changed (ids only): this person's form asks for its own.
+  useRoomChannel(
+    roomId && userId ? roomId : null,
+    {
+      onStanding: (change) => {
+        if (namesPerson(change, userId)) refresh();
+      },
+    },
+    undefined,
+    { userId },
+  );
 
   useEffect(() => {
     refresh();

@@ -19,8 +19,8 @@ const fields = ["body", "atSeconds"] as const;
  * or types a time of their own; or a general comment, at no time. What was typed stays on any error.
  */
 export function MomentComposer() {
-  const { post, room, dispatch } = useMoments();
-  const standing = useComposerStanding(room.id);
+  const { post, room, viewer, dispatch } = useMoments();
+  const standing = useComposerStanding(room.id, viewer.userId);
   const store = usePlaybackStore();
   const duration = usePlayback((snapshot) => snapshot.duration);
   const nowText = usePlayback((snapshot) => formatMomentTime(snapshot.time));

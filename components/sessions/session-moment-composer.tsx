@@ -22,6 +22,8 @@ export interface SessionMomentComposerProps {
   primary?: boolean;
   /** The room: the form says when its person is timed out or slowed, and turns off. */
   roomId?: string;
+  /** The signed-in person: the room's channel naming them (a timeout given or lifted) has the form ask its standing again. */
+  userId?: string;
 }
 
 const fields = ["body"] as const;
@@ -31,9 +33,17 @@ const fields = ["body"] as const;
  * typing, and with the session, so it lands for everyone at that second. What was typed stays on
  * any error (the session ended, or moved on to another post).
  */
-export function SessionMomentComposer({ sessionId, post, getPosition, onPosted, primary = true, roomId }: SessionMomentComposerProps) {
+export function SessionMomentComposer({
+  sessionId,
+  post,
+  getPosition,
+  onPosted,
+  primary = true,
+  roomId,
+  userId,
+}: SessionMomentComposerProps) {
   const [now, setNow] = useState<number | null>(null);
-  const standing = useComposerStanding(roomId ?? null);
+  const standing = useComposerStanding(roomId ?? null, userId ?? null);
   const composer = useComposer({
     post,
     getPosition,

@@ -195,6 +195,7 @@ function SessionMoments({ post }: { post: SessionPost | null }) {
         onPosted={add}
         primary={!isHost}
         roomId={room.id}
+        userId={self.user_id}
       />
     </section>
   );

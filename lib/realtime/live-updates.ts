@@ -30,6 +30,10 @@ export const isMembershipChange: Guard<{ operation: string; room_id: string; use
   typeof payload.room_id === "string" &&
   typeof payload.user_id === "string";
 
+/** Someone's standing in a room changed (a timeout given or lifted): ids only. */
+export const isStandingChange: Guard<{ room_id: string; user_id: string }> = (payload): payload is { room_id: string; user_id: string } =>
+  isObject(payload) && typeof payload.room_id === "string" && typeof payload.user_id === "string";
+
 /** A listening session's row: an id and a room. */
 export const isSessionRow: Guard<{ id: string; room_id: string }> = (payload): payload is { id: string; room_id: string } =>
   isObject(payload) && typeof payload.id === "string" && typeof payload.room_id === "string";

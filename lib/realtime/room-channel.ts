@@ -6,7 +6,8 @@ import { rowChangeOf } from "./live-updates";
  * The room's live channel, `room:{room id}` (suffixed `:{epoch}` once access has narrowed:
  * ./access-epoch.ts): a private Realtime channel that the database
  * broadcasts every change to posts, moments and reactions to (event = table name, payload from
- * realtime.broadcast_changes), and membership changes (event "memberships"). Presence rides on it.
+ * realtime.broadcast_changes), membership changes (event "memberships") and changes of someone's
+ * standing, a timeout given or lifted (event "standing", ids only). Presence rides on it.
  */
 
 export const roomTables = ["posts", "moments", "reactions"] as const;
@@ -32,6 +33,14 @@ export type MembershipChange = {
   role: "owner" | "moderator" | "member" | null;
 };
 
+/** Someone's standing in the room changed (timed out, or the timeout lifted): ids only, never why. */
+export type StandingChange = { room_id: string; user_id: string };
+
+/** A standing change about `userId` (signed out: none is). */
+export function namesPerson(change: StandingChange, userId: string | null | undefined): boolean {
+  return Boolean(userId) && change.user_id === userId;
+}
+
 /**
  * The channel's state: `refused` when the policies on realtime.messages turned the join down (not a
  * reader of this room); `ended` when the page's own membership ended and it left the channel.
@@ -43,6 +52,8 @@ export type RoomChannelHandlers = {
   onChange?: (change: RoomRowChange) => void;
   /** Someone's membership of the room changed. */
   onMembership?: (change: MembershipChange) => void;
+  /** Someone's standing changed (a timeout given or lifted): whoever it names asks for theirs again. */
+  onStanding?: (change: StandingChange) => void;
   /** The channel's state; `refused` when the policies on realtime.messages turned the join down. */
   onStatus?: (status: RoomChannelStatus, detail?: string) => void;
   /**

@@ -9,12 +9,13 @@ import {
   type RoomChannelStatus,
   type RoomRowChange,
   type MembershipChange,
+  type StandingChange,
   endsMembershipOf,
   isRoomRowChange,
   roomTables,
   roomTopic,
 } from "./room-channel";
-import { deliver, isMembershipChange } from "./live-updates";
+import { deliver, isMembershipChange, isStandingChange } from "./live-updates";
 import type { PresenceMeta } from "./presence";
 import { membershipEndedMessage, takeOwnLeave } from "./room-messages";
 import { probeSocketAfterOnline } from "./socket-probe";
@@ -211,6 +212,9 @@ export class RoomConnection {
     channel.on("broadcast", { event: "memberships" }, ({ payload }) =>
       deliver("membership", payload, isMembershipChange, (change) => this.membership(change as MembershipChange)),
     );
+    channel.on("broadcast", { event: "standing" }, ({ payload }) =>
+      deliver("standing", payload, isStandingChange, (change) => this.standing(change)),
+    );
     channel.on("presence", { event: "sync" }, () => {
       if (channel !== this.channel) return;
       const state = channel.presenceState<PresenceMeta>() as unknown as Record<string, PresenceMeta[]>;
@@ -246,6 +250,10 @@ export class RoomConnection {
   private membership(change: MembershipChange): void {
     this.each((subscriber) => subscriber.onMembership?.(change));
     if (endsMembershipOf(change, this.options.userId ?? null)) this.membershipEnded();
+  }
+
+  private standing(change: StandingChange): void {
+    this.each((subscriber) => subscriber.onStanding?.(change));
   }
 
   /** Who may read the room narrowed: its channel is on a new topic now; join it (the policies decide). */

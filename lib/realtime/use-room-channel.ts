@@ -50,6 +50,7 @@ function useConnection(
       const proxy: Required<RoomSubscriber> = {
         onChange: (change) => startTransition(() => latest.current.subscriber.onChange?.(change)),
         onMembership: (change) => startTransition(() => latest.current.subscriber.onMembership?.(change)),
+        onStanding: (change) => latest.current.subscriber.onStanding?.(change),
         onStatus: (status, detail) => startTransition(() => latest.current.subscriber.onStatus?.(status, detail)),
         onResync: () => latest.current.subscriber.onResync?.(),
         onPresence: (state) => startTransition(() => latest.current.subscriber.onPresence?.(state)),
