@@ -202,9 +202,16 @@ test("a moderator times out a spammer mid-session (live), a third member's repor
   // The spammer's open post page leaves the room: a visitor now, told they were banned, with no form.
   await expect(sPost.getByTestId("ban-notice")).toHaveText(/^You were banned from this room until .+\.$/, { timeout: 20_000 });
   await expect(postComposer(sPost)).toHaveCount(0);
-  // Their open session page leaves too: no player, no comment form.
+  // Their open session page leaves too: no player, no comment form; it says they were banned, with no invitation to join.
   await expect(sessionComposer(s.page)).toHaveCount(0, { timeout: 20_000 });
   await expect(s.page.locator("main audio, main video")).toHaveCount(0);
+  await expect(s.page.getByTestId("ban-notice")).toHaveText(/^You were banned from this room until .+\.$/);
+  await expect(s.page.getByText(/join the room/i)).toHaveCount(0);
+  // Opened again, the session page says the same, with no Join.
+  await s.page.reload();
+  await expect(s.page.getByTestId("ban-notice")).toHaveText(/^You were banned from this room until .+\.$/);
+  await expect(s.page.getByText(/join the room|only members/i)).toHaveCount(0);
+  await checkPage(s.page, "moderation-banned-session");
   await sPost.goto(`/r/${room.slug}`);
   await expect(sPost.getByTestId("ban-notice")).toHaveText(/^You were banned from this room until .+\.$/);
   await expect(sPost.getByRole("button", { name: /^Join/ })).toHaveCount(0);

@@ -4,7 +4,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
 import { PlaybackProvider } from "@/components/moments/playback-provider";
 import { type BrowserData, loadSupabaseData } from "@/lib/supabase/browser-clients";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
 import { personName } from "@/lib/people/names";
@@ -18,6 +17,7 @@ import { QueuePanel } from "./queue-panel";
 import { SessionBar } from "./session-bar";
 import { SessionMomentComposer } from "./session-moment-composer";
 import { SessionPlayer, VolumeControl } from "./session-player";
+import { SessionRefused } from "./session-refused";
 import { SessionTicker } from "./session-ticker";
 
 /** The session page's client part: the session engine, the player, and the controls around it. */
@@ -87,7 +87,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
     }
   };
 
-  if (session.status === "refused") return <Alert tone="error">{session.statusDetail}</Alert>;
+  if (session.status === "refused") return <SessionRefused roomId={session.room.id} message={session.statusDetail} />;
   if (!session.session) return <StartSession posts={posts} />;
 
   return (

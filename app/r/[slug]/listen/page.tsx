@@ -2,10 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { GateRequirement } from "@/components/rooms/gate-requirement";
+import { BanNotice } from "@/components/moderation/ban-notice";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
 import { SessionPage } from "@/components/sessions/session-page";
 import { Alert } from "@/components/ui/alert";
 import { linkClasses } from "@/components/ui/link";
+import { roomStanding } from "@/lib/moderation/queries";
+import { isBanned } from "@/lib/moderation/standing";
 import { type GateDetails, gateDetails } from "@/lib/rooms/gate-details";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 import { getLiveSession, getSessionPosts } from "@/lib/sessions/queries";
@@ -43,6 +46,17 @@ export default async function ListenPage({ params }: { params: Params }) {
   );
   const heading = <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">Listen together</h1>;
   if (!membership || !user?.profile) {
+    // A signed-in person who was banned is told so, with no invitation to join.
+    const standing = user && !membership ? await roomStanding(supabase, room.id) : null;
+    if (standing && isBanned(standing)) {
+      return (
+        <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
+          {roomLink}
+          {heading}
+          <BanNotice until={standing.bannedUntil} />
+        </main>
+      );
+    }
     return (
       <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:py-10">
         {roomLink}
