@@ -2984,6 +2984,7 @@ CREATE FUNCTION public.live_now(max_sessions integer DEFAULT 12) RETURNS TABLE(s
   left join (select private.my_room_ids() as room_id) mine on mine.room_id = r.id
   left join public.profiles h on h.id = s.host_id
   left join public.posts po on po.id = s.post_id
+    and (not private.post_hidden_from_caller(po.id) or private.moderates_room(r.id))
   left join lateral (
     select count(distinct p.user_id)::integer as listeners from public.presence p
     where p.room_id = s.room_id and p.session_id = s.id
@@ -4270,6 +4271,7 @@ CREATE FUNCTION public.who_is_here(target_room uuid) RETURNS TABLE(user_id uuid,
   join public.profiles pr on pr.id = pp.user_id
   join public.memberships m on m.room_id = target_room and m.user_id = pp.user_id
   left join public.posts po on po.id = pp.playing_post_id
+    and (not private.post_hidden_from_caller(po.id) or private.moderates_room(target_room))
   left join lateral (
     select wa.ens_name, wa.ens_avatar from public.wallets wa
     where wa.user_id = pp.user_id and wa.ens_name is not null
