@@ -195,6 +195,47 @@ $$;
 ALTER FUNCTION private.broadcast_membership_change() OWNER TO postgres;
 
 --
+-- Name: broadcast_new_notification(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.broadcast_new_notification() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not new.held then
+    perform realtime.send(jsonb_build_object('id', new.id, 'kind', new.kind), 'notification', 'user:' || new.user_id::text, true);
+  end if;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.broadcast_new_notification() OWNER TO postgres;
+
+--
+-- Name: broadcast_notifications_read(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.broadcast_notifications_read() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  person uuid;
+begin
+  for person in
+    select distinct n.user_id from changed n join previous o on o.id = n.id
+    where o.read_at is distinct from n.read_at
+  loop
+    perform realtime.send(jsonb_build_object('read', true), 'notifications_read', 'user:' || person::text, true);
+  end loop;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.broadcast_notifications_read() OWNER TO postgres;
+
+--
 -- Name: broadcast_queue_change(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -626,6 +667,95 @@ $_$;
 ALTER FUNCTION private.compile_blocked_terms() OWNER TO postgres;
 
 --
+-- Name: converse_about_comment(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.converse_about_comment() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  added uuid[] := '{}';
+  everyone_named uuid[];
+  visible_now boolean := new.hidden_at is null and new.held_at is null and new.deleted_at is null;
+  -- Shown for the first time: new and not held, or approved. (Shown again after reports were
+  -- dismissed is not new: its people were told when it was made.)
+  first_shown boolean := tg_op = 'INSERT' or (old.held_at is not null and new.held_at is null);
+  parent_author uuid;
+  person uuid;
+begin
+  if tg_op = 'INSERT' or new.body is distinct from old.body then
+    added := private.sync_mentions('moments', new.id, new.room_id, new.body);
+  end if;
+  if not visible_now then
+    return null;
+  end if;
+  if not first_shown then
+    -- An edit: only those it newly names.
+    foreach person in array added loop
+      perform private.notify(person, 'mention', new.author_id, new.room_id, new.post_id, new.id);
+    end loop;
+    return null;
+  end if;
+  -- New, or shown for the first time (approved): the parent's author, and everyone it names.
+  if new.parent_id is not null then
+    select c.author_id into parent_author from public.moments c where c.id = new.parent_id and c.deleted_at is null;
+    -- Told even when they can no longer read the room: they learn that someone answered, not what.
+    if parent_author is not null then
+      perform private.notify(parent_author, 'reply', new.author_id, new.room_id, new.post_id, new.id);
+    end if;
+  end if;
+  select coalesce(array_agg(m.user_id), '{}') into everyone_named from public.mentions m where m.moment_id = new.id;
+  foreach person in array everyone_named loop
+    if person is distinct from parent_author then
+      perform private.notify(person, 'mention', new.author_id, new.room_id, new.post_id, new.id);
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.converse_about_comment() OWNER TO postgres;
+
+--
+-- Name: FUNCTION converse_about_comment(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.converse_about_comment() IS 'Keeps a comment''s mentions and tells the people it answers and names, once the room can see it.';
+
+--
+-- Name: converse_about_post(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.converse_about_post() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  added uuid[] := '{}';
+  visible_now boolean := not private.is_withheld(to_jsonb(new));
+  first_shown boolean := tg_op = 'INSERT' or (to_jsonb(old) ->> 'held_at' is not null and to_jsonb(new) ->> 'held_at' is null);
+  person uuid;
+begin
+  if tg_op = 'INSERT' or new.body is distinct from old.body then
+    added := private.sync_mentions('posts', new.id, new.room_id, new.body);
+  end if;
+  if not visible_now then
+    return null;
+  end if;
+  if first_shown then
+    select coalesce(array_agg(m.user_id), '{}') into added from public.mentions m where m.post_id = new.id;
+  end if;
+  foreach person in array added loop
+    perform private.notify(person, 'mention', new.author_id, new.room_id, new.id, null);
+  end loop;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.converse_about_post() OWNER TO postgres;
+
+--
 -- Name: count_comment_activity(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1039,6 +1169,27 @@ ALTER FUNCTION private.hold_blocked_terms() OWNER TO postgres;
 COMMENT ON FUNCTION private.hold_blocked_terms() IS 'Holds a comment (held_at) whose words contain one of its room''s blocked terms, unless its author moderates the room.';
 
 --
+-- Name: holds_back(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.holds_back(recipient uuid, actor uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select actor is not null
+     and coalesce((select s.hold_strangers from public.notification_settings s where s.user_id = recipient), true)
+     and not private.shares_a_room(recipient, actor);
+$$;
+
+ALTER FUNCTION private.holds_back(recipient uuid, actor uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION holds_back(recipient uuid, actor uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.holds_back(recipient uuid, actor uuid) IS 'Whether a notification from actor to recipient is held back: they share no room and the recipient holds strangers back.';
+
+--
 -- Name: host_quiet_after(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1249,6 +1400,35 @@ CREATE FUNCTION private.iso_time(moment timestamp with time zone) RETURNS text
 $$;
 
 ALTER FUNCTION private.iso_time(moment timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: keep_deleted_comment_with_replies(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.keep_deleted_comment_with_replies() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if old.parent_id is not null or old.deleted_at is not null
+     or not exists (select 1 from public.posts p where p.id = old.post_id)
+     or not exists (select 1 from public.moments r where r.parent_id = old.id) then
+    return old;
+  end if;
+  delete from public.reactions x where x.moment_id = old.id;
+  update public.moments c set body = '', deleted_at = now(), hidden_at = null, held_at = null
+    where c.id = old.id;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.keep_deleted_comment_with_replies() OWNER TO postgres;
+
+--
+-- Name: FUNCTION keep_deleted_comment_with_replies(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.keep_deleted_comment_with_replies() IS 'Deleting a comment with replies leaves it as "Comment deleted" (no words, reactions or mentions) above them.';
 
 --
 -- Name: keep_profile_ens_name(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1559,6 +1739,26 @@ $$;
 ALTER FUNCTION private.membership_counts(room_visibility text, member_role text, verified_at timestamp with time zone) OWNER TO postgres;
 
 --
+-- Name: mentioned_handles(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.mentioned_handles(body text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(array_agg(distinct lower(m[1])), '{}')
+  from regexp_matches(coalesce(body, ''), '(?:^|[^A-Za-z0-9_@./])@([A-Za-z0-9_]{3,24})(?![A-Za-z0-9_])', 'g') as m;
+$$;
+
+ALTER FUNCTION private.mentioned_handles(body text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION mentioned_handles(body text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.mentioned_handles(body text) IS 'The @names in a text: 3–24 of a-z 0-9 _, not inside a word, an email address or a URL.';
+
+--
 -- Name: moderated_item(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1610,6 +1810,49 @@ ALTER FUNCTION private.moderates_room(target_room uuid) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION private.moderates_room(target_room uuid) IS 'Whether the caller is the room''s owner or one of its moderators (their membership counting now).';
+
+--
+-- Name: moment_as_reply(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.moment_as_reply() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  parent record;
+begin
+  if new.parent_id is null then
+    if tg_op = 'UPDATE' and old.parent_id is not null then
+      raise exception 'A reply stays a reply' using errcode = '22023', constraint = 'moments_parent_fixed';
+    end if;
+    return new;
+  end if;
+  if tg_op = 'UPDATE' and new.parent_id is distinct from old.parent_id then
+    raise exception 'A reply stays under the comment it answers' using errcode = '22023', constraint = 'moments_parent_fixed';
+  end if;
+  select c.id, c.post_id, c.at_seconds, c.parent_id, c.deleted_at into parent
+    from public.moments c where c.id = new.parent_id;
+  if not found or (tg_op = 'INSERT' and parent.deleted_at is not null) then
+    raise exception 'That comment is no longer there' using errcode = '23503', constraint = 'moments_parent_id_fkey';
+  end if;
+  if parent.parent_id is not null then
+    raise exception 'Reply to the comment that started the thread' using errcode = '22023', constraint = 'moments_parent_is_not_a_reply';
+  end if;
+  new.post_id := parent.post_id;
+  new.at_seconds := parent.at_seconds;
+  new.session_id := null;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.moment_as_reply() OWNER TO postgres;
+
+--
+-- Name: FUNCTION moment_as_reply(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.moment_as_reply() IS 'A reply answers a comment the replier can read, one level deep, and takes that comment''s post and time.';
 
 --
 -- Name: moment_from_post(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1703,6 +1946,163 @@ $$;
 ALTER FUNCTION private.narrow_access_when_gated() OWNER TO postgres;
 
 --
+-- Name: notify(uuid, text, uuid, uuid, uuid, uuid, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.notify(recipient uuid, what text, actor uuid, target_room uuid, target_post uuid DEFAULT NULL::uuid, target_moment uuid DEFAULT NULL::uuid, details jsonb DEFAULT '{}'::jsonb) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if recipient is null or recipient is not distinct from actor
+     or not exists (select 1 from public.profiles p where p.id = recipient)
+     or not private.wants_notification(recipient, what, target_room, target_post) then
+    return;
+  end if;
+  insert into public.notifications (user_id, kind, actor_id, room_id, post_id, moment_id, data, held)
+  values (recipient, what, actor, target_room, target_post, target_moment, details, private.holds_back(recipient, actor));
+end;
+$$;
+
+ALTER FUNCTION private.notify(recipient uuid, what text, actor uuid, target_room uuid, target_post uuid, target_moment uuid, details jsonb) OWNER TO postgres;
+
+--
+-- Name: FUNCTION notify(recipient uuid, what text, actor uuid, target_room uuid, target_post uuid, target_moment uuid, details jsonb); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.notify(recipient uuid, what text, actor uuid, target_room uuid, target_post uuid, target_moment uuid, details jsonb) IS 'Writes one notification unless it would go to its own actor or the recipient does not want it.';
+
+--
+-- Name: notify_membership_ended(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.notify_membership_ended() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  actor uuid := (select auth.uid());
+  why text;
+begin
+  if actor = old.user_id
+     or not exists (select 1 from public.rooms r where r.id = old.room_id)
+     or not exists (select 1 from public.profiles p where p.id = old.user_id) then
+    return null;
+  end if;
+  why := case
+    when coalesce(current_setting('cuepoint.moderation_action', true), '') = 'ban' then 'banned'
+    when actor is null then 'lapsed'
+    else 'removed'
+  end;
+  perform private.notify(old.user_id, 'membership_ended', actor, old.room_id, null, null, jsonb_build_object('why', why));
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.notify_membership_ended() OWNER TO postgres;
+
+--
+-- Name: notify_moderation(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.notify_moderation() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if new.target_user_id is null
+     or new.action not in ('post_removed', 'comment_removed', 'post_hidden', 'comment_hidden', 'approved', 'timeout', 'timeout_lifted', 'unban') then
+    return null;
+  end if;
+  perform private.notify(new.target_user_id, 'moderation', new.actor_id, new.room_id,
+    case when new.action in ('post_hidden', 'comment_hidden', 'approved') and exists (select 1 from public.posts p where p.id = new.post_id) then new.post_id end,
+    case when new.action in ('comment_hidden', 'approved') and exists (select 1 from public.moments c where c.id = new.moment_id) then new.moment_id end,
+    jsonb_build_object('action', new.action, 'reason', new.reason));
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.notify_moderation() OWNER TO postgres;
+
+--
+-- Name: notify_reaction(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.notify_reaction() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  comment_author uuid;
+begin
+  select c.author_id into comment_author from public.moments c where c.id = new.moment_id;
+  if comment_author is null or comment_author = new.user_id
+     or not exists (select 1 from public.profiles p where p.id = comment_author)
+     or not private.wants_notification(comment_author, 'reaction', new.room_id, new.post_id) then
+    return null;
+  end if;
+  insert into public.notifications as n (user_id, kind, actor_id, room_id, post_id, moment_id, data, held)
+  values (comment_author, 'reaction', new.user_id, new.room_id, new.post_id, new.moment_id,
+          jsonb_build_object('count', 1, 'emoji', new.emoji, 'since', now()),
+          private.holds_back(comment_author, new.user_id))
+  on conflict (user_id, moment_id) where kind = 'reaction' and read_at is null
+  do update set actor_id = excluded.actor_id,
+                data = n.data || jsonb_build_object('count', coalesce((n.data ->> 'count')::integer, 0) + 1, 'emoji', excluded.data ->> 'emoji'),
+                held = n.held and excluded.held,
+                created_at = now();
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.notify_reaction() OWNER TO postgres;
+
+--
+-- Name: FUNCTION notify_reaction(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.notify_reaction() IS 'Adds a reaction to the comment author''s one unread reaction notification for that comment (or starts it).';
+
+--
+-- Name: notify_role_changed(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.notify_role_changed() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.notify(new.user_id, 'role_changed', (select auth.uid()), new.room_id, null, null,
+    jsonb_build_object('from', old.role, 'to', new.role));
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.notify_role_changed() OWNER TO postgres;
+
+--
+-- Name: notify_session_started(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.notify_session_started() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.notifications (user_id, kind, actor_id, room_id, data)
+  select m.user_id, 'session_started', new.host_id, new.room_id, jsonb_build_object('session_id', new.id)
+  from public.memberships m
+  join public.rooms r on r.id = m.room_id
+  where m.room_id = new.room_id
+    and m.user_id is distinct from new.host_id
+    and private.membership_counts(r.visibility, m.role, m.verified_at)
+    and private.wants_notification(m.user_id, 'session_started', new.room_id, null);
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.notify_session_started() OWNER TO postgres;
+
+--
 -- Name: only_owner_sets_session_starters(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1721,6 +2121,26 @@ end;
 $$;
 
 ALTER FUNCTION private.only_owner_sets_session_starters() OWNER TO postgres;
+
+--
+-- Name: person_can_read_room(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.person_can_read_room(person uuid, target_room uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select exists (select 1 from public.rooms r where r.id = target_room and r.visibility = 'public')
+      or private.is_current_member(target_room, person);
+$$;
+
+ALTER FUNCTION private.person_can_read_room(person uuid, target_room uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION person_can_read_room(person uuid, target_room uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.person_can_read_room(person uuid, target_room uuid) IS 'Whether a person (not necessarily the caller) may read a room''s posts and comments now.';
 
 --
 -- Name: post_hidden_from_caller(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1917,6 +2337,24 @@ $$;
 ALTER FUNCTION private.refuse_banned_membership() OWNER TO postgres;
 
 --
+-- Name: refuse_edit_of_deleted_comment(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_edit_of_deleted_comment() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if old.deleted_at is not null and (new.body is distinct from old.body or new.deleted_at is null) then
+    raise exception 'That comment was deleted' using errcode = '22023', constraint = 'moments_deleted_is_final';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.refuse_edit_of_deleted_comment() OWNER TO postgres;
+
+--
 -- Name: refuse_if_timed_out(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1968,6 +2406,24 @@ $$;
 ALTER FUNCTION private.refuse_moderation_log_change() OWNER TO postgres;
 
 --
+-- Name: refuse_reaction_to_deleted_comment(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_reaction_to_deleted_comment() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if exists (select 1 from public.moments c where c.id = new.moment_id and c.deleted_at is not null) then
+    raise exception 'That comment was deleted' using errcode = '23503', constraint = 'reactions_moment_id_fkey';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.refuse_reaction_to_deleted_comment() OWNER TO postgres;
+
+--
 -- Name: refuse_timed_out_writes(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1990,6 +2446,34 @@ end;
 $$;
 
 ALTER FUNCTION private.refuse_timed_out_writes() OWNER TO postgres;
+
+--
+-- Name: remove_emptied_thread(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.remove_emptied_thread() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if old.parent_id is null then
+    return null;
+  end if;
+  delete from public.moments c
+    where c.id = old.parent_id
+      and c.deleted_at is not null
+      and not exists (select 1 from public.moments r where r.parent_id = c.id);
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.remove_emptied_thread() OWNER TO postgres;
+
+--
+-- Name: FUNCTION remove_emptied_thread(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.remove_emptied_thread() IS 'When the last reply under a deleted comment goes, the comment goes too.';
 
 --
 -- Name: reporter_seniority(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2234,6 +2718,29 @@ $$;
 ALTER FUNCTION private.session_post_duration(target_room uuid, target_post uuid) OWNER TO postgres;
 
 --
+-- Name: shares_a_room(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.shares_a_room(person uuid, other uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select exists (
+    select 1 from public.memberships a
+    join public.memberships b on b.room_id = a.room_id and b.user_id = other
+    where a.user_id = person
+  );
+$$;
+
+ALTER FUNCTION private.shares_a_room(person uuid, other uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION shares_a_room(person uuid, other uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.shares_a_room(person uuid, other uuid) IS 'Whether two people are both members of some room.';
+
+--
 -- Name: signal_moderators(uuid, uuid, uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2291,6 +2798,51 @@ CREATE FUNCTION private.suggestion_limit() RETURNS integer
     AS $$ select 10 $$;
 
 ALTER FUNCTION private.suggestion_limit() OWNER TO postgres;
+
+--
+-- Name: sync_mentions(text, uuid, uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.sync_mentions(item_table text, item_id uuid, target_room uuid, body text) RETURNS uuid[]
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  added uuid[];
+begin
+  with named as (
+    select p.id as user_id, p.username as handle
+    from public.profiles p
+    where p.username = any (private.mentioned_handles(body))
+      and private.person_can_read_room(p.id, target_room)
+  ),
+  gone as (
+    delete from public.mentions m
+    where (case when item_table = 'moments' then m.moment_id else m.post_id end) = item_id
+      and m.user_id not in (select n.user_id from named n)
+  ),
+  inserted as (
+    insert into public.mentions (room_id, post_id, moment_id, user_id, handle)
+    select target_room,
+           case when item_table = 'posts' then item_id end,
+           case when item_table = 'moments' then item_id end,
+           n.user_id, n.handle
+    from named n
+    on conflict do nothing
+    returning user_id
+  )
+  select coalesce(array_agg(i.user_id), '{}') into added from inserted i;
+  return added;
+end;
+$$;
+
+ALTER FUNCTION private.sync_mentions(item_table text, item_id uuid, target_room uuid, body text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION sync_mentions(item_table text, item_id uuid, target_room uuid, body text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.sync_mentions(item_table text, item_id uuid, target_room uuid, body text) IS 'Makes the mentions of a comment or post match its text; answers who was newly mentioned.';
 
 --
 -- Name: take_rate(text, uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2387,6 +2939,24 @@ $$;
 ALTER FUNCTION private.timed_out_until(target_room uuid, person uuid) OWNER TO postgres;
 
 --
+-- Name: touch_notification_settings(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.touch_notification_settings() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  new.updated_at := now();
+  new.muted_kinds := array(select distinct k from unnest(new.muted_kinds) k order by k);
+  new.email_kinds := array(select distinct k from unnest(new.email_kinds) k order by k);
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.touch_notification_settings() OWNER TO postgres;
+
+--
 -- Name: touch_updated_at(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2476,6 +3046,28 @@ CREATE FUNCTION private.wait_words(wait interval) RETURNS text
 $$;
 
 ALTER FUNCTION private.wait_words(wait interval) OWNER TO postgres;
+
+--
+-- Name: wants_notification(uuid, text, uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select not exists (select 1 from public.notification_settings s where s.user_id = recipient and what = any (s.muted_kinds))
+     and not (what in ('reply', 'mention', 'reaction', 'session_started') and exists (
+       select 1 from public.notification_mutes m
+       where m.user_id = recipient and (m.room_id = target_room or m.post_id = target_post)));
+$$;
+
+ALTER FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION wants_notification(recipient uuid, what text, target_room uuid, target_post uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) IS 'Whether the person takes this kind of notification from this room and post (kinds switched off, rooms and threads muted).';
 
 --
 -- Name: withheld_keeps_edit_time(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3097,6 +3689,32 @@ ALTER FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uuid, pla
 COMMENT ON FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uuid, playing_post uuid, is_following boolean) IS 'The caller''s open page is here (and in a session, playing a post, following the host or not); returns since when.';
 
 --
+-- Name: mark_notifications_read(uuid[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mark_notifications_read(ids uuid[] DEFAULT NULL::uuid[]) RETURNS integer
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with marked as (
+    update public.notifications n set read_at = now()
+    where n.user_id = (select auth.uid())
+      and n.read_at is null
+      and (mark_notifications_read.ids is null or n.id = any (mark_notifications_read.ids))
+    returning 1
+  )
+  select count(*)::integer from marked;
+$$;
+
+ALTER FUNCTION public.mark_notifications_read(ids uuid[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION mark_notifications_read(ids uuid[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.mark_notifications_read(ids uuid[]) IS 'Marks the caller''s given notifications read (all of them when no ids are given); answers how many changed.';
+
+--
 -- Name: mark_room_visited(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3226,6 +3844,47 @@ ALTER FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with ti
 --
 
 COMMENT ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) IS 'The owner''s and moderators'' queue: open reported posts and comments and held comments, newest first (by their last report or when held), with the item in context and its open reports; paged by (queued_at, item_id).';
+
+--
+-- Name: my_notifications(timestamp with time zone, uuid, integer, boolean); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.my_notifications(before_created timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20, held_back boolean DEFAULT false) RETURNS TABLE(id uuid, kind text, created_at timestamp with time zone, read_at timestamp with time zone, held boolean, data jsonb, actor_id uuid, actor_username text, actor_display_name text, actor_ens_name text, actor_avatar_path text, room_id uuid, room_slug text, room_name text, post_id uuid, post_title text, moment_id uuid, parent_id uuid, at_seconds double precision, excerpt text, people integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select n.id, n.kind, n.created_at, n.read_at, n.held, n.data,
+         n.actor_id, a.username, a.display_name, a.ens_name, a.avatar_path,
+         n.room_id, r.slug, r.name,
+         n.post_id, p.title,
+         n.moment_id, c.parent_id, c.at_seconds,
+         case when c.id is not null then left(c.body, 200)
+              when n.kind = 'mention' and p.id is not null then left(p.body, 200) end,
+         case when n.kind = 'reaction' and c.id is not null then (
+           select count(distinct x.user_id)::integer from public.reactions x
+           where x.moment_id = c.id and x.user_id <> n.user_id
+             and x.created_at >= coalesce((n.data ->> 'since')::timestamptz, n.created_at))
+         end
+  from public.notifications n
+  left join public.profiles a on a.id = n.actor_id
+  left join public.rooms r on r.id = n.room_id
+  left join public.posts p on p.id = n.post_id
+  left join public.moments c on c.id = n.moment_id
+  where n.user_id = (select auth.uid())
+    and n.held = coalesce(my_notifications.held_back, false)
+    and (my_notifications.before_created is null
+         or (n.created_at, n.id) < (my_notifications.before_created, coalesce(my_notifications.before_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid)))
+  order by n.created_at desc, n.id desc
+  limit least(greatest(coalesce(my_notifications.page_size, 20), 1), 100);
+$$;
+
+ALTER FUNCTION public.my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean) OWNER TO postgres;
+
+--
+-- Name: FUNCTION my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean) IS 'The caller''s notifications, newest first, paged by (created_at, id): each with who, which room, and — only where the caller may still read it — the post''s title and the comment''s words.';
 
 --
 -- Name: my_room_standing(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4239,6 +4898,26 @@ ALTER FUNCTION public.unban_member(room_id uuid, user_id uuid) OWNER TO postgres
 COMMENT ON FUNCTION public.unban_member(room_id uuid, user_id uuid) IS 'Owner and moderators: lifts the person''s ban from the room (they may join again); logged as ''unban''.';
 
 --
+-- Name: unread_notification_count(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.unread_notification_count() RETURNS integer
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select count(*)::integer from public.notifications n
+  where n.user_id = (select auth.uid()) and n.read_at is null and not n.held;
+$$;
+
+ALTER FUNCTION public.unread_notification_count() OWNER TO postgres;
+
+--
+-- Name: FUNCTION unread_notification_count(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.unread_notification_count() IS 'How many of the caller''s notifications are unread (held-back ones not counted).';
+
+--
 -- Name: who_is_here(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4414,6 +5093,36 @@ ALTER TABLE public.memberships OWNER TO postgres;
 COMMENT ON TABLE public.memberships IS 'Who belongs to a room and with which role; gated rooms'' rows come from the join-room function.';
 
 --
+-- Name: mentions; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.mentions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    room_id uuid NOT NULL,
+    post_id uuid,
+    moment_id uuid,
+    user_id uuid NOT NULL,
+    handle text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT mentions_handle_format CHECK ((handle ~ '^[a-z0-9_]{3,24}$'::text)),
+    CONSTRAINT mentions_one_item CHECK ((num_nonnulls(post_id, moment_id) = 1))
+);
+
+ALTER TABLE public.mentions OWNER TO postgres;
+
+--
+-- Name: TABLE mentions; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.mentions IS 'Who an @name in a comment (moment_id) or a post''s text (post_id) names, by user id, so a rename keeps the link. Only people who can read the room are mentioned; written by the database from the text.';
+
+--
+-- Name: COLUMN mentions.handle; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.mentions.handle IS 'The name as written in the text (lowercase), which the page turns into a link to the person.';
+
+--
 -- Name: moderation_log; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -4467,6 +5176,8 @@ CREATE TABLE public.moments (
     session_id uuid,
     hidden_at timestamp with time zone,
     held_at timestamp with time zone,
+    parent_id uuid,
+    deleted_at timestamp with time zone,
     CONSTRAINT moments_at_seconds_range CHECK (((at_seconds IS NULL) OR ((at_seconds >= ((0)::numeric)::double precision) AND (at_seconds <= ((172800)::numeric)::double precision))))
 );
 
@@ -4491,10 +5202,130 @@ COMMENT ON COLUMN public.moments.hidden_at IS 'When enough members'' reports hid
 COMMENT ON COLUMN public.moments.held_at IS 'When the comment was held for review for containing a blocked term (null: shown).';
 
 --
+-- Name: COLUMN moments.parent_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moments.parent_id IS 'The comment this one answers (a reply); null for a comment on the post. One level: a reply''s parent is not itself a reply.';
+
+--
+-- Name: COLUMN moments.deleted_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moments.deleted_at IS 'When a comment that still had replies was deleted: its words are gone and it stands as "Comment deleted" above them.';
+
+--
 -- Name: CONSTRAINT moments_at_seconds_range ON moments; Type: COMMENT; Schema: public; Owner: postgres
 --
 
 COMMENT ON CONSTRAINT moments_at_seconds_range ON public.moments IS 'A moment is a time within the media';
+
+--
+-- Name: notification_mutes; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.notification_mutes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    room_id uuid,
+    post_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT notification_mutes_one_target CHECK ((num_nonnulls(room_id, post_id) = 1))
+);
+
+ALTER TABLE public.notification_mutes OWNER TO postgres;
+
+--
+-- Name: TABLE notification_mutes; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.notification_mutes IS 'A room or a post''s thread a person muted: nothing from it notifies them (replies, mentions, reactions, sessions).';
+
+--
+-- Name: notification_settings; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.notification_settings (
+    user_id uuid NOT NULL,
+    muted_kinds text[] DEFAULT '{}'::text[] NOT NULL,
+    email_kinds text[] DEFAULT '{}'::text[] NOT NULL,
+    hold_strangers boolean DEFAULT true NOT NULL,
+    last_digest_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT notification_settings_email_kinds CHECK ((email_kinds <@ ARRAY['reply'::text, 'mention'::text, 'reaction'::text, 'session_started'::text, 'role_changed'::text, 'membership_ended'::text, 'moderation'::text])),
+    CONSTRAINT notification_settings_muted_kinds CHECK ((muted_kinds <@ ARRAY['reply'::text, 'mention'::text, 'reaction'::text, 'session_started'::text, 'role_changed'::text, 'membership_ended'::text, 'moderation'::text]))
+);
+
+ALTER TABLE public.notification_settings OWNER TO postgres;
+
+--
+-- Name: TABLE notification_settings; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.notification_settings IS 'A person''s notification choices; no row means the defaults (every kind on, no email, strangers held back).';
+
+--
+-- Name: COLUMN notification_settings.muted_kinds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.muted_kinds IS 'Kinds the person does not want at all.';
+
+--
+-- Name: COLUMN notification_settings.email_kinds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.email_kinds IS 'Kinds sent as an email digest (at most hourly) while they stay unread; none by default.';
+
+--
+-- Name: COLUMN notification_settings.hold_strangers; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.hold_strangers IS 'Hold back notifications from people who share no room with this person.';
+
+--
+-- Name: COLUMN notification_settings.last_digest_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.last_digest_at IS 'When the last digest email was sent (written by the digest sender).';
+
+--
+-- Name: notifications; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.notifications (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    kind text NOT NULL,
+    actor_id uuid,
+    room_id uuid,
+    post_id uuid,
+    moment_id uuid,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    held boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    read_at timestamp with time zone,
+    CONSTRAINT notifications_data_object CHECK ((jsonb_typeof(data) = 'object'::text)),
+    CONSTRAINT notifications_kind CHECK ((kind = ANY (ARRAY['reply'::text, 'mention'::text, 'reaction'::text, 'session_started'::text, 'role_changed'::text, 'membership_ended'::text, 'moderation'::text])))
+);
+
+ALTER TABLE public.notifications OWNER TO postgres;
+
+--
+-- Name: TABLE notifications; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.notifications IS 'What happened that concerns a person, one row per recipient, written by the database with its cause. Carries ids, not words: what it is about is read through the tables'' own policies.';
+
+--
+-- Name: COLUMN notifications.data; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notifications.data IS 'Details of the kind: reaction {count, emoji, since}; role_changed {from, to}; membership_ended {why}; moderation {action, reason}; session_started {session_id}.';
+
+--
+-- Name: COLUMN notifications.held; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notifications.held IS 'From someone who shares no room with the recipient, and they hold such notifications back: listed apart and not counted as unread.';
 
 --
 -- Name: post_activity; Type: TABLE; Schema: public; Owner: postgres
@@ -4881,6 +5712,13 @@ ALTER TABLE ONLY public.memberships
     ADD CONSTRAINT memberships_pkey PRIMARY KEY (room_id, user_id);
 
 --
+-- Name: mentions mentions_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.mentions
+    ADD CONSTRAINT mentions_pkey PRIMARY KEY (id);
+
+--
 -- Name: moderation_log moderation_log_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -4899,7 +5737,11 @@ ALTER TABLE public.moments
 --
 
 ALTER TABLE public.moments
-    ADD CONSTRAINT moments_body_length CHECK (((char_length(body) <= 1000) AND private.has_visible_text(body))) NOT VALID;
+    ADD CONSTRAINT moments_body_length CHECK (
+CASE
+    WHEN (deleted_at IS NOT NULL) THEN (body = ''::text)
+    ELSE ((char_length(body) <= 1000) AND private.has_visible_text(body))
+END) NOT VALID;
 
 --
 -- Name: CONSTRAINT moments_body_length ON moments; Type: COMMENT; Schema: public; Owner: postgres
@@ -4913,6 +5755,27 @@ COMMENT ON CONSTRAINT moments_body_length ON public.moments IS 'Comments are 1�
 
 ALTER TABLE ONLY public.moments
     ADD CONSTRAINT moments_pkey PRIMARY KEY (id);
+
+--
+-- Name: notification_mutes notification_mutes_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notification_mutes
+    ADD CONSTRAINT notification_mutes_pkey PRIMARY KEY (id);
+
+--
+-- Name: notification_settings notification_settings_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notification_settings
+    ADD CONSTRAINT notification_settings_pkey PRIMARY KEY (user_id);
+
+--
+-- Name: notifications notifications_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_pkey PRIMARY KEY (id);
 
 --
 -- Name: post_activity post_activity_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -5317,6 +6180,30 @@ CREATE INDEX memberships_room_verified_idx ON public.memberships USING btree (ro
 CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id);
 
 --
+-- Name: mentions_moment_user_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX mentions_moment_user_key ON public.mentions USING btree (moment_id, user_id) WHERE (moment_id IS NOT NULL);
+
+--
+-- Name: mentions_post_user_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX mentions_post_user_key ON public.mentions USING btree (post_id, user_id) WHERE (post_id IS NOT NULL);
+
+--
+-- Name: mentions_room_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX mentions_room_idx ON public.mentions USING btree (room_id);
+
+--
+-- Name: mentions_user_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX mentions_user_idx ON public.mentions USING btree (user_id);
+
+--
 -- Name: moderation_log_actor_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -5345,6 +6232,12 @@ CREATE INDEX moments_author_id_idx ON public.moments USING btree (author_id);
 --
 
 CREATE INDEX moments_held_idx ON public.moments USING btree (room_id, held_at DESC) WHERE (held_at IS NOT NULL);
+
+--
+-- Name: moments_parent_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moments_parent_idx ON public.moments USING btree (parent_id, created_at, id) WHERE (parent_id IS NOT NULL);
 
 --
 -- Name: moments_post_created_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -5381,6 +6274,72 @@ CREATE INDEX moments_session_id_idx ON public.moments USING btree (session_id);
 --
 
 CREATE INDEX moments_timed_created_idx ON public.moments USING btree (created_at DESC) WHERE (at_seconds IS NOT NULL);
+
+--
+-- Name: notification_mutes_post_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notification_mutes_post_idx ON public.notification_mutes USING btree (post_id);
+
+--
+-- Name: notification_mutes_post_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX notification_mutes_post_key ON public.notification_mutes USING btree (user_id, post_id) WHERE (post_id IS NOT NULL);
+
+--
+-- Name: notification_mutes_room_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notification_mutes_room_idx ON public.notification_mutes USING btree (room_id);
+
+--
+-- Name: notification_mutes_room_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX notification_mutes_room_key ON public.notification_mutes USING btree (user_id, room_id) WHERE (room_id IS NOT NULL);
+
+--
+-- Name: notifications_actor_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notifications_actor_idx ON public.notifications USING btree (actor_id);
+
+--
+-- Name: notifications_moment_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notifications_moment_idx ON public.notifications USING btree (moment_id);
+
+--
+-- Name: notifications_post_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notifications_post_idx ON public.notifications USING btree (post_id);
+
+--
+-- Name: notifications_reaction_group_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX notifications_reaction_group_key ON public.notifications USING btree (user_id, moment_id) WHERE ((kind = 'reaction'::text) AND (read_at IS NULL));
+
+--
+-- Name: notifications_room_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notifications_room_idx ON public.notifications USING btree (room_id);
+
+--
+-- Name: notifications_unread_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notifications_unread_idx ON public.notifications USING btree (user_id) WHERE ((read_at IS NULL) AND (NOT held));
+
+--
+-- Name: notifications_user_created_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX notifications_user_created_idx ON public.notifications USING btree (user_id, created_at DESC, id DESC);
 
 --
 -- Name: post_activity_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -5593,6 +6552,12 @@ CREATE TRIGGER listening_sessions_broadcast_insert AFTER INSERT ON public.listen
 CREATE TRIGGER listening_sessions_broadcast_update AFTER UPDATE ON public.listening_sessions FOR EACH ROW WHEN ((old.version IS DISTINCT FROM new.version)) EXECUTE FUNCTION private.broadcast_session_change();
 
 --
+-- Name: listening_sessions listening_sessions_notify_started; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_notify_started AFTER INSERT ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.notify_session_started();
+
+--
 -- Name: listening_sessions listening_sessions_timed_out_host_refused; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -5635,6 +6600,18 @@ CREATE TRIGGER memberships_log_removal AFTER DELETE ON public.memberships FOR EA
 CREATE TRIGGER memberships_log_role_change AFTER UPDATE OF role ON public.memberships FOR EACH ROW WHEN ((old.role IS DISTINCT FROM new.role)) EXECUTE FUNCTION private.log_role_change();
 
 --
+-- Name: memberships memberships_notify_ended; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER memberships_notify_ended AFTER DELETE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.notify_membership_ended();
+
+--
+-- Name: memberships memberships_notify_role_changed; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER memberships_notify_role_changed AFTER UPDATE OF role ON public.memberships FOR EACH ROW WHEN ((old.role IS DISTINCT FROM new.role)) EXECUTE FUNCTION private.notify_role_changed();
+
+--
 -- Name: memberships memberships_owner_kept; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -5659,6 +6636,18 @@ CREATE TRIGGER moderation_log_is_append_only BEFORE DELETE OR UPDATE ON public.m
 CREATE TRIGGER moderation_log_is_never_truncated BEFORE TRUNCATE ON public.moderation_log FOR EACH STATEMENT EXECUTE FUNCTION private.refuse_moderation_log_change();
 
 --
+-- Name: moderation_log moderation_log_notify; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moderation_log_notify AFTER INSERT ON public.moderation_log FOR EACH ROW EXECUTE FUNCTION private.notify_moderation();
+
+--
+-- Name: moments moments_as_reply; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_as_reply BEFORE INSERT OR UPDATE OF parent_id, post_id, at_seconds ON public.moments FOR EACH ROW EXECUTE FUNCTION private.moment_as_reply();
+
+--
 -- Name: moments moments_broadcast; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -5671,10 +6660,22 @@ CREATE TRIGGER moments_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.mome
 CREATE TRIGGER moments_close_reports BEFORE DELETE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.close_reports_of_deleted_item();
 
 --
+-- Name: moments moments_converse; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_converse AFTER INSERT OR UPDATE OF body, hidden_at, held_at, deleted_at ON public.moments FOR EACH ROW EXECUTE FUNCTION private.converse_about_comment();
+
+--
 -- Name: moments moments_count_activity; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER moments_count_activity AFTER INSERT OR DELETE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.count_comment_activity();
+
+--
+-- Name: moments moments_deleted_is_final; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_deleted_is_final BEFORE UPDATE ON public.moments FOR EACH ROW WHEN ((old.deleted_at IS NOT NULL)) EXECUTE FUNCTION private.refuse_edit_of_deleted_comment();
 
 --
 -- Name: moments moments_from_post; Type: TRIGGER; Schema: public; Owner: postgres
@@ -5687,6 +6688,18 @@ CREATE TRIGGER moments_from_post BEFORE INSERT OR UPDATE OF post_id, at_seconds 
 --
 
 CREATE TRIGGER moments_hold_blocked_terms BEFORE INSERT OR UPDATE OF body ON public.moments FOR EACH ROW EXECUTE FUNCTION private.hold_blocked_terms();
+
+--
+-- Name: moments moments_keep_thread; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_keep_thread BEFORE DELETE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.keep_deleted_comment_with_replies();
+
+--
+-- Name: moments moments_remove_emptied_thread; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER moments_remove_emptied_thread AFTER DELETE ON public.moments FOR EACH ROW EXECUTE FUNCTION private.remove_emptied_thread();
 
 --
 -- Name: moments moments_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
@@ -5719,6 +6732,24 @@ CREATE TRIGGER moments_withheld_keeps_edit_time BEFORE UPDATE OF hidden_at, held
 CREATE TRIGGER moments_within_session BEFORE INSERT OR UPDATE OF session_id ON public.moments FOR EACH ROW EXECUTE FUNCTION private.moment_in_session();
 
 --
+-- Name: notification_settings notification_settings_touch; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER notification_settings_touch BEFORE INSERT OR UPDATE ON public.notification_settings FOR EACH ROW EXECUTE FUNCTION private.touch_notification_settings();
+
+--
+-- Name: notifications notifications_broadcast_insert; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER notifications_broadcast_insert AFTER INSERT ON public.notifications FOR EACH ROW EXECUTE FUNCTION private.broadcast_new_notification();
+
+--
+-- Name: notifications notifications_broadcast_read; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER notifications_broadcast_read AFTER UPDATE ON public.notifications REFERENCING OLD TABLE AS previous NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.broadcast_notifications_read();
+
+--
 -- Name: posts posts_broadcast; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -5729,6 +6760,12 @@ CREATE TRIGGER posts_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.posts 
 --
 
 CREATE TRIGGER posts_close_reports BEFORE DELETE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.close_reports_of_deleted_item();
+
+--
+-- Name: posts posts_converse; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER posts_converse AFTER INSERT OR UPDATE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.converse_about_post();
 
 --
 -- Name: posts posts_count_activity; Type: TRIGGER; Schema: public; Owner: postgres
@@ -5777,6 +6814,18 @@ CREATE TRIGGER reactions_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.re
 --
 
 CREATE TRIGGER reactions_from_moment BEFORE INSERT OR UPDATE OF moment_id ON public.reactions FOR EACH ROW EXECUTE FUNCTION private.reaction_from_moment();
+
+--
+-- Name: reactions reactions_not_on_deleted; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER reactions_not_on_deleted BEFORE INSERT ON public.reactions FOR EACH ROW EXECUTE FUNCTION private.refuse_reaction_to_deleted_comment();
+
+--
+-- Name: reactions reactions_notify; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER reactions_notify AFTER INSERT ON public.reactions FOR EACH ROW EXECUTE FUNCTION private.notify_reaction();
 
 --
 -- Name: reactions reactions_timed_out_refused; Type: TRIGGER; Schema: public; Owner: postgres
@@ -6026,6 +7075,34 @@ ALTER TABLE ONLY public.memberships
     ADD CONSTRAINT memberships_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: mentions mentions_moment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.mentions
+    ADD CONSTRAINT mentions_moment_id_fkey FOREIGN KEY (moment_id) REFERENCES public.moments(id) ON DELETE CASCADE;
+
+--
+-- Name: mentions mentions_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.mentions
+    ADD CONSTRAINT mentions_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE CASCADE;
+
+--
+-- Name: mentions mentions_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.mentions
+    ADD CONSTRAINT mentions_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: mentions mentions_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.mentions
+    ADD CONSTRAINT mentions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: moderation_log moderation_log_actor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6054,6 +7131,13 @@ ALTER TABLE ONLY public.moments
     ADD CONSTRAINT moments_author_id_fkey FOREIGN KEY (author_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: moments moments_parent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.moments
+    ADD CONSTRAINT moments_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES public.moments(id) ON DELETE CASCADE;
+
+--
 -- Name: moments moments_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6073,6 +7157,69 @@ ALTER TABLE ONLY public.moments
 
 ALTER TABLE ONLY public.moments
     ADD CONSTRAINT moments_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE SET NULL;
+
+--
+-- Name: notification_mutes notification_mutes_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notification_mutes
+    ADD CONSTRAINT notification_mutes_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE CASCADE;
+
+--
+-- Name: notification_mutes notification_mutes_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notification_mutes
+    ADD CONSTRAINT notification_mutes_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: notification_mutes notification_mutes_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notification_mutes
+    ADD CONSTRAINT notification_mutes_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: notification_settings notification_settings_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notification_settings
+    ADD CONSTRAINT notification_settings_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: notifications notifications_actor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: notifications notifications_moment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_moment_id_fkey FOREIGN KEY (moment_id) REFERENCES public.moments(id) ON DELETE CASCADE;
+
+--
+-- Name: notifications notifications_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE CASCADE;
+
+--
+-- Name: notifications notifications_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: notifications notifications_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.notifications
+    ADD CONSTRAINT notifications_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: post_activity post_activity_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -6467,6 +7614,16 @@ CREATE POLICY "Members queue and suggest as themselves" ON public.session_queue 
 CREATE POLICY "Members react as themselves" ON public.reactions FOR INSERT TO authenticated WITH CHECK (((user_id = ( SELECT auth.uid() AS uid)) AND (( SELECT private.room_role(reactions.room_id) AS room_role) IS NOT NULL)));
 
 --
+-- Name: mentions Mentions are readable with the comment or post they are in; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Mentions are readable with the comment or post they are in" ON public.mentions FOR SELECT TO anon, authenticated USING ((((moment_id IS NOT NULL) AND (EXISTS ( SELECT 1
+   FROM public.moments c
+  WHERE (c.id = mentions.moment_id)))) OR ((post_id IS NOT NULL) AND (EXISTS ( SELECT 1
+   FROM public.posts p
+  WHERE (p.id = mentions.post_id))))));
+
+--
 -- Name: moments Moments are readable by whoever may read the room; hidden or he; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -6517,10 +7674,58 @@ CREATE POLICY "Only the owner sets the gate" ON public.room_gates FOR INSERT TO 
 CREATE POLICY "Owner and moderators edit the room" ON public.rooms FOR UPDATE TO authenticated USING ((( SELECT private.room_role(rooms.id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))) WITH CHECK ((( SELECT private.room_role(rooms.id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text])));
 
 --
+-- Name: notification_settings People change their own notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People change their own notification settings" ON public.notification_settings FOR UPDATE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid))) WITH CHECK ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notifications People clear their own notifications; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People clear their own notifications" ON public.notifications FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notification_settings People make their own notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People make their own notification settings" ON public.notification_settings FOR INSERT TO authenticated WITH CHECK ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notifications People mark their own notifications read; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People mark their own notifications read" ON public.notifications FOR UPDATE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid))) WITH CHECK ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notification_mutes People mute for themselves; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People mute for themselves" ON public.notification_mutes FOR INSERT TO authenticated WITH CHECK ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
 -- Name: bans People read their own bans; the owner and moderators read the r; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "People read their own bans; the owner and moderators read the r" ON public.bans FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) OR (( SELECT private.room_role(bans.room_id) AS room_role) = ANY (ARRAY['owner'::text, 'moderator'::text]))));
+
+--
+-- Name: notification_mutes People read their own mutes; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People read their own mutes" ON public.notification_mutes FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notification_settings People read their own notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People read their own notification settings" ON public.notification_settings FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notifications People read their own notifications; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People read their own notifications" ON public.notifications FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
 -- Name: timeouts People read their own timeouts; the owner and moderators read t; Type: POLICY; Schema: public; Owner: postgres
@@ -6539,6 +7744,12 @@ CREATE POLICY "People read their own visits" ON public.room_visits FOR SELECT TO
 --
 
 CREATE POLICY "People remove their own reactions" ON public.reactions FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notification_mutes People unmute for themselves; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "People unmute for themselves" ON public.notification_mutes FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
 -- Name: post_activity Post activity is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
@@ -6715,6 +7926,12 @@ ALTER TABLE public.media_embeds ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.memberships ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: mentions; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.mentions ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: moderation_log; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -6725,6 +7942,24 @@ ALTER TABLE public.moderation_log ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.moments ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: notification_mutes; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.notification_mutes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: notification_settings; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.notification_settings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: notifications; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.notifications ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: presence people read their own presence rows; Type: POLICY; Schema: public; Owner: postgres
@@ -6833,6 +8068,12 @@ CREATE POLICY "Members share their presence in the room's channel" ON realtime.m
 --
 
 CREATE POLICY "Members share their presence in the session's channel" ON realtime.messages FOR INSERT TO authenticated WITH CHECK (((extension = 'presence'::text) AND (( SELECT realtime.topic() AS topic) ~~ 'session:%'::text) AND (( SELECT private.room_role(( SELECT private.room_of_current_topic('session'::text, ( SELECT realtime.topic() AS topic)) AS room_of_current_topic)) AS room_role) IS NOT NULL)));
+
+--
+-- Name: messages People receive their own notification channel; Type: POLICY; Schema: realtime; Owner: supabase_realtime_admin
+--
+
+CREATE POLICY "People receive their own notification channel" ON realtime.messages FOR SELECT TO authenticated USING ((( SELECT realtime.topic() AS topic) = ('user:'::text || (( SELECT auth.uid() AS uid))::text)));
 
 --
 -- Name: messages Room channels are received by those who may read the room; Type: POLICY; Schema: realtime; Owner: supabase_realtime_admin
@@ -6976,6 +8217,18 @@ REVOKE ALL ON FUNCTION private.ban_wallets_of_banned_accounts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.broadcast_membership_change() FROM PUBLIC;
 
 --
+-- Name: FUNCTION broadcast_new_notification(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.broadcast_new_notification() FROM PUBLIC;
+
+--
+-- Name: FUNCTION broadcast_notifications_read(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.broadcast_notifications_read() FROM PUBLIC;
+
+--
 -- Name: FUNCTION broadcast_queue_change(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7057,6 +8310,18 @@ REVOKE ALL ON FUNCTION private.check_room_keeps_owner() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.check_room_moderator(target_room uuid, what text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.check_room_moderator(target_room uuid, what text) TO authenticated;
+
+--
+-- Name: FUNCTION converse_about_comment(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.converse_about_comment() FROM PUBLIC;
+
+--
+-- Name: FUNCTION converse_about_post(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.converse_about_post() FROM PUBLIC;
 
 --
 -- Name: FUNCTION count_comment_activity(); Type: ACL; Schema: private; Owner: postgres
@@ -7151,6 +8416,12 @@ GRANT ALL ON FUNCTION private.has_visible_text(value text) TO authenticated;
 GRANT ALL ON FUNCTION private.has_visible_text(value text) TO service_role;
 
 --
+-- Name: FUNCTION holds_back(recipient uuid, actor uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.holds_back(recipient uuid, actor uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION host_quiet_after(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7225,6 +8496,12 @@ REVOKE ALL ON FUNCTION private.iso_time(moment timestamp with time zone) FROM PU
 GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO anon;
 GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO authenticated;
 GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION keep_deleted_comment_with_replies(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.keep_deleted_comment_with_replies() FROM PUBLIC;
 
 --
 -- Name: FUNCTION keep_profile_ens_name(); Type: ACL; Schema: private; Owner: postgres
@@ -7355,10 +8632,52 @@ GRANT ALL ON FUNCTION private.my_room_ids() TO service_role;
 REVOKE ALL ON FUNCTION private.narrow_access_when_gated() FROM PUBLIC;
 
 --
+-- Name: FUNCTION notify(recipient uuid, what text, actor uuid, target_room uuid, target_post uuid, target_moment uuid, details jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.notify(recipient uuid, what text, actor uuid, target_room uuid, target_post uuid, target_moment uuid, details jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION notify_membership_ended(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.notify_membership_ended() FROM PUBLIC;
+
+--
+-- Name: FUNCTION notify_moderation(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.notify_moderation() FROM PUBLIC;
+
+--
+-- Name: FUNCTION notify_reaction(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.notify_reaction() FROM PUBLIC;
+
+--
+-- Name: FUNCTION notify_role_changed(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.notify_role_changed() FROM PUBLIC;
+
+--
+-- Name: FUNCTION notify_session_started(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.notify_session_started() FROM PUBLIC;
+
+--
 -- Name: FUNCTION only_owner_sets_session_starters(); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.only_owner_sets_session_starters() FROM PUBLIC;
+
+--
+-- Name: FUNCTION person_can_read_room(person uuid, target_room uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.person_can_read_room(person uuid, target_room uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION post_hidden_from_caller(target_post uuid); Type: ACL; Schema: private; Owner: postgres
@@ -7424,10 +8743,22 @@ REVOKE ALL ON FUNCTION private.refuse_banned_membership() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.refuse_if_timed_out(target_room uuid, person uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION refuse_reaction_to_deleted_comment(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_reaction_to_deleted_comment() FROM PUBLIC;
+
+--
 -- Name: FUNCTION refuse_timed_out_writes(); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.refuse_timed_out_writes() FROM PUBLIC;
+
+--
+-- Name: FUNCTION remove_emptied_thread(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.remove_emptied_thread() FROM PUBLIC;
 
 --
 -- Name: FUNCTION reporter_seniority(); Type: ACL; Schema: private; Owner: postgres
@@ -7535,6 +8866,12 @@ REVOKE ALL ON FUNCTION private.session_is_over(target public.listening_sessions)
 REVOKE ALL ON FUNCTION private.session_post_duration(target_room uuid, target_post uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION shares_a_room(person uuid, other uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.shares_a_room(person uuid, other uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7553,6 +8890,12 @@ REVOKE ALL ON FUNCTION private.state_time(claimed timestamp with time zone) FROM
 GRANT ALL ON FUNCTION private.suggestion_limit() TO anon;
 GRANT ALL ON FUNCTION private.suggestion_limit() TO authenticated;
 GRANT ALL ON FUNCTION private.suggestion_limit() TO service_role;
+
+--
+-- Name: FUNCTION sync_mentions(item_table text, item_id uuid, target_room uuid, body text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.sync_mentions(item_table text, item_id uuid, target_room uuid, body text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION take_rate(action text, person uuid, scope uuid); Type: ACL; Schema: private; Owner: postgres
@@ -7598,6 +8941,12 @@ REVOKE ALL ON FUNCTION private.version_session_state() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.wait_words(wait interval) FROM PUBLIC;
+
+--
+-- Name: FUNCTION wants_notification(recipient uuid, what text, target_room uuid, target_post uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION approve_comment(moment_id uuid, reason text); Type: ACL; Schema: public; Owner: postgres
@@ -7755,6 +9104,14 @@ GRANT ALL ON FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uu
 GRANT ALL ON FUNCTION public.mark_here(target_room uuid, tab uuid, in_session uuid, playing_post uuid, is_following boolean) TO service_role;
 
 --
+-- Name: FUNCTION mark_notifications_read(ids uuid[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.mark_notifications_read(ids uuid[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mark_notifications_read(ids uuid[]) TO authenticated;
+GRANT ALL ON FUNCTION public.mark_notifications_read(ids uuid[]) TO service_role;
+
+--
 -- Name: FUNCTION mark_room_visited(target_room uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -7776,6 +9133,14 @@ GRANT ALL ON FUNCTION public.media_orphan_uploads(grace interval, max_files inte
 REVOKE ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) TO authenticated;
 GRANT ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) TO service_role;
+
+--
+-- Name: FUNCTION my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean) TO authenticated;
+GRANT ALL ON FUNCTION public.my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean) TO service_role;
 
 --
 -- Name: FUNCTION my_room_standing(room_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -7981,6 +9346,14 @@ GRANT ALL ON FUNCTION public.unban_member(room_id uuid, user_id uuid) TO authent
 GRANT ALL ON FUNCTION public.unban_member(room_id uuid, user_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION unread_notification_count(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.unread_notification_count() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.unread_notification_count() TO authenticated;
+GRANT ALL ON FUNCTION public.unread_notification_count() TO service_role;
+
+--
 -- Name: FUNCTION who_is_here(target_room uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8020,6 +9393,14 @@ GRANT INSERT(user_id) ON TABLE public.memberships TO authenticated;
 --
 
 GRANT UPDATE(role) ON TABLE public.memberships TO authenticated;
+
+--
+-- Name: TABLE mentions; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.mentions TO anon;
+GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.mentions TO authenticated;
+GRANT ALL ON TABLE public.mentions TO service_role;
 
 --
 -- Name: TABLE moderation_log; Type: ACL; Schema: public; Owner: postgres
@@ -8065,6 +9446,81 @@ GRANT INSERT(body),UPDATE(body) ON TABLE public.moments TO authenticated;
 --
 
 GRANT INSERT(session_id) ON TABLE public.moments TO authenticated;
+
+--
+-- Name: COLUMN moments.parent_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(parent_id) ON TABLE public.moments TO authenticated;
+
+--
+-- Name: TABLE notification_mutes; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.notification_mutes TO service_role;
+GRANT SELECT,DELETE ON TABLE public.notification_mutes TO authenticated;
+
+--
+-- Name: COLUMN notification_mutes.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(user_id) ON TABLE public.notification_mutes TO authenticated;
+
+--
+-- Name: COLUMN notification_mutes.room_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(room_id) ON TABLE public.notification_mutes TO authenticated;
+
+--
+-- Name: COLUMN notification_mutes.post_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(post_id) ON TABLE public.notification_mutes TO authenticated;
+
+--
+-- Name: TABLE notification_settings; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.notification_settings TO service_role;
+GRANT SELECT ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(user_id) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.muted_kinds; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(muted_kinds),UPDATE(muted_kinds) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.email_kinds; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(email_kinds),UPDATE(email_kinds) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.hold_strangers; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(hold_strangers),UPDATE(hold_strangers) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: TABLE notifications; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.notifications TO service_role;
+GRANT SELECT,DELETE ON TABLE public.notifications TO authenticated;
+
+--
+-- Name: COLUMN notifications.read_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT UPDATE(read_at) ON TABLE public.notifications TO authenticated;
 
 --
 -- Name: TABLE post_activity; Type: ACL; Schema: public; Owner: postgres

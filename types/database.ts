@@ -229,6 +229,66 @@ export type Database = {
           },
         ];
       };
+      mentions: {
+        Row: {
+          created_at: string;
+          handle: string;
+          id: string;
+          moment_id: string | null;
+          post_id: string | null;
+          room_id: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          handle: string;
+          id?: string;
+          moment_id?: string | null;
+          post_id?: string | null;
+          room_id: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          handle?: string;
+          id?: string;
+          moment_id?: string | null;
+          post_id?: string | null;
+          room_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "mentions_moment_id_fkey";
+            columns: ["moment_id"];
+            isOneToOne: false;
+            referencedRelation: "moments";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "mentions_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "mentions_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "mentions_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       moderation_log: {
         Row: {
           action: string;
@@ -294,9 +354,11 @@ export type Database = {
           author_id: string;
           body: string;
           created_at: string;
+          deleted_at: string | null;
           held_at: string | null;
           hidden_at: string | null;
           id: string;
+          parent_id: string | null;
           post_id: string;
           room_id: string;
           session_id: string | null;
@@ -308,9 +370,11 @@ export type Database = {
           author_id: string;
           body: string;
           created_at?: string;
+          deleted_at?: string | null;
           held_at?: string | null;
           hidden_at?: string | null;
           id?: string;
+          parent_id?: string | null;
           post_id: string;
           room_id: string;
           session_id?: string | null;
@@ -321,9 +385,11 @@ export type Database = {
           author_id?: string;
           body?: string;
           created_at?: string;
+          deleted_at?: string | null;
           held_at?: string | null;
           hidden_at?: string | null;
           id?: string;
+          parent_id?: string | null;
           post_id?: string;
           room_id?: string;
           session_id?: string | null;
@@ -335,6 +401,13 @@ export type Database = {
             columns: ["author_id"];
             isOneToOne: false;
             referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "moments_parent_id_fkey";
+            columns: ["parent_id"];
+            isOneToOne: false;
+            referencedRelation: "moments";
             referencedColumns: ["id"];
           },
           {
@@ -356,6 +429,168 @@ export type Database = {
             columns: ["session_id"];
             isOneToOne: false;
             referencedRelation: "listening_sessions";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      notification_mutes: {
+        Row: {
+          created_at: string;
+          id: string;
+          post_id: string | null;
+          room_id: string | null;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          id?: string;
+          post_id?: string | null;
+          room_id?: string | null;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          post_id?: string | null;
+          room_id?: string | null;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "notification_mutes_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "notification_mutes_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "notification_mutes_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      notification_settings: {
+        Row: {
+          email_kinds: string[];
+          hold_strangers: boolean;
+          last_digest_at: string | null;
+          muted_kinds: string[];
+          updated_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          email_kinds?: string[];
+          hold_strangers?: boolean;
+          last_digest_at?: string | null;
+          muted_kinds?: string[];
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          email_kinds?: string[];
+          hold_strangers?: boolean;
+          last_digest_at?: string | null;
+          muted_kinds?: string[];
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: true;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      notifications: {
+        Row: {
+          actor_id: string | null;
+          created_at: string;
+          data: NonNullable<Json>;
+          held: boolean;
+          id: string;
+          kind: string;
+          moment_id: string | null;
+          post_id: string | null;
+          read_at: string | null;
+          room_id: string | null;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          actor_id?: string | null;
+          created_at?: string;
+          data?: NonNullable<Json>;
+          held?: boolean;
+          id?: string;
+          kind: string;
+          moment_id?: string | null;
+          post_id?: string | null;
+          read_at?: string | null;
+          room_id?: string | null;
+          user_id: string;
+        };
+        Update: {
+          actor_id?: string | null;
+          created_at?: string;
+          data?: NonNullable<Json>;
+          held?: boolean;
+          id?: string;
+          kind?: string;
+          moment_id?: string | null;
+          post_id?: string | null;
+          read_at?: string | null;
+          room_id?: string | null;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_id_fkey";
+            columns: ["actor_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "notifications_moment_id_fkey";
+            columns: ["moment_id"];
+            isOneToOne: false;
+            referencedRelation: "moments";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "notifications_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "notifications_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "notifications_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
             referencedColumns: ["id"];
           },
         ];
@@ -1242,6 +1477,7 @@ export type Database = {
         };
         Returns: string;
       };
+      mark_notifications_read: { Args: { ids?: string[] }; Returns: number };
       mark_room_visited: { Args: { target_room: string }; Returns: string };
       media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
       moderation_queue: {
@@ -1264,6 +1500,37 @@ export type Database = {
           queued_at: string;
           report_count: number;
           reports: Json;
+        }[];
+      };
+      my_notifications: {
+        Args: {
+          before_created?: string;
+          before_id?: string;
+          held_back?: boolean;
+          page_size?: number;
+        };
+        Returns: {
+          actor_avatar_path: string;
+          actor_display_name: string;
+          actor_ens_name: string;
+          actor_id: string;
+          actor_username: string;
+          at_seconds: number;
+          created_at: string;
+          data: Json;
+          excerpt: string;
+          held: boolean;
+          id: string;
+          kind: string;
+          moment_id: string;
+          parent_id: string;
+          people: number;
+          post_id: string;
+          post_title: string;
+          read_at: string;
+          room_id: string;
+          room_name: string;
+          room_slug: string;
         }[];
       };
       my_room_standing: {
@@ -1517,6 +1784,7 @@ export type Database = {
         }[];
       };
       unban_member: { Args: { room_id: string; user_id: string }; Returns: undefined };
+      unread_notification_count: { Args: Record<PropertyKey, never>; Returns: number };
       who_is_here: {
         Args: { target_room: string };
         Returns: {
