@@ -9,6 +9,9 @@ create extension if not exists plpgsql_check with schema extensions;
 create temporary table checked_function on commit drop as
 select p.oid as fn, n.nspname || '.' || p.proname as name,
        (select t.tgrelid from pg_trigger t where t.tgfoid = p.oid limit 1) as rel,
+       -- A statement trigger's transition tables, by the names it gives them.
+       (select t.tgoldtable from pg_trigger t where t.tgfoid = p.oid limit 1) as old_table,
+       (select t.tgnewtable from pg_trigger t where t.tgfoid = p.oid limit 1) as new_table,
        p.prorettype = 'trigger'::regtype as is_trigger
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
@@ -21,7 +24,7 @@ select ok((select count(*) from checked_function) >= 3, 'the migrations define P
 
 select is(
   (select string_agg(format('%s: %s', cf.level, cf.message), '; ')
-   from extensions.plpgsql_check_function_tb(c.fn, coalesce(c.rel, 0)) cf
+   from extensions.plpgsql_check_function_tb(c.fn, coalesce(c.rel, 0), oldtable => c.old_table, newtable => c.new_table) cf
    where cf.level = 'error'),
   null,
   format('%s has no plpgsql_check errors', c.name))

@@ -90,7 +90,7 @@ select pg_temp.keep();
 select is((select array[topic, event, private::text] from msg), array['room:20000000-0000-4000-8000-000000000002', 'moments', 'true'], 'a new moment: on its room''s topic, event "moments"');
 select is((select payload - 'record' - 'id' from msg), '{"operation":"INSERT","schema":"public","table":"moments","old_record":null}'::jsonb, 'a new moment: INSERT, old_record null');
 select is((select (payload->'record') - 'id' - 'created_at' - 'updated_at' - 'post_id' from msg),
-  '{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","at_seconds":102.000,"body":"at 1:42","session_id":null,"hidden_at":null,"held_at":null}'::jsonb,
+  '{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","at_seconds":102.000,"body":"at 1:42","session_id":null,"hidden_at":null,"held_at":null,"parent_id":null,"deleted_at":null}'::jsonb,
   'a new moment: record carries the row as stored, the copied room included');
 
 truncate msg;
@@ -100,7 +100,7 @@ select pg_temp.keep();
 select is((select array[event, payload->>'operation', payload->>'table'] from msg), array['moments', 'UPDATE', 'moments'], 'an edited moment: UPDATE');
 select is((select payload->'record'->>'body' from msg), 'at 1:43', 'an edit: record is the new row');
 select is((select (payload->'old_record') - 'id' from msg),
-  ('{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","post_id":"' || (select id from public.posts where title = 'Gated post') || '","session_id":null}')::jsonb,
+  ('{"room_id":"20000000-0000-4000-8000-000000000002","author_id":"0000000c-0000-4000-8000-00000000000c","post_id":"' || (select id from public.posts where title = 'Gated post') || '","session_id":null,"parent_id":null}')::jsonb,
   'an edit: old_record names the row and what it belongs to, never its old words');
 select is((select payload->'record'->>'id' = payload->'old_record'->>'id' from msg), true, 'an edit: both records are the same moment');
 
