@@ -8,6 +8,8 @@ export interface StackConfig {
   apiPort: number;
   dbPort: number;
   inboxPort: number;
+  /** The inbox's SMTP listener: [local_smtp] smtp_port (or [inbucket] smtp_port), else 54325. */
+  smtpPort: number;
   /** The local chain (Anvil). Not a Supabase setting: STACK_CHAIN_PORT, else 8545. */
   chainPort: number;
   dbMajorVersion: number;
@@ -87,17 +89,24 @@ export function parseEnvFile(text: string): Record<string, string> {
 }
 
 /**
- * Parses config.toml. STACK_API_PORT, STACK_DB_PORT and STACK_INBOX_PORT override its ports (and
+ * Parses config.toml. STACK_API_PORT, STACK_DB_PORT, STACK_INBOX_PORT and STACK_SMTP_PORT override its ports (and
  * STACK_CHAIN_PORT sets the chain's, which config.toml has no place for), so a
  * second stack (with its own STACK_DIR) can run beside the first, e.g. for parallel test runs.
  */
 export function parseConfig(text: string, env: Env = {}): StackConfig {
   const raw = applyEnvOverrides(parse(text) as Table, env);
+  const inboxOverride = portOverride("STACK_INBOX_PORT");
   return {
     projectId: typeof raw.project_id === "string" ? raw.project_id : "default",
     apiPort: portOverride("STACK_API_PORT") ?? integer(table(raw, "api").port, 54321),
     dbPort: portOverride("STACK_DB_PORT") ?? integer(table(raw, "db").port, 54322),
-    inboxPort: portOverride("STACK_INBOX_PORT") ?? integer(table(raw, "local_smtp").port ?? table(raw, "inbucket").port, 54324),
+    inboxPort: inboxOverride ?? integer(table(raw, "local_smtp").port ?? table(raw, "inbucket").port, 54324),
+    // A stack whose inbox STACK_INBOX_PORT moves takes SMTP one port above it (as 54324/54325),
+    // so a private stack never collides with the project's on the SMTP port.
+    smtpPort:
+      portOverride("STACK_SMTP_PORT") ??
+      (inboxOverride === undefined ? undefined : inboxOverride + 1) ??
+      integer(table(raw, "local_smtp").smtp_port ?? table(raw, "inbucket").smtp_port, 54325),
     chainPort: portOverride("STACK_CHAIN_PORT") ?? 8545,
     dbMajorVersion: integer(table(raw, "db").major_version, 15),
     raw,

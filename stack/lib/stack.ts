@@ -21,6 +21,7 @@ export function apiService(config: StackConfig): ServiceSpec {
     ports: [
       { port: config.apiPort, what: "API gateway" },
       { port: config.inboxPort, what: "email inbox" },
+      { port: config.smtpPort, what: "email inbox's SMTP" },
     ],
   };
 }
@@ -136,8 +137,9 @@ export function stackStatus(config: StackConfig): ServiceStatus[] {
       detail: `${pid ? `${dbUrl(config)} (pid ${pid})` : clusterExists() ? "stopped" : "not created yet"}, data in ${dbDir}`,
     },
     service("api", `http://127.0.0.1:${config.apiPort}`),
-    // The inbox is served by the API process, on its own port.
+    // The inbox (its API and its SMTP listener) is served by the API process, on ports of its own.
     service("inbox", `http://127.0.0.1:${config.inboxPort}`, "api"),
+    service("smtp", `smtp://127.0.0.1:${config.smtpPort} (into the inbox)`, "api"),
     service("chain", `http://127.0.0.1:${config.chainPort} (chain id ${localChainId})`),
   ];
 }

@@ -1,6 +1,7 @@
 // The stack's API server: the gateway on [api].port and the services behind it.
 // Started detached by `npm run stack -- start`; logs to .stack/logs/api.log.
 import http from "node:http";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
 import { logsDir } from "../lib/paths.ts";
@@ -10,6 +11,7 @@ import { createServerContext } from "./context.ts";
 import { createGateway, createUpgradeRouter } from "./gateway.ts";
 import { keyring } from "./jwt.ts";
 import { createInboxHandler } from "./inbox/api.ts";
+import { createSmtpServer } from "./inbox/smtp.ts";
 import { inbox } from "./inbox/store.ts";
 import { serviceRoutes } from "./routes.ts";
 
@@ -44,6 +46,15 @@ server.listen(config.apiPort, "127.0.0.1", () => console.log(`[api] listening on
 const inboxServer = http.createServer(createInboxHandler(inbox));
 inboxServer.listen(config.inboxPort, "127.0.0.1", () => console.log(`[inbox] listening on http://127.0.0.1:${config.inboxPort}`));
 
+// Its SMTP side ([local_smtp].smtp_port): what an app or a function sends lands in the same inbox.
+const smtpServer = createSmtpServer(inbox, { onMessage: (line) => console.log(`[smtp] ${line}`) });
+const smtpConnections = new Set<Socket>();
+smtpServer.on("connection", (socket) => {
+  smtpConnections.add(socket);
+  socket.on("close", () => smtpConnections.delete(socket));
+});
+smtpServer.listen(config.smtpPort, "127.0.0.1", () => console.log(`[smtp] listening on smtp://127.0.0.1:${config.smtpPort}`));
+
 function shutdown() {
   postgresWatch.stop();
   accessLog.close();
@@ -51,6 +62,8 @@ function shutdown() {
   server.closeAllConnections();
   inboxServer.close();
   inboxServer.closeAllConnections();
+  smtpServer.close();
+  for (const socket of smtpConnections) socket.destroy();
   void Promise.allSettled(routes.map((route) => route.close?.()))
     .then(() => Promise.allSettled([ctx.authenticatorPool.end(), ctx.adminPool.end()]))
     .then(() => process.exit(0));

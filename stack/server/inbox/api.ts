@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { canonicalHeaderKey, headerValue } from "./mime.ts";
 import { type Inbox, type InboxMessage } from "./store.ts";
 
 // Mailpit's REST API (the subset the Supabase CLI's inbox users rely on): list, read, search and
@@ -15,8 +16,76 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-function size(message: InboxMessage): number {
-  return Buffer.byteLength(message.HTML) + Buffer.byteLength(message.Subject) + 400;
+const size = (message: InboxMessage) => message.Raw.length;
+
+/**
+ * Mailpit's List-Unsubscribe check (internal/tools/listunsubscribeparser.go): the links of a
+ * List-Unsubscribe header (RFC 2369, at most one mailto: and one http(s) link, each in <>,
+ * comma-separated, comments allowed) and what is wrong with it, in Mailpit's words.
+ */
+export function parseListUnsubscribe(header: string): { links: string[]; errors: string } {
+  let value = header.trim();
+  for (const comment of value.match(/\([\s\S]*?\)/g) ?? []) value = value.replaceAll(comment, "").trim();
+  if (!/<[^\n]*?>/.test(value)) return { links: [], errors: `"${value}" no valid unsubscribe links found` };
+  if (!/^<[\s\S]*?>$/m.test(value)) return { links: [], errors: `"${value}" should be enclosed in <>` };
+  const matches = [...value.matchAll(/<([^\n]*?)>/g)].map((m) => m[1]);
+  const errors: string[] = [];
+  const links: string[] = [];
+  if (matches.length > 2) {
+    errors.push(`"${value}" should include a maximum of one email and one HTTP link`);
+  } else {
+    for (const join of value.matchAll(/>([\s\S]*?)</g)) {
+      if (!/^\s*,\s*$/.test(join[1])) return { links: [], errors: `"${value}" <> should be split with a comma and optional spaces` };
+    }
+    let mailto = false;
+    let http = false;
+    for (const link of matches) {
+      if (/\s/.test(link)) {
+        errors.push(`"${link}" should not contain spaces`);
+        continue;
+      }
+      if (/^mailto:[a-zA-Z0-9]/.test(link)) {
+        if (mailto) {
+          errors.push(`"${link}" should only contain one mailto:`);
+          continue;
+        }
+        mailto = true;
+      } else if (/^https?:\/\/[a-zA-Z0-9]/i.test(link)) {
+        if (http) {
+          errors.push(`"${link}" should only contain one HTTP link`);
+          continue;
+        }
+        http = true;
+      } else {
+        errors.push(`"${link}" should start with either http(s):// or mailto:`);
+        continue;
+      }
+      // Go's url.ParseRequestURI refuses what the WHATWG parser would repair (a backslash, a bad escape).
+      if (!URL.canParse(link) || /[\\]|%(?![0-9A-Fa-f]{2})/.test(link)) {
+        errors.push(`parse "${link}": invalid URI`);
+        continue;
+      }
+      links.push(link);
+    }
+  }
+  return { links, errors: errors.join(", ") };
+}
+
+function listUnsubscribe(message: InboxMessage) {
+  const header = headerValue(message.Headers, "List-Unsubscribe") ?? "";
+  if (!header) return { Header: "", Links: [], Errors: "", HeaderPost: "" };
+  const { links, errors } = parseListUnsubscribe(header);
+  return { Header: header, Links: links, Errors: errors, HeaderPost: headerValue(message.Headers, "List-Unsubscribe-Post") ?? "" };
+}
+
+/** Mailpit's `/headers`: every field under Go's canonical key, values in order, keys sorted. */
+function headerMap(message: InboxMessage): Record<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const { Name, Value } of message.Headers) {
+    const key = canonicalHeaderKey(Name);
+    map.set(key, [...(map.get(key) ?? []), Value]);
+  }
+  return Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function summary(message: InboxMessage) {
@@ -26,12 +95,12 @@ function summary(message: InboxMessage) {
     Read: message.Read,
     From: message.From,
     To: message.To,
-    Cc: [],
-    Bcc: [],
-    ReplyTo: [],
+    Cc: message.Cc,
+    Bcc: message.Bcc,
+    ReplyTo: message.ReplyTo,
     Subject: message.Subject,
     Created: message.Created,
-    Username: "",
+    Username: message.Username,
     Tags: [],
     Size: size(message),
     Attachments: 0,
@@ -45,15 +114,15 @@ function detail(message: InboxMessage) {
     MessageID: message.MessageID,
     From: message.From,
     To: message.To,
-    Cc: [],
-    Bcc: [],
-    ReplyTo: [],
-    ReturnPath: message.From.Address,
+    Cc: message.Cc,
+    Bcc: message.Bcc,
+    ReplyTo: message.ReplyTo,
+    ReturnPath: message.ReturnPath,
     Subject: message.Subject,
-    ListUnsubscribe: { Header: "", Links: [], Errors: "", HeaderPost: "" },
-    Date: message.Created,
+    ListUnsubscribe: listUnsubscribe(message),
+    Date: message.Date,
     Tags: [],
-    Username: "",
+    Username: message.Username,
     Text: message.Text,
     HTML: message.HTML,
     Size: size(message),
@@ -75,7 +144,7 @@ export function matchesQuery(message: InboxMessage, query: string): boolean {
         hit = addresses(message.To);
         break;
       case "from":
-        hit = addresses([message.From]);
+        hit = addresses(message.From ? [message.From] : []);
         break;
       case "subject":
         hit = message.Subject.toLowerCase().includes(value);
@@ -84,7 +153,7 @@ export function matchesQuery(message: InboxMessage, query: string): boolean {
         hit = value === "read" ? message.Read : value === "unread" ? !message.Read : false;
         break;
       default: {
-        const haystack = [message.Subject, message.Text, message.From.Address, ...message.To.map((a) => a.Address)]
+        const haystack = [message.Subject, message.Text, message.From?.Address ?? "", ...message.To.map((a) => a.Address)]
           .join("\n")
           .toLowerCase();
         hit = haystack.includes(field ? `${field.toLowerCase()}:${value}` : value);
@@ -165,11 +234,22 @@ export function createInboxHandler(inbox: Inbox) {
         }
         return sendText(res, 405, "method not allowed");
       }
-      const one = /^\/api\/v1\/message\/([^/]+)$/.exec(path);
+      const one = /^\/api\/v1\/message\/([^/]+)(?:\/(headers|raw))?$/.exec(path);
       if (one && method === "GET") {
         const id = decodeURIComponent(one[1]);
         const message = id === "latest" ? inbox.all()[0] : inbox.get(id);
         if (!message) return sendText(res, 404, "message not found");
+        if (one[2] === "headers") return sendJson(res, 200, headerMap(message));
+        if (one[2] === "raw") {
+          const headers: Record<string, string | number> = {
+            "Content-Type": "text/plain; charset=utf-8",
+            "Content-Length": message.Raw.length,
+          };
+          if (url.searchParams.get("dl") === "1") headers["Content-Disposition"] = `attachment; filename="${message.ID}.eml"`;
+          res.writeHead(200, headers);
+          res.end(message.Raw);
+          return;
+        }
         message.Read = true;
         return sendJson(res, 200, detail(message));
       }

@@ -1,20 +1,33 @@
 import { randomBytes } from "node:crypto";
+import { type Address, composeMessage, type HeaderField, parseMessage } from "./mime.ts";
 
-export interface Address {
-  Name: string;
-  Address: string;
-}
+export type { Address, HeaderField };
 
 export interface InboxMessage {
   ID: string;
   MessageID: string;
-  From: Address;
+  /** null when the message has no From header (as Mailpit answers). */
+  From: Address | null;
   To: Address[];
+  Cc: Address[];
+  Bcc: Address[];
+  ReplyTo: Address[];
+  ReturnPath: string;
   Subject: string;
+  /** When the inbox received it. */
   Created: string;
+  /** The Date header, else when it was received. */
+  Date: string;
   HTML: string;
+  /** The text/plain part; derived from the HTML when there is none. */
   Text: string;
   Read: boolean;
+  /** The SMTP AUTH user name it was sent with ("" without AUTH). */
+  Username: string;
+  /** The header fields in order, unfolded, encoded-words kept. */
+  Headers: HeaderField[];
+  /** The message as received (what `/raw` answers). */
+  Raw: Buffer;
 }
 
 export interface Outgoing {
@@ -26,14 +39,16 @@ export interface Outgoing {
 
 /** Mailpit keeps the newest 500 messages by default; so does the stack's inbox. */
 const maxMessages = 500;
+/** And at most this many bytes of sources in all, so large messages cannot fill the memory. */
+const maxTotalBytes = 256 * 1024 * 1024;
 const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-function mailpitId(): string {
+export function mailpitId(): string {
   return [...randomBytes(22)].map((b) => idAlphabet[b % idAlphabet.length]).join("");
 }
 
 /** Plain text of an HTML body, for the Text part and the snippet (as Mailpit derives them). */
-function htmlToText(html: string): string {
+export function htmlToText(html: string): string {
   return html
     .replace(/<(br|\/p|\/h\d|\/div|\/li)\s*\/?>/gi, "\n")
     .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, "$2 ($1)")
@@ -53,21 +68,46 @@ function htmlToText(html: string): string {
 export class Inbox {
   private messages: InboxMessage[] = [];
 
+  /** An email the stack itself sends (Auth's): composed as a mail library would, then stored as received. */
   add(mail: Outgoing): InboxMessage {
     const id = mailpitId();
+    const raw = composeMessage({ ...mail, messageId: `${id}@mail.cuepoint.local`, date: new Date() });
+    return this.store(id, raw, "");
+  }
+
+  /** A message as an SMTP client delivered it (its bytes, after the server's own trace headers). */
+  receive(raw: Buffer, username = ""): InboxMessage {
+    return this.store(mailpitId(), raw, username);
+  }
+
+  private store(id: string, raw: Buffer, username: string): InboxMessage {
+    const parsed = parseMessage(raw);
+    const received = new Date();
+    const html = parsed.html ?? "";
     const message: InboxMessage = {
       ID: id,
-      MessageID: `${id}@mail.cuepoint.local`,
-      From: mail.from,
-      To: mail.to,
-      Subject: mail.subject,
-      Created: new Date().toISOString(),
-      HTML: mail.html,
-      Text: htmlToText(mail.html),
+      MessageID: parsed.messageId,
+      From: parsed.from,
+      To: parsed.to,
+      Cc: parsed.cc,
+      Bcc: parsed.bcc,
+      ReplyTo: parsed.replyTo,
+      ReturnPath: parsed.returnPath || parsed.from?.Address || "",
+      Subject: parsed.subject,
+      Created: received.toISOString(),
+      Date: (parsed.date ?? received).toISOString(),
+      HTML: html,
+      Text: parsed.text ?? htmlToText(html),
       Read: false,
+      Username: username,
+      Headers: parsed.headers,
+      Raw: raw,
     };
     this.messages.unshift(message);
     if (this.messages.length > maxMessages) this.messages.length = maxMessages;
+    let total = 0;
+    const kept = this.messages.findIndex((m) => (total += m.Raw.length) > maxTotalBytes);
+    if (kept > 0) this.messages.length = kept;
     return message;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfig, parseEnvFile } from "../../lib/config.ts";
 
-const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT", "STACK_CHAIN_PORT"];
+const portOverrides = ["STACK_API_PORT", "STACK_DB_PORT", "STACK_INBOX_PORT", "STACK_SMTP_PORT", "STACK_CHAIN_PORT"];
 
 /** Runs `read` as if no STACK_*_PORT override were set (a private stack's shell may have them). */
 function withoutPortOverrides<T>(read: () => T): T {
@@ -30,7 +30,7 @@ describe("supabase/config.toml, as the product needs it", () => {
   const raw = config.raw as unknown as ProductConfig;
 
   test("uses Supabase's local ports and PostgreSQL 15", () => {
-    expect(config).toMatchObject({ apiPort: 54321, dbPort: 54322, inboxPort: 54324, dbMajorVersion: 15 });
+    expect(config).toMatchObject({ apiPort: 54321, dbPort: 54322, inboxPort: 54324, smtpPort: 54325, dbMajorVersion: 15 });
   });
 
   test("sends users back to the app's auth route handlers, with email confirmation and Ethereum sign-in on", () => {
@@ -79,6 +79,27 @@ describe("parseConfig", () => {
         expect(parseConfig("").chainPort).toBe(60545);
       } finally {
         delete process.env.STACK_CHAIN_PORT;
+      }
+    });
+  });
+
+  test("takes SMTP on [local_smtp] smtp_port ([inbucket] in older configs), 54325 by default, or STACK_SMTP_PORT", () => {
+    withoutPortOverrides(() => {
+      expect(parseConfig("").smtpPort).toBe(54325);
+      expect(parseConfig("[local_smtp]\nsmtp_port = 2525").smtpPort).toBe(2525);
+      expect(parseConfig("[inbucket]\nsmtp_port = 2526").smtpPort).toBe(2526);
+      process.env.STACK_SMTP_PORT = "60025";
+      try {
+        expect(parseConfig("[local_smtp]\nsmtp_port = 2525").smtpPort).toBe(60025);
+      } finally {
+        delete process.env.STACK_SMTP_PORT;
+      }
+      // a private stack that moves only its inbox takes SMTP beside it, never the project's port
+      process.env.STACK_INBOX_PORT = "61324";
+      try {
+        expect(parseConfig("[local_smtp]\nsmtp_port = 54325")).toMatchObject({ inboxPort: 61324, smtpPort: 61325 });
+      } finally {
+        delete process.env.STACK_INBOX_PORT;
       }
     });
   });
