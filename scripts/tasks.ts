@@ -474,6 +474,7 @@ const tasks: Record<string, () => Promise<number>> = {
   "bench:posts": () => bench("bench-posts.ts"),
   "bench:moments": () => bench("bench-moments.ts"),
   "bench:sync": () => bench("bench-sync.ts", { browser: true }),
+  "bench:notifications": () => bench("bench-notifications.ts"),
   "bench:stack": () =>
     runInherit(process.execPath, [path.join(packageDir, "bench", "index.ts"), ...process.argv.slice(3)], { cwd: repoRoot }),
   "config:check": async () => checkPushedConfig(),
