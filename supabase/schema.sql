@@ -909,6 +909,95 @@ ALTER FUNCTION private.current_room_topic(kind text, room uuid) OWNER TO postgre
 COMMENT ON FUNCTION private.current_room_topic(kind text, room uuid) IS 'The topic the database sends a room''s channel (room or session) to now, after moving the epoch past any gated membership that lapsed since it last looked.';
 
 --
+-- Name: email_digest_address(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_digest_address(person uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select u.email from auth.users u
+  where u.id = person
+    and nullif(u.email, '') is not null
+    and u.email_confirmed_at is not null
+    and u.deleted_at is null
+    and (u.banned_until is null or u.banned_until < now());
+$$;
+
+ALTER FUNCTION private.email_digest_address(person uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION email_digest_address(person uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.email_digest_address(person uuid) IS 'The confirmed address a digest goes to; null for an account without one (a wallet-only account), a banned or a deleted one.';
+
+--
+-- Name: email_digest_is_due(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_digest_is_due(last_digest timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select last_digest is null or last_digest <= now() - interval '1 hour';
+$$;
+
+ALTER FUNCTION private.email_digest_is_due(last_digest timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: email_digest_items(uuid, text[], timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_digest_items(person uuid, kinds text[], since timestamp with time zone) RETURNS TABLE(created_at timestamp with time zone, item jsonb)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select n.created_at,
+         jsonb_build_object(
+           'id', n.id,
+           'kind', n.kind,
+           'created_at', n.created_at,
+           'data', n.data,
+           'actor_username', case when readable then a.username end,
+           'actor_display_name', case when readable then coalesce(nullif(a.display_name, ''), a.ens_name) end,
+           'room_slug', r.slug,
+           'room_name', r.name,
+           'post_id', case when post_open then p.id end,
+           'post_title', case when post_open then p.title end,
+           'moment_id', n.moment_id,
+           'parent_id', c.parent_id,
+           'excerpt', case
+             when comment_open then left(c.body, 200)
+             when n.kind = 'mention' and n.moment_id is null and post_open then left(p.body, 200)
+           end)
+  from public.notifications n
+  left join public.profiles a on a.id = n.actor_id
+  left join public.rooms r on r.id = n.room_id
+  left join public.posts p on p.id = n.post_id
+  left join public.moments c on c.id = n.moment_id
+  cross join lateral (select n.room_id is not null and private.person_can_read_room(person, n.room_id) as readable) v
+  cross join lateral (select v.readable and p.id is not null and p.hidden_at is null as post_open) pv
+  cross join lateral (
+    select v.readable and c.id is not null and c.hidden_at is null and c.held_at is null and c.deleted_at is null
+           and (p.id is null or p.hidden_at is null) as comment_open
+  ) cv
+  where n.user_id = person
+    and n.read_at is null
+    and not n.held
+    and n.kind = any (kinds)
+    and n.created_at > greatest(coalesce(since, '-infinity'::timestamptz), now() - interval '1 day');
+$$;
+
+ALTER FUNCTION private.email_digest_items(person uuid, kinds text[], since timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: FUNCTION email_digest_items(person uuid, kinds text[], since timestamp with time zone); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.email_digest_items(person uuid, kinds text[], since timestamp with time zone) IS 'The notifications a digest may carry since a time, each as the email shows it, with words only where the person may still read them.';
+
+--
 -- Name: end_memberships_of_unlinked_wallet(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1376,6 +1465,25 @@ $$;
 ALTER FUNCTION private.is_reserved_username(candidate text) OWNER TO postgres;
 
 --
+-- Name: is_unsubscribe_token(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.is_unsubscribe_token(token text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+  select coalesce(token ~ '^[A-Za-z0-9_-]{43}$', false);
+$_$;
+
+ALTER FUNCTION private.is_unsubscribe_token(token text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION is_unsubscribe_token(token text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.is_unsubscribe_token(token text) IS 'Whether a text has the shape of an unsubscribe token (43 characters of base64url).';
+
+--
 -- Name: is_withheld(jsonb); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1400,6 +1508,31 @@ CREATE FUNCTION private.iso_time(moment timestamp with time zone) RETURNS text
 $$;
 
 ALTER FUNCTION private.iso_time(moment timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: issue_unsubscribe_token(uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.issue_unsubscribe_token(person uuid, what text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  token text := translate(encode(extensions.gen_random_bytes(32), 'base64'), E'+/=\n', '-_');
+begin
+  insert into private.email_unsubscribe_tokens (token_hash, user_id, kind)
+  values (private.unsubscribe_token_hash(token), person, what);
+  return token;
+end;
+$$;
+
+ALTER FUNCTION private.issue_unsubscribe_token(person uuid, what text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION issue_unsubscribe_token(person uuid, what text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.issue_unsubscribe_token(person uuid, what text) IS 'A new unsubscribe token for a person and a kind (null: all email); only its hash is kept.';
 
 --
 -- Name: keep_deleted_comment_with_replies(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2973,6 +3106,25 @@ $$;
 ALTER FUNCTION private.touch_updated_at() OWNER TO postgres;
 
 --
+-- Name: unsubscribe_token_hash(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.unsubscribe_token_hash(token text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select sha256(convert_to(token, 'UTF8'));
+$$;
+
+ALTER FUNCTION private.unsubscribe_token_hash(token text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION unsubscribe_token_hash(token text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.unsubscribe_token_hash(token text) IS 'What is stored of an unsubscribe token: its SHA-256.';
+
+--
 -- Name: username_base(jsonb, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3185,6 +3337,64 @@ ALTER FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expire
 COMMENT ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) IS 'Owner and moderators: bans the person from the room (for good, or until expires_at), ending their membership and live access at once; logged as ''ban''. A moderator cannot ban the owner or another moderator; nobody bans themselves.';
 
 --
+-- Name: claim_email_digest(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.claim_email_digest(person uuid, max_items integer DEFAULT 20) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  settings public.notification_settings;
+  address text;
+  total integer;
+  list jsonb;
+  kinds text[];
+  unsubscribe_kinds jsonb := '{}';
+  what text;
+begin
+  select s.* into settings from public.notification_settings s where s.user_id = person for update;
+  if settings.user_id is null or cardinality(settings.email_kinds) = 0 or not private.email_digest_is_due(settings.last_digest_at) then
+    return null;
+  end if;
+  address := private.email_digest_address(person);
+  if address is null then
+    return null;
+  end if;
+  select count(*)::integer,
+         coalesce(jsonb_agg(i.item order by i.created_at desc), '[]'),
+         coalesce(array_agg(distinct i.item ->> 'kind'), '{}')
+    into total, list, kinds
+  from private.email_digest_items(person, settings.email_kinds, settings.last_digest_at) i;
+  if total = 0 then
+    return null;
+  end if;
+  update public.notification_settings s set last_digest_at = now() where s.user_id = person;
+  foreach what in array kinds loop
+    unsubscribe_kinds := unsubscribe_kinds || jsonb_build_object(what, private.issue_unsubscribe_token(person, what));
+  end loop;
+  return jsonb_build_object(
+    'user_id', person,
+    'email', address,
+    'claimed_at', now(),
+    'previous_digest_at', settings.last_digest_at,
+    'total', total,
+    'notifications', (select coalesce(jsonb_agg(e.value order by e.ordinality), '[]')
+                      from jsonb_array_elements(list) with ordinality e
+                      where e.ordinality <= least(greatest(coalesce(max_items, 20), 1), 100)),
+    'unsubscribe', jsonb_build_object('all', private.issue_unsubscribe_token(person, null), 'kinds', unsubscribe_kinds));
+end;
+$$;
+
+ALTER FUNCTION public.claim_email_digest(person uuid, max_items integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION claim_email_digest(person uuid, max_items integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.claim_email_digest(person uuid, max_items integer) IS 'Service role (notification-digest): takes a person''s digest if they are due (at most hourly) and it has something to say — records last_digest_at, issues its unsubscribe tokens (all email, and each kind in it) — and answers what to send; null when there is nothing to send.';
+
+--
 -- Name: claim_session_host(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3363,6 +3573,28 @@ ALTER FUNCTION public.create_room(slug text, name text, description text, gate j
 COMMENT ON FUNCTION public.create_room(slug text, name text, description text, gate jsonb) IS 'Creates a room owned by the caller, with its gate when one is given ({chain_id, contract_address, standard, token_id, min_balance}).';
 
 --
+-- Name: describe_email_unsubscribe(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.describe_email_unsubscribe(token text) RETURNS TABLE(outcome text, kind text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select case when t.used_at is null then 'valid' else 'already_used' end, t.kind
+  from private.email_unsubscribe_tokens t
+  where private.is_unsubscribe_token(describe_email_unsubscribe.token)
+    and t.token_hash = private.unsubscribe_token_hash(describe_email_unsubscribe.token);
+$$;
+
+ALTER FUNCTION public.describe_email_unsubscribe(token text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION describe_email_unsubscribe(token text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.describe_email_unsubscribe(token text) IS 'For the unsubscribe page (which must not unsubscribe on GET): which kind a token stops and whether it was used; no row for an unknown token. Says nothing of whose it is.';
+
+--
 -- Name: dismiss_reports(uuid, uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3409,6 +3641,39 @@ ALTER FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text)
 --
 
 COMMENT ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) IS 'The owner or a moderator dismisses the open reports of a post or comment (exactly one) and shows it again if they had hidden it; answers how many were dismissed.';
+
+--
+-- Name: email_digests_due(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.email_digests_due(person uuid DEFAULT NULL::uuid, max_people integer DEFAULT 500) RETURNS TABLE(user_id uuid, email text, total integer, notifications jsonb)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select s.user_id, addr.email, items.total, items.list
+  from public.notification_settings s
+  cross join lateral (select private.email_digest_address(s.user_id) as email) addr
+  cross join lateral (
+    select count(*)::integer as total,
+           coalesce(jsonb_agg(i.item order by i.created_at desc), '[]') as list
+    from private.email_digest_items(s.user_id, s.email_kinds, s.last_digest_at) i
+  ) items
+  where (email_digests_due.person is null or s.user_id = email_digests_due.person)
+    and cardinality(s.email_kinds) > 0
+    and private.email_digest_is_due(s.last_digest_at)
+    and addr.email is not null
+    and items.total > 0
+  order by s.last_digest_at nulls first, s.user_id
+  limit least(greatest(coalesce(email_digests_due.max_people, 500), 1), 5000);
+$$;
+
+ALTER FUNCTION public.email_digests_due(person uuid, max_people integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION email_digests_due(person uuid, max_people integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.email_digests_due(person uuid, max_people integer) IS 'Service role (notification-digest): the people due a digest now (or the one named, if due) with their address and the notifications it would carry, newest first. Reads only; claim_email_digest records the sending.';
 
 --
 -- Name: end_listening_session(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4155,6 +4420,36 @@ ALTER FUNCTION public.redeem_recovery_code(code_hash text) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION public.redeem_recovery_code(code_hash text) IS 'Marks one of the caller''s unused recovery codes (by its hash) used and answers true, or answers false; 5 tries per 15 minutes (PT429 past that). Refused to a signed-out caller and to an account without two-factor.';
+
+--
+-- Name: release_email_digest(uuid, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  released integer;
+begin
+  update public.notification_settings s set last_digest_at = release_email_digest.previous_digest_at
+  where s.user_id = person and s.last_digest_at = release_email_digest.claimed_at;
+  get diagnostics released = row_count;
+  if released > 0 then
+    delete from private.email_unsubscribe_tokens t
+    where t.user_id = person and t.created_at = release_email_digest.claimed_at and t.used_at is null;
+  end if;
+  return released > 0;
+end;
+$$;
+
+ALTER FUNCTION public.release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: FUNCTION release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone) IS 'Service role (notification-digest): gives back a claimed digest that could not be sent — last_digest_at as it was and the email''s unused tokens gone — so the next run tries again.';
 
 --
 -- Name: release_session_host(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4918,6 +5213,46 @@ ALTER FUNCTION public.unread_notification_count() OWNER TO postgres;
 COMMENT ON FUNCTION public.unread_notification_count() IS 'How many of the caller''s notifications are unread (held-back ones not counted).';
 
 --
+-- Name: unsubscribe_from_email(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.unsubscribe_from_email(token text) RETURNS TABLE(outcome text, kind text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  stored private.email_unsubscribe_tokens;
+begin
+  if private.is_unsubscribe_token(unsubscribe_from_email.token) then
+    select t.* into stored from private.email_unsubscribe_tokens t
+    where t.token_hash = private.unsubscribe_token_hash(unsubscribe_from_email.token)
+    for update;
+  end if;
+  if stored.id is null then
+    raise exception 'That unsubscribe link isn''t valid. You can choose which emails you get on your account page.'
+      using errcode = '22023';
+  end if;
+  if stored.used_at is not null then
+    return query select 'already_used'::text, stored.kind;
+    return;
+  end if;
+  update public.notification_settings s
+  set email_kinds = case when stored.kind is null then '{}'::text[] else array_remove(s.email_kinds, stored.kind) end
+  where s.user_id = stored.user_id;
+  update private.email_unsubscribe_tokens t set used_at = now() where t.id = stored.id;
+  return query select 'unsubscribed'::text, stored.kind;
+end;
+$$;
+
+ALTER FUNCTION public.unsubscribe_from_email(token text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION unsubscribe_from_email(token text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.unsubscribe_from_email(token text) IS 'One-click unsubscribe: a valid unused token stops its kind of email (or all email) for its person and is spent; a spent one answers already_used; anything else is refused. Needs no session.';
+
+--
 -- Name: who_is_here(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4984,6 +5319,29 @@ ALTER TABLE private.banned_wallets OWNER TO postgres;
 --
 
 COMMENT ON TABLE private.banned_wallets IS 'Wallets linked to a banned account (when banned, or while banned): none of them admits anyone to the room while the ban lasts.';
+
+--
+-- Name: email_unsubscribe_tokens; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.email_unsubscribe_tokens (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    token_hash bytea NOT NULL,
+    user_id uuid NOT NULL,
+    kind text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT email_unsubscribe_tokens_hash_length CHECK ((octet_length(token_hash) = 32)),
+    CONSTRAINT email_unsubscribe_tokens_kind CHECK (((kind IS NULL) OR (kind = ANY (ARRAY['reply'::text, 'mention'::text, 'reaction'::text, 'session_started'::text, 'role_changed'::text, 'membership_ended'::text, 'moderation'::text]))))
+);
+
+ALTER TABLE private.email_unsubscribe_tokens OWNER TO postgres;
+
+--
+-- Name: TABLE email_unsubscribe_tokens; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.email_unsubscribe_tokens IS 'One-click unsubscribe links sent in digest emails: the SHA-256 of a random token, whose person it unsubscribes, from which kind (null: all email), and when it was used.';
 
 --
 -- Name: rate_events; Type: TABLE; Schema: private; Owner: postgres
@@ -5663,6 +6021,13 @@ ALTER TABLE ONLY private.banned_wallets
     ADD CONSTRAINT banned_wallets_pkey PRIMARY KEY (room_id, user_id, address);
 
 --
+-- Name: email_unsubscribe_tokens email_unsubscribe_tokens_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.email_unsubscribe_tokens
+    ADD CONSTRAINT email_unsubscribe_tokens_pkey PRIMARY KEY (id);
+
+--
 -- Name: recovery_codes recovery_codes_one_per_hash; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
@@ -6082,6 +6447,18 @@ COMMENT ON CONSTRAINT wallets_pkey ON public.wallets IS 'That wallet is already 
 --
 
 CREATE INDEX banned_wallets_room_address_idx ON private.banned_wallets USING btree (room_id, address);
+
+--
+-- Name: email_unsubscribe_tokens_hash_key; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_unsubscribe_tokens_hash_key ON private.email_unsubscribe_tokens USING btree (token_hash);
+
+--
+-- Name: email_unsubscribe_tokens_user_idx; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE INDEX email_unsubscribe_tokens_user_idx ON private.email_unsubscribe_tokens USING btree (user_id, created_at);
 
 --
 -- Name: rate_events_person_action_at_idx; Type: INDEX; Schema: private; Owner: postgres
@@ -6991,6 +7368,13 @@ ALTER TABLE ONLY private.banned_wallets
     ADD CONSTRAINT banned_wallets_room_id_user_id_fkey FOREIGN KEY (room_id, user_id) REFERENCES public.bans(room_id, user_id) ON DELETE CASCADE;
 
 --
+-- Name: email_unsubscribe_tokens email_unsubscribe_tokens_user_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.email_unsubscribe_tokens
+    ADD CONSTRAINT email_unsubscribe_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: recovery_codes recovery_codes_factor_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
 --
 
@@ -7472,6 +7856,12 @@ CREATE POLICY "No API role reads or writes banned wallets" ON private.banned_wal
 CREATE POLICY "No API role reads or writes recovery codes" ON private.recovery_codes TO anon, authenticated, service_role USING (false) WITH CHECK (false);
 
 --
+-- Name: email_unsubscribe_tokens No API role reads or writes unsubscribe tokens; Type: POLICY; Schema: private; Owner: postgres
+--
+
+CREATE POLICY "No API role reads or writes unsubscribe tokens" ON private.email_unsubscribe_tokens TO anon, authenticated, service_role USING (false) WITH CHECK (false);
+
+--
 -- Name: room_term_patterns Term patterns are the database's alone; Type: POLICY; Schema: private; Owner: postgres
 --
 
@@ -7482,6 +7872,12 @@ CREATE POLICY "Term patterns are the database's alone" ON private.room_term_patt
 --
 
 ALTER TABLE private.banned_wallets ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_unsubscribe_tokens; Type: ROW SECURITY; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.email_unsubscribe_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: recovery_codes; Type: ROW SECURITY; Schema: private; Owner: postgres
@@ -8355,6 +8751,24 @@ REVOKE ALL ON FUNCTION private.current_room_topic(kind text, room uuid) FROM PUB
 GRANT ALL ON FUNCTION private.current_room_topic(kind text, room uuid) TO service_role;
 
 --
+-- Name: FUNCTION email_digest_address(person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_digest_address(person uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_digest_is_due(last_digest timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_digest_is_due(last_digest timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_digest_items(person uuid, kinds text[], since timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_digest_items(person uuid, kinds text[], since timestamp with time zone) FROM PUBLIC;
+
+--
 -- Name: FUNCTION end_memberships_of_unlinked_wallet(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8483,6 +8897,12 @@ GRANT ALL ON FUNCTION private.is_path_in_folder(object_path text, folder text) T
 GRANT ALL ON FUNCTION private.is_path_in_folder(object_path text, folder text) TO service_role;
 
 --
+-- Name: FUNCTION is_unsubscribe_token(token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.is_unsubscribe_token(token text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION is_withheld(item jsonb); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8496,6 +8916,12 @@ REVOKE ALL ON FUNCTION private.iso_time(moment timestamp with time zone) FROM PU
 GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO anon;
 GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO authenticated;
 GRANT ALL ON FUNCTION private.iso_time(moment timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION issue_unsubscribe_token(person uuid, what text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.issue_unsubscribe_token(person uuid, what text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION keep_deleted_comment_with_replies(); Type: ACL; Schema: private; Owner: postgres
@@ -8931,6 +9357,12 @@ GRANT ALL ON FUNCTION private.time_words(moment timestamp with time zone) TO ser
 REVOKE ALL ON FUNCTION private.timed_out_until(target_room uuid, person uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION unsubscribe_token_hash(token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.unsubscribe_token_hash(token text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION version_session_state(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8963,6 +9395,13 @@ GRANT ALL ON FUNCTION public.approve_comment(moment_id uuid, reason text) TO ser
 REVOKE ALL ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) TO authenticated;
 GRANT ALL ON FUNCTION public.ban_member(room_id uuid, user_id uuid, reason text, expires_at timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION claim_email_digest(person uuid, max_items integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.claim_email_digest(person uuid, max_items integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.claim_email_digest(person uuid, max_items integer) TO service_role;
 
 --
 -- Name: FUNCTION claim_session_host(session_id uuid, expected_host_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -9031,12 +9470,28 @@ GRANT ALL ON FUNCTION public.create_room(slug text, name text, description text,
 GRANT ALL ON FUNCTION public.create_room(slug text, name text, description text, gate jsonb) TO service_role;
 
 --
+-- Name: FUNCTION describe_email_unsubscribe(token text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.describe_email_unsubscribe(token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.describe_email_unsubscribe(token text) TO anon;
+GRANT ALL ON FUNCTION public.describe_email_unsubscribe(token text) TO authenticated;
+GRANT ALL ON FUNCTION public.describe_email_unsubscribe(token text) TO service_role;
+
+--
 -- Name: FUNCTION dismiss_reports(post_id uuid, moment_id uuid, reason text); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) TO authenticated;
 GRANT ALL ON FUNCTION public.dismiss_reports(post_id uuid, moment_id uuid, reason text) TO service_role;
+
+--
+-- Name: FUNCTION email_digests_due(person uuid, max_people integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.email_digests_due(person uuid, max_people integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.email_digests_due(person uuid, max_people integer) TO service_role;
 
 --
 -- Name: FUNCTION end_listening_session(session_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -9202,6 +9657,13 @@ GRANT ALL ON FUNCTION public.redeem_recovery_code(code_hash text) TO authenticat
 GRANT ALL ON FUNCTION public.redeem_recovery_code(code_hash text) TO service_role;
 
 --
+-- Name: FUNCTION release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.release_email_digest(person uuid, claimed_at timestamp with time zone, previous_digest_at timestamp with time zone) TO service_role;
+
+--
 -- Name: FUNCTION release_session_host(session_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9352,6 +9814,15 @@ GRANT ALL ON FUNCTION public.unban_member(room_id uuid, user_id uuid) TO service
 REVOKE ALL ON FUNCTION public.unread_notification_count() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.unread_notification_count() TO authenticated;
 GRANT ALL ON FUNCTION public.unread_notification_count() TO service_role;
+
+--
+-- Name: FUNCTION unsubscribe_from_email(token text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.unsubscribe_from_email(token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.unsubscribe_from_email(token text) TO anon;
+GRANT ALL ON FUNCTION public.unsubscribe_from_email(token text) TO authenticated;
+GRANT ALL ON FUNCTION public.unsubscribe_from_email(token text) TO service_role;
 
 --
 -- Name: FUNCTION who_is_here(target_room uuid); Type: ACL; Schema: public; Owner: postgres

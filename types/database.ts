@@ -1324,6 +1324,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      claim_email_digest: { Args: { max_items?: number; person: string }; Returns: Json };
       claim_session_host: {
         Args: { expected_host_id: string; session_id: string };
         Returns: {
@@ -1374,9 +1375,25 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      describe_email_unsubscribe: {
+        Args: { token: string };
+        Returns: {
+          kind: string;
+          outcome: string;
+        }[];
+      };
       dismiss_reports: {
         Args: { moment_id?: string; post_id?: string; reason?: string };
         Returns: number;
+      };
+      email_digests_due: {
+        Args: { max_people?: number; person?: string };
+        Returns: {
+          email: string;
+          notifications: Json;
+          total: number;
+          user_id: string;
+        }[];
       };
       end_listening_session: {
         Args: { session_id: string };
@@ -1616,6 +1633,10 @@ export type Database = {
         }[];
       };
       redeem_recovery_code: { Args: { code_hash: string }; Returns: boolean };
+      release_email_digest: {
+        Args: { claimed_at: string; person: string; previous_digest_at: string };
+        Returns: boolean;
+      };
       release_session_host: { Args: { session_id: string }; Returns: undefined };
       remove_content: {
         Args: { moment_id?: string; post_id?: string; reason?: string };
@@ -1785,6 +1806,13 @@ export type Database = {
       };
       unban_member: { Args: { room_id: string; user_id: string }; Returns: undefined };
       unread_notification_count: { Args: Record<PropertyKey, never>; Returns: number };
+      unsubscribe_from_email: {
+        Args: { token: string };
+        Returns: {
+          kind: string;
+          outcome: string;
+        }[];
+      };
       who_is_here: {
         Args: { target_room: string };
         Returns: {
