@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { AvatarUploader } from "@/components/account/avatar-uploader";
 import { ProfileForm } from "@/components/account/profile-form";
 import { TwoFactorSection } from "@/components/account/two-factor-section";
+import { NotificationSettingsSection } from "@/components/notifications/settings-section";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { getCurrentUser } from "@/lib/auth/current-user";
@@ -70,6 +71,7 @@ export default async function AccountPage() {
       ) : (
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
+      <NotificationSettingsSection hasEmail={Boolean(user.email)} />
       <TwoFactorSection factorId={authenticator?.id ?? null} recovery={recovery} />
       <WalletsSection
         wallets={wallets ?? []}

@@ -8,6 +8,7 @@ import { GateRequirement } from "@/components/rooms/gate-requirement";
 import { LiveSessionBanner } from "@/components/rooms/live-session-banner";
 import { LazyHereNowAvatars, LazyMembershipForm, LazyStartSessionForm } from "@/components/rooms/member-parts";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
+import { MuteButton } from "@/components/notifications/mute-button";
 import { BanNotice } from "@/components/moderation/ban-notice";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
@@ -117,6 +118,7 @@ export default async function RoomPage({ params, searchParams }: { params: Param
             )}
           </section>
           <div className="flex flex-wrap items-center gap-2">
+            <MuteButton target={{ roomId: room.id }} show={user !== null && canReadContent} />
             {mayStart && !liveSession ? (
               // thumb-sized here, whatever the form's own button is
               <div className="[&_button]:min-h-11">

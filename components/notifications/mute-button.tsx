@@ -1,0 +1,14 @@
+import { isMuted } from "@/lib/notifications/settings-data";
+import type { MuteTarget } from "@/lib/notifications/settings";
+import { createClient } from "@/lib/supabase/server";
+import { MuteToggle } from "./mute-toggle";
+
+/**
+ * "Mute notifications from this room" on a room's page, "Mute this thread" on a post's: shown only to
+ * a signed-in person who may read the room (muting what you can't read would mean nothing).
+ */
+export async function MuteButton({ target, show }: { target: MuteTarget; show: boolean }) {
+  if (!show) return null;
+  const muted = await isMuted(await createClient(), target);
+  return <MuteToggle target={target} initialMuted={muted} />;
+}
