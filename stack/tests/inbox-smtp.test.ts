@@ -2,12 +2,14 @@
 // and raw SMTP conversations against the running stack's listener, read back through the
 // Mailpit API on the inbox port. Every recipient is unique to its test, so parallel suites
 // never see each other's messages.
+import { createHash } from "node:crypto";
 import net from "node:net";
 import nodemailer from "nodemailer";
 import { describe, expect, test } from "vitest";
 import { parseListUnsubscribe } from "../server/inbox/api.ts";
 import { decodeEncodedWords, parseAddressList, parseMessage } from "../server/inbox/mime.ts";
-import { defaultMaxMessageSize } from "../server/inbox/smtp.ts";
+import { createSmtpServer, defaultMaxMessageSize } from "../server/inbox/smtp.ts";
+import { Inbox } from "../server/inbox/store.ts";
 import { config, inboxUrl } from "./helpers/stack.ts";
 
 const smtpPort = config.smtpPort;
@@ -50,8 +52,8 @@ class RawSmtp {
     socket.on("error", () => undefined);
   }
 
-  static async open(): Promise<RawSmtp> {
-    const socket = net.connect({ port: smtpPort, host: "127.0.0.1" });
+  static async open(port = smtpPort): Promise<RawSmtp> {
+    const socket = net.connect({ port, host: "127.0.0.1" });
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
     const client = new RawSmtp(socket);
     expect(await client.reply()).toMatch(/^220 .*ESMTP Service ready$/);
@@ -209,6 +211,7 @@ describe("the inbox's SMTP listener, with a real SMTP client", () => {
     await client.envelope("", recipients); // the null reverse-path is allowed
     expect(await client.command("DATA")).toBe("354 Start mail input; end with <CR><LF>.<CR><LF>");
     const htmlPart = Buffer.from("<p>Grüße aus dem Raum</p>", "utf8").toString("base64");
+    const attachment = "an attachment, not the body";
     client.write(
       [
         "From: =?UTF-8?Q?J=C3=BCrgen_M=C3=BCller?= <jurgen@smtp.test>",
@@ -240,7 +243,7 @@ describe("the inbox's SMTP listener, with a real SMTP client", () => {
         'Content-Type: text/plain; name="notes.txt"',
         'Content-Disposition: attachment; filename="notes.txt"',
         "",
-        "an attachment, not the body",
+        attachment,
         "--outer--",
         ".",
         "",
@@ -267,7 +270,23 @@ describe("the inbox's SMTP listener, with a real SMTP client", () => {
       Text: "Grüße aus dem Raum, eine sehr lange Zeile die weich umbrochen wird und weitergeht\r\n.punkt",
       ListUnsubscribe: { Header: "", Links: [], Errors: "", HeaderPost: "" },
       Username: "",
+      Inline: [],
+      Attachments: [
+        {
+          PartID: "2",
+          FileName: "notes.txt",
+          ContentType: "text/plain",
+          ContentID: "",
+          Size: Buffer.byteLength(attachment),
+          Checksums: {
+            MD5: createHash("md5").update(attachment).digest("hex"),
+            SHA1: createHash("sha1").update(attachment).digest("hex"),
+            SHA256: createHash("sha256").update(attachment).digest("hex"),
+          },
+        },
+      ],
     });
+    expect((await search(`to:${recipients[1]}`)).messages).toMatchObject([{ ID: id, Attachments: 1 }]);
     // no Message-ID was sent: the server gives one, in the source too
     expect(detail.MessageID).toMatch(/^[A-Za-z0-9]{22}@mailpit$/);
     const source = await (await fetch(`${inboxUrl}/api/v1/message/${id}/raw`)).text();
@@ -422,6 +441,24 @@ describe("the inbox's SMTP listener, with bad input", () => {
   });
 });
 
+describe("a private SMTP listener, for its limits", () => {
+  test("a silent connection is closed with 421 after the idle timeout", async () => {
+    const server = createSmtpServer(new Inbox(), { idleTimeoutMs: 300 });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = await RawSmtp.open((server.address() as net.AddressInfo).port);
+      expect(await client.command("EHLO client.test")).toMatch(/^250 /m);
+      const began = Date.now();
+      expect(await client.reply()).toMatch(/^421 4\.4\.2 .* closing transmission channel after timeout exceeded$/);
+      expect(Date.now() - began).toBeGreaterThanOrEqual(250);
+      if (!client.closed) await new Promise((resolve) => client.socket.once("close", resolve));
+      expect(client.closed).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe("reading messages", () => {
   test("Mailpit's List-Unsubscribe check: its own pass and fail cases", () => {
     const pass = [
@@ -478,5 +515,29 @@ describe("reading messages", () => {
     );
     expect(htmlOnly).toMatchObject({ html: "<p>café</p>", text: undefined, from: { Name: "", Address: "x@y.test" } });
     expect(parseMessage(Buffer.from("Subject: no from\r\n\r\nbody")).from).toBeNull();
+    const related = parseMessage(
+      Buffer.from(
+        [
+          'Content-Type: multipart/related; boundary="r"',
+          "",
+          "--r",
+          "Content-Type: text/html",
+          "",
+          '<img src="cid:logo@x">',
+          "--r",
+          "Content-Type: image/png",
+          "Content-ID: <logo@x>",
+          "Content-Transfer-Encoding: base64",
+          "",
+          Buffer.from("not really a png").toString("base64"),
+          "--r--",
+        ].join("\r\n"),
+      ),
+    );
+    expect(related).toMatchObject({
+      html: '<img src="cid:logo@x">',
+      attachments: [],
+      inline: [{ PartID: "2", FileName: "logo@x", ContentType: "image/png", ContentID: "logo@x", Size: 16 }],
+    });
   });
 });

@@ -103,7 +103,7 @@ function summary(message: InboxMessage) {
     Username: message.Username,
     Tags: [],
     Size: size(message),
-    Attachments: 0,
+    Attachments: message.Attachments.length,
     Snippet: message.Text.replace(/\s+/g, " ").trim().slice(0, 250),
   };
 }
@@ -126,8 +126,8 @@ function detail(message: InboxMessage) {
     Text: message.Text,
     HTML: message.HTML,
     Size: size(message),
-    Inline: [],
-    Attachments: [],
+    Inline: message.Inline,
+    Attachments: message.Attachments,
   };
 }
 

@@ -3,6 +3,7 @@
 // the first text/plain and text/html parts of a MIME tree (RFC 2045/2046: multipart/*, nested;
 // quoted-printable, base64, 7bit/8bit/binary; any charset TextDecoder knows, UTF-8 otherwise).
 // Bytes are carried as latin1 strings (one char per byte) until a part's charset decodes them.
+import { createHash } from "node:crypto";
 
 export interface Address {
   Name: string;
@@ -13,6 +14,17 @@ export interface HeaderField {
   Name: string;
   /** Unfolded, as sent: encoded-words are kept. */
   Value: string;
+}
+
+/** A part that is not the message's text or HTML, described as Mailpit lists it (its bytes stay in the source). */
+export interface Attachment {
+  /** Where it sits in the MIME tree: "1", "1.2", … ("0" for a single-part message). */
+  PartID: string;
+  FileName: string;
+  ContentType: string;
+  ContentID: string;
+  Size: number;
+  Checksums: { MD5: string; SHA1: string; SHA256: string };
 }
 
 export interface ParsedMessage {
@@ -28,6 +40,10 @@ export interface ParsedMessage {
   date: Date | undefined;
   text: string | undefined;
   html: string | undefined;
+  /** Parts with Content-Disposition: attachment. */
+  attachments: Attachment[];
+  /** Other parts that have a file name or a Content-ID (inline images and such). */
+  inline: Attachment[];
 }
 
 /** Nested multiparts deeper than this are not looked into (a hostile message cannot recurse us away). */
@@ -179,11 +195,26 @@ export function parseAddressList(value: string | undefined): Address[] {
 interface Bodies {
   text?: string;
   html?: string;
+  attachments: Attachment[];
+  inline: Attachment[];
 }
 
-function walk(headers: HeaderField[], body: string, found: Bodies, depth: number): void {
+function describe(partId: string, type: string, headers: HeaderField[], fileName: string, content: Buffer): Attachment {
+  const contentId = (headerValue(headers, "Content-ID") ?? "").replace(/^<|>$/g, "");
+  const hash = (algorithm: string) => createHash(algorithm).update(content).digest("hex");
+  return {
+    PartID: partId,
+    FileName: fileName || contentId,
+    ContentType: type,
+    ContentID: contentId,
+    Size: content.length,
+    Checksums: { MD5: hash("md5"), SHA1: hash("sha1"), SHA256: hash("sha256") },
+  };
+}
+
+function walk(headers: HeaderField[], body: string, found: Bodies, depth: number, partId = "0"): void {
   const type = parameters(headerValue(headers, "Content-Type") ?? "text/plain; charset=us-ascii");
-  const disposition = parameters(headerValue(headers, "Content-Disposition") ?? "").value;
+  const disposition = parameters(headerValue(headers, "Content-Disposition") ?? "");
   if (type.value.startsWith("multipart/")) {
     const boundary = type.params.get("boundary");
     if (!boundary || depth >= maxDepth) return;
@@ -195,15 +226,23 @@ function walk(headers: HeaderField[], body: string, found: Bodies, depth: number
       const start = (marks[i].index ?? 0) + marks[i][0].length;
       const end = i + 1 < marks.length ? (marks[i + 1].index ?? body.length) : body.length;
       const part = splitMessage(body.slice(start, end).replace(/^\r?\n/, ""));
-      walk(part.headers, part.body, found, depth + 1);
+      walk(part.headers, part.body, found, depth + 1, partId === "0" ? String(i + 1) : `${partId}.${i + 1}`);
     }
     return;
   }
-  if (disposition === "attachment") return;
-  const key = type.value === "text/plain" ? "text" : type.value === "text/html" ? "html" : undefined;
-  if (!key || found[key] !== undefined) return;
   const bytes = decodeTransfer(body, headerValue(headers, "Content-Transfer-Encoding") ?? "7bit");
-  found[key] = decodeCharset(bytes, type.params.get("charset"));
+  const fileName = decodeEncodedWords(disposition.params.get("filename") ?? type.params.get("name") ?? "");
+  if (disposition.value === "attachment") {
+    found.attachments.push(describe(partId, type.value, headers, fileName, bytes));
+    return;
+  }
+  const key = type.value === "text/plain" ? "text" : type.value === "text/html" ? "html" : undefined;
+  if (key && found[key] === undefined && !fileName) {
+    found[key] = decodeCharset(bytes, type.params.get("charset"));
+    return;
+  }
+  const described = describe(partId, type.value, headers, fileName, bytes);
+  if (described.FileName) found.inline.push(described);
 }
 
 function parseDate(value: string | undefined): Date | undefined {
@@ -215,7 +254,7 @@ function parseDate(value: string | undefined): Date | undefined {
 /** Reads a whole message (its bytes). */
 export function parseMessage(raw: Buffer): ParsedMessage {
   const { headers, body } = splitMessage(raw.toString("latin1"));
-  const found: Bodies = {};
+  const found: Bodies = { attachments: [], inline: [] };
   walk(headers, body, found, 0);
   const from = parseAddressList(headerValue(headers, "From"))[0];
   const fromHeader = headerValue(headers, "From");
@@ -232,6 +271,8 @@ export function parseMessage(raw: Buffer): ParsedMessage {
     date: parseDate(headerValue(headers, "Date")),
     text: found.text,
     html: found.html,
+    attachments: found.attachments,
+    inline: found.inline,
   };
 }
 

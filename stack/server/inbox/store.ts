@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { type Address, composeMessage, type HeaderField, parseMessage } from "./mime.ts";
+import { type Address, type Attachment, composeMessage, type HeaderField, parseMessage } from "./mime.ts";
 
-export type { Address, HeaderField };
+export type { Address, Attachment, HeaderField };
 
 export interface InboxMessage {
   ID: string;
@@ -24,6 +24,9 @@ export interface InboxMessage {
   Read: boolean;
   /** The SMTP AUTH user name it was sent with ("" without AUTH). */
   Username: string;
+  /** Parts sent as attachments, and other named parts (inline images …): described, not kept apart. */
+  Attachments: Attachment[];
+  Inline: Attachment[];
   /** The header fields in order, unfolded, encoded-words kept. */
   Headers: HeaderField[];
   /** The message as received (what `/raw` answers). */
@@ -100,6 +103,8 @@ export class Inbox {
       Text: parsed.text ?? htmlToText(html),
       Read: false,
       Username: username,
+      Attachments: parsed.attachments,
+      Inline: parsed.inline,
       Headers: parsed.headers,
       Raw: raw,
     };
