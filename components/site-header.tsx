@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Avatar } from "@/components/avatar";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { NotificationBell } from "@/components/notifications/bell";
 import { buttonClasses } from "@/components/ui/button";
 import type { CurrentUser } from "@/lib/auth/current-user";
 import { personName } from "@/lib/people/names";
@@ -55,6 +56,7 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
         <div className="flex items-center gap-2">
           {user ? (
             <>
+              <NotificationBell userId={user.id} />
               <Link
                 href="/account"
                 className="flex items-center gap-2 rounded-full py-1 pl-1 pr-3 text-sm hover:bg-line/60"
