@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { TextAreaField, TextField } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
+import { MentionTextArea } from "@/components/mentions/mention-textarea";
 import { placeStamp } from "@/lib/moments/composer-state";
 import { formatMomentTime } from "@/lib/moments/time";
 import { momentMessages } from "@/lib/moments/rules";
@@ -60,11 +61,12 @@ export function MomentComposer() {
         </p>
       ) : null}
       <fieldset disabled={standing.silenced} className="contents">
-        <TextAreaField
+        <MentionTextArea
           id="moment-body"
+          roomId={room.id}
           label="Your comment"
           value={body}
-          onChange={(event) => composer.edit(event.target.value)}
+          onValueChange={composer.edit}
           error={errors.body}
           hint={`${body.length}/1000`}
           className="min-h-20"

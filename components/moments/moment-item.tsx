@@ -5,20 +5,22 @@ import { useRef, useState } from "react";
 import { Avatar } from "@/components/avatar";
 import { PersonName } from "@/components/people/person-name";
 import { formatPostDate } from "@/components/posts/format";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
 import { linkClasses } from "@/components/ui/link";
 import { addReaction, deleteMoment, removeReaction, updateMoment } from "@/lib/moments/actions";
 import { withheldNote } from "@/lib/moderation/held";
 import { momentActionMessages } from "@/lib/moments/errors";
-import { reactionCounts } from "@/lib/moments/state";
+import { isReply, moreRepliesLabel, reactionCounts, repliesShownCollapsed, visibleReplies } from "@/lib/moments/state";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
 import { reactionEmoji } from "@/lib/moments/rules";
 import { loadMomentSchemas } from "@/lib/moments/schemas";
 import { ReportButton } from "@/components/moderation/report-button";
+import { MentionText } from "@/components/mentions/mention-text";
 import { useMoments } from "./moments-context";
 import { authorName } from "./names";
+import { ReplyComposer } from "./reply-composer";
 
 const offline = "We couldn't reach the server — check your connection and try again.";
 
@@ -131,10 +133,9 @@ function Reactions({ moment }: { moment: Moment }) {
   );
 }
 
-/** One comment: who, when in the media (a button that plays from there), what, reactions, and edit/delete for those allowed. */
-export function MomentItem({ moment, highlighted }: { moment: Moment; highlighted: boolean }) {
-  const { viewer, dispatch, pick } = useMoments();
-  const [editing, setEditing] = useState(false);
+/** Edit, delete (with a confirmation) and report, for those allowed; a comment emptied by its deletion keeps its replies. */
+function MomentActions({ moment, editing, onEdit }: { moment: Moment; editing: boolean; onEdit: () => void }) {
+  const { viewer, dispatch } = useMoments();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -147,79 +148,196 @@ export function MomentItem({ moment, highlighted }: { moment: Moment; highlighte
     const answer = await deleteMoment(moment.id).catch(() => ({ ok: false as const, error: offline }));
     setDeleting(false);
     if (!answer.ok) return setError(answer.error);
-    dispatch({ type: "remove", id: moment.id });
+    if (answer.data.deletedAt) dispatch({ type: "upsert", moment: { ...moment, body: "", deleted_at: answer.data.deletedAt } });
+    else dispatch({ type: "remove", id: moment.id });
   }
 
   return (
-    <li
-      data-moment-id={moment.id}
-      aria-current={highlighted ? "true" : undefined}
-      className={`flex flex-col gap-2 rounded-xl border px-3 py-3 transition-colors sm:px-4 ${highlighted ? "border-accent bg-accent/10" : "border-transparent"}`}
-    >
-      <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-        <Avatar path={moment.author?.avatar_path} name={authorName(moment)} size={24} />
-        {moment.author ? (
-          <Link href={`/u/${moment.author.username}`} className={`min-w-0 truncate font-medium ${linkClasses}`}>
-            <PersonName person={moment.author} />
-          </Link>
-        ) : (
-          <span className="font-medium">Someone</span>
-        )}
-        {moment.at_seconds !== null ? (
-          <button
-            type="button"
-            onClick={() => pick(moment)}
-            className="rounded-md bg-accent px-1.5 py-0.5 font-mono text-accent-ink hover:opacity-90"
-          >
-            {formatMomentTime(moment.at_seconds)}
-          </button>
-        ) : (
-          <span className="rounded-md border border-line px-1.5 py-0.5 text-xs text-muted">General</span>
-        )}
-        <time dateTime={moment.created_at} className="whitespace-nowrap text-muted">
-          {formatPostDate(moment.created_at)}
-          {moment.updated_at !== moment.created_at ? " · edited" : ""}
-        </time>
-      </div>
+    <>
+      {viewer.canComment && !own && !editing ? <ReportButton target={{ momentId: moment.id }} /> : null}
+      {!editing && mayDelete ? (
+        <div className="flex flex-wrap gap-1">
+          {confirming ? (
+            <>
+              <Button variant="danger" className="min-h-8 py-1" disabled={deleting} onClick={() => void remove()}>
+                {deleting ? "Deleting…" : "Yes, delete"}
+              </Button>
+              <Button variant="ghost" className="min-h-8 py-1" disabled={deleting} onClick={() => setConfirming(false)}>
+                Keep it
+              </Button>
+            </>
+          ) : (
+            <>
+              {own ? (
+                <Button variant="ghost" className="min-h-8 py-1" onClick={onEdit}>
+                  Edit
+                </Button>
+              ) : null}
+              <Button variant="ghost" className="min-h-8 py-1 text-danger" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </>
+          )}
+        </div>
+      ) : null}
+      {error ? (
+        <p role="alert" className="w-full text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** Who wrote it and when (the time in the media, a button that plays from there, for a comment on the post). */
+function Byline({ moment }: { moment: Moment }) {
+  const { pick } = useMoments();
+  const reply = isReply(moment);
+  return (
+    <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+      <Avatar path={moment.author?.avatar_path} name={authorName(moment)} size={reply ? 20 : 24} />
+      {moment.author ? (
+        <Link href={`/u/${moment.author.username}`} className={`min-w-0 truncate font-medium ${linkClasses}`}>
+          <PersonName person={moment.author} />
+        </Link>
+      ) : (
+        <span className="font-medium">Someone</span>
+      )}
+      {reply ? null : moment.at_seconds !== null ? (
+        <button
+          type="button"
+          onClick={() => pick(moment)}
+          className="rounded-md bg-accent px-1.5 py-0.5 font-mono text-accent-ink hover:opacity-90"
+        >
+          {formatMomentTime(moment.at_seconds)}
+        </button>
+      ) : (
+        <span className="rounded-md border border-line px-1.5 py-0.5 text-xs text-muted">General</span>
+      )}
+      <time dateTime={moment.created_at} className="whitespace-nowrap text-muted">
+        {formatPostDate(moment.created_at)}
+        {moment.updated_at !== moment.created_at ? " · edited" : ""}
+      </time>
+    </div>
+  );
+}
+
+/** A comment's or a reply's own card: byline, words (with @names linked), reactions and actions. */
+function MomentCard({ moment, children }: { moment: Moment; children?: React.ReactNode }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <>
+      <Byline moment={moment} />
       {editing ? (
         <EditMoment moment={moment} onDone={() => setEditing(false)} />
       ) : (
-        <p className="whitespace-pre-line [overflow-wrap:anywhere]">{moment.body}</p>
+        <p className="whitespace-pre-line [overflow-wrap:anywhere]">
+          <MentionText text={moment.body} mentions={moment.mentions} />
+        </p>
       )}
       {withheldNote(moment) ? <p className="text-sm font-medium text-muted">{withheldNote(moment)}</p> : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Reactions moment={moment} />
-        {viewer.canComment && !own && !editing ? <ReportButton target={{ momentId: moment.id }} /> : null}
-        {!editing && (own || mayDelete) ? (
-          <div className="flex flex-wrap gap-1">
-            {confirming ? (
-              <>
-                <Button variant="danger" className="min-h-8 py-1" disabled={deleting} onClick={() => void remove()}>
-                  {deleting ? "Deleting…" : "Yes, delete"}
-                </Button>
-                <Button variant="ghost" className="min-h-8 py-1" disabled={deleting} onClick={() => setConfirming(false)}>
-                  Keep it
-                </Button>
-              </>
-            ) : (
-              <>
-                {own ? (
-                  <Button variant="ghost" className="min-h-8 py-1" onClick={() => setEditing(true)}>
-                    Edit
-                  </Button>
-                ) : null}
-                <Button variant="ghost" className="min-h-8 py-1 text-danger" onClick={() => setConfirming(true)}>
-                  Delete
-                </Button>
-              </>
-            )}
-          </div>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-1">
+          {editing ? null : children}
+          <MomentActions moment={moment} editing={editing} onEdit={() => setEditing(true)} />
+        </div>
       </div>
-      {error ? (
-        <p role="alert" className="text-sm text-danger">
-          {error}
-        </p>
+    </>
+  );
+}
+
+/** Whether this item is the one a link pointed at (highlighted for a moment, then plain). */
+const flashClasses = "ring-2 ring-accent ring-offset-2 ring-offset-raised";
+
+/** One reply under its comment. */
+function ReplyItem({ reply }: { reply: Moment }) {
+  const { flash } = useMoments();
+  return (
+    <li
+      data-moment-id={reply.id}
+      tabIndex={-1}
+      aria-label={`Reply by ${authorName(reply)}`}
+      className={`flex flex-col gap-2 rounded-xl border-l-2 border-line py-2 pl-3 pr-1 outline-none transition-shadow ${flash === reply.id ? flashClasses : ""}`}
+    >
+      <MomentCard moment={reply} />
+    </li>
+  );
+}
+
+/**
+ * One comment: who, when in the media (a button that plays from there), what, reactions, reply,
+ * and edit/delete for those allowed; its replies under it, oldest first, the first three shown
+ * until "Show 12 more replies". A deleted comment that still has replies says so, and nothing else.
+ */
+export function MomentItem({ moment, highlighted }: { moment: Moment; highlighted: boolean }) {
+  const { viewer, state, flash, target } = useMoments();
+  const replies = state.replies[moment.id] ?? [];
+  const [expanded, setExpanded] = useState(() => replies.findIndex((reply) => reply.id === target.commentId) >= repliesShownCollapsed);
+  const [replying, setReplying] = useState(false);
+  const [draft, setDraft] = useState("");
+  const replyButton = useRef<HTMLButtonElement>(null);
+  const { shown, more } = visibleReplies(replies, expanded);
+  // A link to a reply hidden in the collapsed part opens the thread.
+  const targetHidden = target.commentId !== null && replies.slice(repliesShownCollapsed).some((reply) => reply.id === target.commentId);
+  if (targetHidden && !expanded) setExpanded(true);
+
+  const closeComposer = () => {
+    setReplying(false);
+    replyButton.current?.focus();
+  };
+
+  return (
+    <li
+      data-moment-id={moment.id}
+      tabIndex={-1}
+      aria-current={highlighted ? "true" : undefined}
+      className={`flex flex-col gap-2 rounded-xl border px-3 py-3 outline-none transition-[background-color,border-color,box-shadow] sm:px-4 ${highlighted ? "border-accent bg-accent/10" : "border-transparent"} ${flash === moment.id ? flashClasses : ""}`}
+    >
+      {moment.deleted_at ? (
+        <p className="text-sm italic text-muted">Comment deleted</p>
+      ) : (
+        <MomentCard moment={moment}>
+          {viewer.canComment ? (
+            <button
+              ref={replyButton}
+              type="button"
+              className={buttonClasses("ghost", "min-h-8 py-1")}
+              aria-expanded={replying}
+              onClick={() => (replying ? closeComposer() : setReplying(true))}
+            >
+              Reply
+            </button>
+          ) : null}
+        </MomentCard>
+      )}
+      {replying && !moment.deleted_at ? (
+        <ReplyComposer
+          parent={moment}
+          draft={draft}
+          onDraft={setDraft}
+          onClose={closeComposer}
+          onPosted={() => {
+            setExpanded(true);
+            closeComposer();
+          }}
+        />
+      ) : null}
+      {replies.length ? (
+        <div className="flex flex-col gap-1 pl-3 sm:pl-6">
+          <ol aria-label={`Replies to ${moment.deleted_at ? "a deleted comment" : authorName(moment)}`} className="flex flex-col gap-1">
+            {shown.map((reply) => (
+              <ReplyItem key={reply.id} reply={reply} />
+            ))}
+          </ol>
+          {more ? (
+            <div>
+              <Button variant="ghost" className="min-h-8 py-1 text-sm" onClick={() => setExpanded(true)}>
+                {moreRepliesLabel(more)}
+              </Button>
+            </div>
+          ) : null}
+        </div>
       ) : null}
     </li>
   );

@@ -44,7 +44,7 @@ function JoinPrompt() {
  * view while the list follows playback; scrolling the list stops that until "Follow playback".
  */
 export function MomentsSection() {
-  const { state, viewer, picked, following, setFollowing, loadMore, loading, loadError } = useMoments();
+  const { state, viewer, picked, following, setFollowing, loadMore, loading, loadError, target, targetReady, endFlash } = useMoments();
   const list = useRef<HTMLDivElement>(null);
   const { items, next } = state;
 
@@ -72,14 +72,30 @@ export function MomentsSection() {
     container.scrollTop = Math.max(0, top - container.clientHeight / 3);
   }, []);
 
+  // A link to a comment (or a reply): once it is on the page, it is brought into view, focused (a
+  // screen reader reads it) and highlighted for a few seconds; the list stops following playback.
+  const broughtTarget = useRef(false);
+  useEffect(() => {
+    if (!targetReady || broughtTarget.current || !target.commentId) return;
+    const item = document.querySelector<HTMLElement>(`[data-moment-id="${target.commentId}"]`);
+    broughtTarget.current = true;
+    if (!item) return endFlash();
+    setFollowing(false);
+    const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    item.scrollIntoView({ block: "center", behavior: calm ? "auto" : "smooth" });
+    item.focus({ preventScroll: true });
+    const timer = setTimeout(endFlash, 4000);
+    return () => clearTimeout(timer);
+  }, [targetReady, target.commentId, setFollowing, endFlash]);
+
   // The person scrolling the list (wheel, touch, scroll keys, the scrollbar) stops the following;
   // scrolls the page makes itself (following, a resize, a comment removed) do not.
   const stopFollowing = () => setFollowing(false);
   const scrollKeys = ["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"];
 
   useEffect(() => {
-    if (following && highlightedId) bringIntoView(highlightedId);
-  }, [following, highlightedId, bringIntoView, picked]);
+    if (following && highlightedId && !(target.commentId && !broughtTarget.current)) bringIntoView(highlightedId);
+  }, [following, highlightedId, bringIntoView, picked, target.commentId]);
 
   // A resize (a phone turned, the window narrowed) moves the comments: keep the current one in view.
   useEffect(() => {

@@ -1,10 +1,21 @@
 "use client";
 
-import { createContext, type ReactNode, useCallback, useContext, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from "react";
 import { loadSupabaseData } from "@/lib/supabase/browser-clients";
-import { getMoment, getMomentsPage, refetchMoments } from "@/lib/moments/queries";
-import { initialMomentsState, type MomentsAction, momentsReducer, type MomentsState } from "@/lib/moments/state";
-import type { Moment, MomentKey } from "@/lib/moments/types";
+import { getMoment, getMomentsPage, getThread, refetchMoments } from "@/lib/moments/queries";
+import { findMoment, initialMomentsState, knownAuthor, type MomentsAction, momentsReducer, type MomentsState } from "@/lib/moments/state";
+import type { Moment, MomentKey, MomentWithReplies } from "@/lib/moments/types";
 import type { RoomRowChange } from "@/lib/realtime/room-channel";
 import { useRoomChannel } from "@/lib/realtime/use-room-channel";
 import { usePlaybackStore } from "./playback";
@@ -33,7 +44,22 @@ interface MomentsContextValue {
   loadMore: () => Promise<void>;
   loading: boolean;
   loadError: string | null;
+  /** What the page's link asked for: start playback at `startAt`, bring `commentId` (a comment or reply) into view. */
+  target: PostTarget;
+  /** The comment or reply the link pointed at, while it is highlighted (a few seconds). */
+  flash: string | null;
+  /** The linked comment is on the page (loaded, its thread open): the list brings it into view and focuses it. */
+  targetReady: boolean;
+  /** Ends the highlight. */
+  endFlash: () => void;
 }
+
+export interface PostTarget {
+  startAt: number | null;
+  commentId: string | null;
+}
+
+const noTarget: PostTarget = { startAt: null, commentId: null };
 
 const MomentsContext = createContext<MomentsContextValue | null>(null);
 
@@ -47,7 +73,8 @@ type Props = {
   post: { id: string; durationSeconds: number | null };
   room: { id: string; slug: string; name: string; gated?: boolean };
   viewer: MomentsViewer;
-  initial: { moments: Moment[]; next: MomentKey | null };
+  initial: { moments: MomentWithReplies[]; next: MomentKey | null };
+  target?: PostTarget;
   children: ReactNode;
 };
 
@@ -62,7 +89,7 @@ export function PostMoments({ post, children, ...rest }: Props) {
   );
 }
 
-function MomentsState({ post, room, viewer, initial, children }: Props) {
+function MomentsState({ post, room, viewer, initial, target = noTarget, children }: Props) {
   const [state, dispatch] = useReducer(momentsReducer, initial, ({ moments, next }) => initialMomentsState(moments, next));
   const [picked, setPicked] = useState<Moment | null>(null);
   const [following, setFollowing] = useState(true);
@@ -74,6 +101,34 @@ function MomentsState({ post, room, viewer, initial, children }: Props) {
     latest.current = state;
   });
   const loadingRef = useRef(false);
+  const [flash, setFlash] = useState<string | null>(target.commentId);
+  const [targetReady, setTargetReady] = useState(false);
+  const endFlash = useCallback(() => setFlash(null), []);
+
+  // A link's `?t=`: playback starts there (it plays when the person presses play).
+  useEffect(() => {
+    if (target.startAt !== null) playback?.seek(target.startAt);
+  }, [target.startAt, playback]);
+
+  // A link's `?comment=`: the comment (or the reply, with its whole thread) is read if the first page
+  // does not hold it, then the list brings it into view.
+  useEffect(() => {
+    const id = target.commentId;
+    if (!id) return;
+    if (findMoment(latest.current, id)) return setTargetReady(true);
+    let live = true;
+    void (async () => {
+      const supabase = await loadSupabaseData();
+      const found = await getThread(supabase, id).catch(() => null);
+      const thread = found?.parent_id ? await getThread(supabase, found.parent_id).catch(() => null) : found;
+      if (!live) return;
+      if (thread && thread.post_id === post.id) dispatch({ type: "page", moments: [thread], next: latest.current.next });
+      setTargetReady(true);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [target.commentId, post.id]);
 
   const pick = useCallback(
     (moment: Moment) => {
@@ -111,8 +166,11 @@ function MomentsState({ post, room, viewer, initial, children }: Props) {
         const row = change.record ?? change.old_record;
         if (!row || row.post_id !== post.id) return;
         if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
-        const author = latest.current.items.find((moment) => moment.author_id === row.author_id)?.author;
-        if (author || latest.current.items.some((moment) => moment.id === row.id)) {
+        const author = knownAuthor(latest.current, row.author_id);
+        const known = findMoment(latest.current, row.id);
+        // Its @names are read with it (the channel sends the row alone), unless its words did not change.
+        const needsMentions = /@[A-Za-z0-9_]{3}/.test(row.body) && known?.body !== row.body;
+        if ((author || known) && !needsMentions) {
           return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
         }
         const full = await getMoment(await loadSupabaseData(), row.id).catch(() => null);
@@ -133,8 +191,25 @@ function MomentsState({ post, room, viewer, initial, children }: Props) {
   });
 
   const value = useMemo(
-    () => ({ state, dispatch, post, room, viewer, picked, pick, following, setFollowing, loadMore, loading, loadError }),
-    [state, post, room, viewer, picked, pick, following, loadMore, loading, loadError],
+    () => ({
+      state,
+      dispatch,
+      post,
+      room,
+      viewer,
+      picked,
+      pick,
+      following,
+      setFollowing,
+      loadMore,
+      loading,
+      loadError,
+      target,
+      flash,
+      targetReady,
+      endFlash,
+    }),
+    [state, post, room, viewer, picked, pick, following, loadMore, loading, loadError, target, flash, targetReady, endFlash],
   );
   return <MomentsContext.Provider value={value}>{children}</MomentsContext.Provider>;
 }

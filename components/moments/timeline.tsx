@@ -42,7 +42,8 @@ export function MomentTimeline() {
   const [open, setOpen] = useState<number | null>(null);
 
   const timed = useMemo(
-    () => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null),
+    // Comments on the post only (replies are under them, not markers), and not those deleted above their replies.
+    () => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null && !moment.deleted_at),
     [state.items],
   );
   const shown = Boolean(duration && timed.length);

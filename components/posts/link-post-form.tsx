@@ -5,7 +5,8 @@ import { createLinkPost } from "@/lib/posts/actions";
 import type { LinkPostState } from "@/lib/posts/form-state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { TextAreaField, TextField } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
+import { MentionTextArea } from "@/components/mentions/mention-textarea";
 
 type PostValidation = typeof import("@/lib/validation/post");
 const empty = { title: "", body: "", url: "" };
@@ -72,7 +73,14 @@ export function LinkPostForm({ room }: { room: { id: string; slug: string } }) {
         hint="YouTube, Vimeo, SoundCloud, Spotify, Twitch, TikTok, Wistia, Mux or a direct https audio/video link."
       />
       <TextField id="title" label="Title" maxLength={200} {...bind("title")} error={errors.title} />
-      <TextAreaField id="body" label="Say something about it (optional)" {...bind("body")} error={errors.body} />
+      <MentionTextArea
+        id="body"
+        roomId={room.id}
+        label="Say something about it (optional)"
+        value={values.body}
+        onValueChange={(body) => setValues((current) => ({ ...current, body }))}
+        error={errors.body}
+      />
       {state.message && !clientErrors ? <Alert tone="error">{state.message}</Alert> : null}
       {state.status === "posted" && !clientErrors ? (
         <Alert tone={state.notice ? "info" : "success"}>{state.notice ? `Posted. ${state.notice}` : "Posted."}</Alert>

@@ -7,7 +7,8 @@ import { UploadProgress } from "@/components/storage/upload-progress";
 import { useUpload } from "@/components/storage/use-upload";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { TextAreaField, TextField } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
+import { MentionTextArea } from "@/components/mentions/mention-textarea";
 import { acceptedTypes, checkUploadFile, uploadMessages } from "@/lib/storage/buckets";
 import { readDuration } from "./read-duration";
 
@@ -129,11 +130,12 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
         error={errors.title}
         disabled={busy}
       />
-      <TextAreaField
+      <MentionTextArea
         id="upload-body"
+        roomId={room.id}
         label="Say something about it (optional)"
         value={body}
-        onChange={(event) => setBody(event.target.value)}
+        onValueChange={setBody}
         error={errors.body}
         disabled={busy}
       />

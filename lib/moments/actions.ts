@@ -2,10 +2,11 @@
 
 import { fail, ok } from "@/lib/result";
 import { type Refusal, action, prelude } from "@/lib/server-action";
-import { editMomentSchema, newMomentSchema, reactionSchema } from "@/lib/validation/moment";
+import { editMomentSchema, newMomentSchema, newReplySchema, reactionSchema } from "@/lib/validation/moment";
 import { uuidField } from "@/lib/validation/uuid-schema";
 import { type MomentActionResult, type MomentField, type WriteProblem, momentActionMessages, writeProblem } from "./errors";
 import { getMoment } from "./queries";
+import { insertReply, removeMoment } from "./writes";
 import { momentMessages } from "./rules";
 import type { Moment, MomentReaction } from "./types";
 
@@ -56,6 +57,21 @@ export async function createMoment(input: {
   return moment ? ok(moment) : fail(momentActionMessages.saveFailed);
 }
 
+/**
+ * A reply to a comment on the post, as the signed-in member. The database takes the comment's post
+ * and time for it and refuses a reply to a reply or to a deleted comment.
+ */
+export async function createReply(input: { parentId: string; body: string }): Promise<MomentActionResult<Moment>> {
+  const started = await prelude(newReplySchema, input);
+  if (!started.ok) return notStarted(started.error);
+  const { supabase, userId } = started.data;
+  const { parentId, body } = started.data.input;
+  const inserted = await insertReply(supabase, userId, parentId, body);
+  if (!inserted.ok) return refused(inserted.error);
+  const moment = await getMoment(supabase, inserted.data);
+  return moment ? ok(moment) : fail(momentActionMessages.replyFailed);
+}
+
 /** The author changes their comment's text (RLS: authors only, while members). */
 export async function updateMoment(input: {
   momentId: string;
@@ -70,14 +86,13 @@ export async function updateMoment(input: {
   return ok(data[0]);
 }
 
-/** Deletes a comment: its author, or the room's moderators and owner (RLS decides). */
-export async function deleteMoment(momentId: string): Promise<MomentActionResult<null>> {
-  return action(uuidField(momentActionMessages.momentGone), momentId, async (momentId, { supabase }) => {
-    const { data, error } = await supabase.from("moments").delete().eq("id", momentId).select("id");
-    if (error) return fail(momentActionMessages.deleteFailed);
-    if (!data.length) return fail(momentActionMessages.onlyAllowedDelete);
-    return ok();
-  });
+/**
+ * Deletes a comment: its author, or the room's moderators and owner (RLS decides). A comment that
+ * still has replies is emptied instead of removed (the database keeps it as "Comment deleted" and
+ * the delete touches no row): read again, that is a success too, answered with `deletedAt`.
+ */
+export async function deleteMoment(momentId: string): Promise<MomentActionResult<{ deletedAt: string | null }>> {
+  return action(uuidField(momentActionMessages.momentGone), momentId, (momentId, { supabase }) => removeMoment(supabase, momentId));
 }
 
 /** The member's emoji on a comment; a second identical one is refused by the database. */

@@ -1,23 +1,40 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Result } from "@/lib/result";
 import type { Database } from "@/types/database";
-import { compareKeys, keyOf, type Moment, type MomentKey } from "./types";
+import { compareKeys, keyOf, type Moment, type MomentKey, type MomentWithReplies } from "./types";
 
 const momentsPageSize = 50;
 
-const momentColumns =
-  "id, post_id, author_id, at_seconds, body, created_at, updated_at, hidden_at, held_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path, ens_name), reactions(id, emoji, user_id)";
+/** A comment's or reply's own columns, its author, reactions and the people its @names name (by their current username). */
+const oneMoment =
+  "id, post_id, parent_id, author_id, at_seconds, body, created_at, updated_at, hidden_at, held_at, deleted_at, author:profiles!moments_author_id_fkey(username, display_name, avatar_path, ens_name), reactions(id, emoji, user_id), mentions(user_id, handle, person:profiles(username))";
+
+/** A comment on the post with its replies (one level), in the same request. */
+const momentColumns = `${oneMoment}, replies:moments!parent_id(${oneMoment})`;
 
 type Data = Pick<SupabaseClient<Database>, "from" | "rpc">;
-type Page = { moments: Moment[]; next: MomentKey | null };
+type Page = { moments: MomentWithReplies[]; next: MomentKey | null };
 
 const loadFailed = "We couldn't load the comments — try again in a moment.";
 
-const shape = (rows: unknown[]): Moment[] =>
-  (rows as Moment[]).map((row) => ({
-    ...row,
-    at_seconds: row.at_seconds === null ? null : Number(row.at_seconds),
-    reactions: row.reactions ?? [],
+const shapeOne = (row: Moment): Moment => ({
+  ...row,
+  at_seconds: row.at_seconds === null ? null : Number(row.at_seconds),
+  reactions: row.reactions ?? [],
+  mentions: row.mentions ?? [],
+});
+
+/** Rows as PostgREST answers them; replies oldest first. */
+const shape = (rows: unknown[]): MomentWithReplies[] =>
+  (rows as MomentWithReplies[]).map((row) => ({
+    ...shapeOne(row),
+    ...(row.replies
+      ? {
+          replies: row.replies
+            .map(shapeOne)
+            .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1)),
+        }
+      : {}),
   }));
 
 /**
@@ -32,9 +49,9 @@ export async function getMomentsPage(
   after: MomentKey | null,
   limit = momentsPageSize,
 ): Promise<Result<Page>> {
-  let timed: Moment[] = [];
+  let timed: MomentWithReplies[] = [];
   if (after === null || after.at !== null) {
-    let query = supabase.from("moments").select(momentColumns).eq("post_id", postId).not("at_seconds", "is", null);
+    let query = supabase.from("moments").select(momentColumns).eq("post_id", postId).is("parent_id", null).not("at_seconds", "is", null);
     if (after) query = query.gte("at_seconds", after.at!).or(`at_seconds.gt.${after.at},id.gt.${after.id}`);
     const { data, error } = await query
       .order("at_seconds", { ascending: true, nullsFirst: false })
@@ -48,7 +65,7 @@ export async function getMomentsPage(
     }
   }
   const room = limit - timed.length;
-  let general = supabase.from("moments").select(momentColumns).eq("post_id", postId).is("at_seconds", null);
+  let general = supabase.from("moments").select(momentColumns).eq("post_id", postId).is("parent_id", null).is("at_seconds", null);
   if (after?.at === null) general = general.gt("id", after.id);
   const { data, error } = await general.order("id", { ascending: true }).limit(room + 1);
   if (error) return { ok: false, error: loadFailed };
@@ -57,8 +74,14 @@ export async function getMomentsPage(
   return { ok: true, data: { moments, next: rest.length > room && moments.length ? keyOf(moments.at(-1)!) : null } };
 }
 
-/** One moment with its author and reactions (a moment that arrived on the room's channel). */
+/** One moment with its author, reactions and mentions (a moment that arrived on the room's channel, or a reply). */
 export async function getMoment(supabase: Data, id: string): Promise<Moment | null> {
+  const { data } = await supabase.from("moments").select(oneMoment).eq("id", id).maybeSingle();
+  return data ? shapeOne(data as unknown as Moment) : null;
+}
+
+/** One comment with its replies (a link to it, or to one of its replies, that the loaded pages do not hold). */
+export async function getThread(supabase: Data, id: string): Promise<MomentWithReplies | null> {
   const { data } = await supabase.from("moments").select(momentColumns).eq("id", id).maybeSingle();
   return data ? shape([data])[0] : null;
 }
@@ -67,8 +90,8 @@ export async function getMoment(supabase: Data, id: string): Promise<Moment | nu
  * Reads a post's moments again from the start through `through` (everything when null), page by
  * page: what the page shows after a reconnect, to merge over what it holds (`merge` in state.ts).
  */
-export async function refetchMoments(supabase: Data, postId: string, through: MomentKey | null): Promise<Result<Moment[]>> {
-  const moments: Moment[] = [];
+export async function refetchMoments(supabase: Data, postId: string, through: MomentKey | null): Promise<Result<MomentWithReplies[]>> {
+  const moments: MomentWithReplies[] = [];
   let after: MomentKey | null = null;
   for (;;) {
     const page = await getMomentsPage(supabase, postId, after);

@@ -14,6 +14,14 @@ export interface MomentReaction {
   user_id: string;
 }
 
+/** An @name in a comment or a post's text that names someone (read with the item; the link uses their current username). */
+export interface Mention {
+  user_id: string;
+  /** The name as written, lowercase. */
+  handle: string;
+  person: { username: string } | null;
+}
+
 /** A moment as the post page shows it: the row, its author's profile and its reactions. */
 export type Moment = Pick<Tables<"moments">, "id" | "post_id" | "author_id" | "at_seconds" | "body" | "created_at" | "updated_at"> & {
   author: MomentAuthor | null;
@@ -22,7 +30,16 @@ export type Moment = Pick<Tables<"moments">, "id" | "post_id" | "author_id" | "a
   hidden_at?: string | null;
   /** Held for a blocked word until a moderator approves it (only its author and moderators read it then). */
   held_at?: string | null;
+  /** The comment this one answers (a reply); null or absent for a comment on the post. */
+  parent_id?: string | null;
+  /** Set when a comment that still has replies was deleted: it stands as "Comment deleted" above them. */
+  deleted_at?: string | null;
+  /** Who its @names name (absent: not read, e.g. a row from the channel). */
+  mentions?: Mention[];
 };
+
+/** A top-level comment as the page reads it: with its replies, oldest first. */
+export type MomentWithReplies = Moment & { replies?: Moment[] };
 
 /** A moment's place in the list: by time, general comments (at null) last, then by id. */
 export interface MomentKey {

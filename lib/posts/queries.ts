@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { type Result, fail, ok } from "@/lib/result";
 import { isUuid } from "@/lib/validation/ids";
+import type { Mention } from "@/lib/moments/types";
 import type { Database } from "@/types/database";
 import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
 import { type FeedCursor, olderThan } from "./cursor";
@@ -19,6 +20,8 @@ export type Post = Omit<Row, "embed" | "hidden_at"> & {
   author: { username: string; display_name: string; avatar_path: string | null; ens_name?: string | null } | null;
   /** Its comments and when it last had one (post_activity, kept by triggers); null when not known. */
   activity: PostActivity | null;
+  /** Who its text's @names name (read on the post page only). */
+  mentions?: Mention[];
 };
 
 export interface PostActivity {
@@ -57,6 +60,11 @@ export async function getFeedPage(
 /** A post of a room, as the caller may read it; null when there is none (or they may not). */
 export async function getPost(supabase: SupabaseClient<Database>, roomId: string, postId: string): Promise<Post | null> {
   if (!isUuid(postId)) return null;
-  const { data } = await supabase.from("posts").select(postColumns).eq("room_id", roomId).eq("id", postId).maybeSingle();
+  const { data } = await supabase
+    .from("posts")
+    .select(`${postColumns}, mentions(user_id, handle, person:profiles(username))`)
+    .eq("room_id", roomId)
+    .eq("id", postId)
+    .maybeSingle();
   return data ? shapePost(data as unknown as Record<string, unknown>) : null;
 }

@@ -53,6 +53,8 @@ export function useSessionMoments(
       if (!row || row.post_id !== latest.current.postId) return;
       if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
       if (change.operation === "INSERT") arrive(row.id);
+      // Replies are not session moments: they belong under their comment on the post's page.
+      if (row.parent_id) return;
       const author = latest.current.state.items.find((moment) => moment.author_id === row.author_id)?.author;
       if (author || latest.current.state.items.some((moment) => moment.id === row.id)) {
         return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
@@ -75,7 +77,9 @@ export function useSessionMoments(
     { userId: member.userId, gated: member.gated },
   );
 
-  const moments = useMemo(() => state.items.filter((moment) => moment.post_id === postId), [state.items, postId]);
+  // Comments on the post (replies stay under their comment on the post's page; one deleted above
+  // its replies has nothing to say here).
+  const moments = useMemo(() => state.items.filter((moment) => moment.post_id === postId && !moment.deleted_at), [state.items, postId]);
   const add = useCallback(
     (moment: Moment) => {
       arrive(moment.id);

@@ -27,6 +27,12 @@ export const newMomentSchema = z.object({
   sessionId: z.uuid().optional(),
 });
 
+/** A reply to a comment: it takes that comment's post and time in the database. */
+export const newReplySchema = z.object({
+  parentId: z.uuid(),
+  body: momentBodySchema,
+});
+
 export const editMomentSchema = z.object({
   momentId: z.uuid(),
   body: momentBodySchema,

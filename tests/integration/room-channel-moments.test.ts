@@ -135,7 +135,7 @@ describe("a room's channel carries its moments and reactions", () => {
     expect(inserted.payload.id).toEqual(expect.any(String));
     // old_record names the row (and what it belongs to), never its words: an edit or a delete
     // leaves nothing of what was said on the channel.
-    const ids = { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, session_id: null };
+    const ids = { id: moment!.id, room_id: gated.id, post_id: gatedPost, author_id: writer.id, session_id: null, parent_id: null };
     expect(updated.payload).toMatchObject({ record: { body: "the drop!" } });
     expect(updated.payload.old_record).toEqual(ids);
     expect(reacted.payload).toMatchObject({

@@ -44,3 +44,16 @@ test("anything else is a retry message, never the database's text", () => {
   });
   expect(writeProblem({ message: "fetch failed" }, "reaction")).toEqual({ message: momentActionMessages.reactFailed });
 });
+
+test("replies: the refusals of the thread's rules in people's words", () => {
+  const say = (message: string, writing: "reply" | "moment" | "reaction" = "reply") =>
+    writeProblem({ code: "22023", message }, writing).message;
+  expect(say("Reply to the comment that started the thread")).toBe(momentActionMessages.replyToThread);
+  expect(say('violates constraint "moments_parent_is_not_a_reply"')).toBe(momentActionMessages.replyToThread);
+  expect(say("That comment is no longer there")).toBe(momentActionMessages.parentGone);
+  expect(say("A reply stays under the comment it answers", "moment")).toBe(momentActionMessages.replyStays);
+  expect(say("That comment was deleted", "moment")).toBe(momentActionMessages.commentDeleted);
+  expect(say("That comment was deleted", "reaction")).toBe(momentActionMessages.commentDeleted);
+  expect(writeProblem({ code: "42501", message: "permission denied" }, "reply").message).toBe(momentActionMessages.joinToReply);
+  expect(writeProblem({ code: "XX000", message: "boom" }, "reply").message).toBe(momentActionMessages.replyFailed);
+});

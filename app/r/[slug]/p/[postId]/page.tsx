@@ -5,6 +5,7 @@ import { cache } from "react";
 import { Avatar } from "@/components/avatar";
 import { PersonName } from "@/components/people/person-name";
 import { RoomLive } from "@/components/live/room-live";
+import { MentionText } from "@/components/mentions/mention-text";
 import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
@@ -21,6 +22,8 @@ import { linkClasses } from "@/components/ui/link";
 import { mayDeletePost } from "@/lib/rooms/access";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { getMomentsPage } from "@/lib/moments/queries";
+import { parseStartTime } from "@/lib/moments/start-time";
+import { isUuid } from "@/lib/validation/ids";
 import { roomStanding } from "@/lib/moderation/queries";
 import { isBanned } from "@/lib/moderation/standing";
 import { getPost } from "@/lib/posts/queries";
@@ -28,6 +31,7 @@ import { checkPlayableUrl } from "@/lib/media/playable";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 
 type Params = Promise<{ slug: string; postId: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** Signed URLs for playback live this long: enough to play a long file, short enough not to share. */
 const playbackSeconds = 30 * 60;
@@ -55,7 +59,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: loaded.post ? `${loaded.post.title} · ${loaded.room.name}` : "Post not found" };
 }
 
-export default async function PostPage({ params }: { params: Params }) {
+export default async function PostPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const loaded = await load(params);
   if (!loaded) notFound();
   const { supabase, room, user, access, post } = loaded;
@@ -109,6 +113,10 @@ export default async function PostPage({ params }: { params: Params }) {
   const profile = access.role ? user?.profile : null;
   const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
   const viewer = { userId, canComment: access.role !== null, canModerate: access.canManage };
+  // A link to a moment: `?t=1m42s` starts playback there, `?comment=<id>` brings that comment into view.
+  const query = await searchParams;
+  const linkedComment = typeof query.comment === "string" && isUuid(query.comment) ? query.comment : null;
+  const target = { startAt: parseStartTime(query.t), commentId: linkedComment };
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
@@ -118,6 +126,7 @@ export default async function PostPage({ params }: { params: Params }) {
         room={{ id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" }}
         viewer={viewer}
         initial={moments}
+        target={target}
       >
         <div className="flex flex-col gap-2">
           {src ? (
@@ -163,7 +172,11 @@ export default async function PostPage({ params }: { params: Params }) {
         {post.hidden_at ? (
           <Alert>Hidden until a moderator reviews it: members&apos; reports hid this post from everyone else.</Alert>
         ) : null}
-        {post.body ? <p className="whitespace-pre-line [overflow-wrap:anywhere]">{post.body}</p> : null}
+        {post.body ? (
+          <p className="whitespace-pre-line [overflow-wrap:anywhere]">
+            <MentionText text={post.body} mentions={post.mentions} />
+          </p>
+        ) : null}
         {access.role !== null && !isAuthor ? <ReportButton target={{ postId: post.id }} /> : null}
         <RoomLive
           room={{ id: room.id, slug: room.slug, gated: room.visibility === "gated" }}
