@@ -525,6 +525,11 @@ describe("reading messages", () => {
           "",
           '<img src="cid:logo@x">',
           "--r",
+          "Content-Type: application/pdf",
+          "Content-Disposition: attachment; filename*0*=UTF-8''R%C3%A9sum; filename*1*=%C3%A9.pdf",
+          "",
+          "pdf",
+          "--r",
           "Content-Type: image/png",
           "Content-ID: <logo@x>",
           "Content-Transfer-Encoding: base64",
@@ -536,8 +541,8 @@ describe("reading messages", () => {
     );
     expect(related).toMatchObject({
       html: '<img src="cid:logo@x">',
-      attachments: [],
-      inline: [{ PartID: "2", FileName: "logo@x", ContentType: "image/png", ContentID: "logo@x", Size: 16 }],
+      attachments: [{ PartID: "2", FileName: "Résumé.pdf", ContentType: "application/pdf", Size: 3 }],
+      inline: [{ PartID: "3", FileName: "logo@x", ContentType: "image/png", ContentID: "logo@x", Size: 16 }],
     });
   });
 });

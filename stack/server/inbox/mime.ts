@@ -127,15 +127,46 @@ export function canonicalHeaderKey(name: string): string {
   return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-/** A header parameter list: `value; key=val; key="quoted val"` (RFC 2231 continuations not needed here). */
+/**
+ * A header parameter list: `value; key=val; key="quoted val"`, with RFC 2231's extended and
+ * continued values (`filename*=UTF-8''na%C3%AFve.txt`, `name*0=…; name*1=…`) joined and decoded.
+ */
 function parameters(value: string): { value: string; params: Map<string, string> } {
   const [first, ...rest] = value.match(/(?:[^;"]|"(?:[^"\\]|\\.)*")+/g) ?? [""];
   const params = new Map<string, string>();
+  const sections = new Map<string, { index: number; text: string; encoded: boolean }[]>();
   for (const item of rest) {
     const eq = item.indexOf("=");
     if (eq < 0) continue;
+    const key = item.slice(0, eq).trim().toLowerCase();
     const raw = item.slice(eq + 1).trim();
-    params.set(item.slice(0, eq).trim().toLowerCase(), raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, "$1") : raw);
+    const text = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, "$1") : raw;
+    const extended = /^([^*]+)\*(?:(\d+)\*?)?$/.exec(key);
+    if (!extended) {
+      params.set(key, text);
+      continue;
+    }
+    const list = sections.get(extended[1]) ?? [];
+    list.push({ index: Number(extended[2] ?? 0), text, encoded: key.endsWith("*") });
+    sections.set(extended[1], list);
+  }
+  for (const [key, list] of sections) {
+    list.sort((a, b) => a.index - b.index);
+    let charset = "utf-8";
+    const bytes: Buffer[] = [];
+    for (const [i, section] of list.entries()) {
+      let text = section.text;
+      if (section.encoded && i === 0) {
+        const parts = /^([^']*)'[^']*'([\s\S]*)$/.exec(text);
+        if (parts) [charset, text] = [parts[1] || charset, parts[2]];
+      }
+      bytes.push(
+        section.encoded
+          ? bytesOf(text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))))
+          : Buffer.from(text, "utf8"),
+      );
+    }
+    params.set(key, decodeCharset(Buffer.concat(bytes), charset));
   }
   return { value: first.trim().toLowerCase(), params };
 }

@@ -2,7 +2,8 @@
 // TCP, no authentication needed, AUTH PLAIN/LOGIN taken with any credentials; every message
 // accepted lands in the inbox. The replies are Mailpit's (RFC 5321 codes, RFC 3463 enhanced ones).
 // Memory stays bounded whatever a client sends: command lines up to 2,048 bytes, messages up to
-// `maxSize` (the rest is read and dropped), 100 recipients, 100 connections, an idle timeout.
+// `maxSize` (the rest is read and dropped), 100 recipients, 20 connections at once (so at most
+// 20 × maxSize held before the inbox takes them), an idle timeout.
 import net from "node:net";
 import { type Inbox, mailpitId } from "./store.ts";
 
@@ -355,7 +356,7 @@ export function createSmtpServer(inbox: Inbox, options: SmtpOptions = {}): net.S
   const settings = {
     maxSize: options.maxSize ?? defaultMaxMessageSize,
     maxRecipients: options.maxRecipients ?? 100,
-    maxConnections: options.maxConnections ?? 100,
+    maxConnections: options.maxConnections ?? 20,
     idleTimeoutMs: options.idleTimeoutMs ?? 5 * 60_000,
     hostname: options.hostname ?? "localhost",
     onMessage: options.onMessage,
