@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:* (types, schema, test, advisors), bench:*, chain:compile, oembed:local, config:check.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:* (types, schema, test, advisors), notifications:digest, bench:*, chain:compile, oembed:local, config:check.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,6 +20,7 @@ import { databaseTypesPath, generateDatabaseTypes } from "@cuepoint/stack/db-typ
 import { binDir, dbTestsDir, packageDir, repoRoot, supabaseCli } from "@cuepoint/stack/paths";
 import { debianPackages, ensureDebianPackages } from "@cuepoint/stack/system";
 import * as prettier from "prettier";
+import { describeRun, digestEvery, sendDigests } from "./notification-digest.ts";
 import { checkPushedConfig } from "./pushed-config.ts";
 import { dumpSchema, schemaDumpPath } from "./schema-dump.ts";
 import { oembedProvidersEnv, oembedProvidersPort } from "../tests/helpers/oembed-providers.ts";
@@ -392,7 +393,35 @@ async function dev(): Promise<number> {
   const report = await startStack(config, log);
   log(`Local stack ready in ${report.seconds.toFixed(2)} s — API http://127.0.0.1:${config.apiPort}, database ${dbUrl(config)}`);
   log("The stack keeps running after you stop the app; `npm run stack -- stop` stops it.\n");
-  return await runInherit(bin("next"), ["dev", ...process.argv.slice(3)], { cwd: repoRoot });
+  const stopDigests = digestEvery(config, 5, log);
+  try {
+    return await runInherit(bin("next"), ["dev", ...process.argv.slice(3)], { cwd: repoRoot });
+  } finally {
+    stopDigests();
+  }
+}
+
+/** `npm run notifications:digest [-- --user <id>]`: digest emails to everyone due now (or one person), once. */
+async function notificationsDigest(): Promise<number> {
+  const args = process.argv.slice(3);
+  const userAt = args.indexOf("--user");
+  const userId = userAt >= 0 ? args[userAt + 1] : undefined;
+  if (userAt >= 0 && !userId) {
+    console.error("Name the person: npm run notifications:digest -- --user <user id>");
+    return 2;
+  }
+  const config = loadConfig();
+  const stop = await withStack(config);
+  try {
+    log(describeRun(await sendDigests(config, userId)));
+    log(`Read them in the inbox: http://127.0.0.1:${config.inboxPort}`);
+    return 0;
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await stop();
+  }
 }
 
 async function dbTypes(): Promise<number> {
@@ -467,6 +496,7 @@ const tasks: Record<string, () => Promise<number>> = {
   "db:schema": dbSchema,
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
+  "notifications:digest": notificationsDigest,
   "bench:web": () => bench("bench-web.ts", { browser: true }),
   "bench:auth": () => bench("bench-auth.ts"),
   "bench:rooms": () => bench("bench-rooms.ts"),
