@@ -53,13 +53,14 @@ export function SiteHeader({ user }: { user: CurrentUser | null }) {
             <path d="m14 14 4 4" strokeLinecap="round" />
           </svg>
         </Link>
-        <div className="flex items-center gap-2">
+        {/* The bell takes its place on the narrowest phones (360 px) by closer spacing here. */}
+        <div className="flex items-center gap-1 sm:gap-2">
           {user ? (
             <>
               <NotificationBell userId={user.id} />
               <Link
                 href="/account"
-                className="flex items-center gap-2 rounded-full py-1 pl-1 pr-3 text-sm hover:bg-line/60"
+                className="flex items-center gap-2 rounded-full p-1 text-sm hover:bg-line/60 sm:pr-3"
                 aria-label={`Your account (${name})`}
               >
                 <Avatar path={user.profile?.avatar_path} name={name} size={28} />

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useSyncExternalStore } from "react";
 import { nextTask } from "@/lib/next-task";
-import { bellLabel, unreadBadge } from "@/lib/notifications/paging";
+import { bellLabel, unreadBadge } from "@/lib/notifications/bell";
 import { unreadCount } from "@/lib/notifications/unread-count";
 
 /**

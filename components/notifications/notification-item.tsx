@@ -38,11 +38,11 @@ export function NotificationEntry({
     <>
       {words.actor ? <Avatar path={item.actor?.avatar_path} name={personName(words.actor).name} size={36} /> : <RoomMark />}
       <span className="flex min-w-0 flex-1 flex-col gap-1">
-        <span className={`[overflow-wrap:anywhere] ${unread ? "font-semibold" : ""}`}>
+        <span className={`[overflow-wrap:anywhere] ${unread ? "font-medium" : "text-ink/90"}`}>
           {unread ? <span className="sr-only">Unread: </span> : null}
           {words.actor ? (
             <>
-              <PersonName person={words.actor} /> {words.rest}
+              <PersonName person={words.actor} className="font-semibold" /> {words.rest}
             </>
           ) : (
             words.rest

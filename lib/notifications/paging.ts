@@ -47,14 +47,3 @@ export function markedRead(shown: readonly NotificationItem[], ids: readonly str
   const only = ids ? new Set(ids) : null;
   return shown.map((item) => (item.readAt || (only && !only.has(item.id)) ? item : { ...item, readAt: at }));
 }
-
-/** The bell's number: "9+" past nine. */
-export function unreadBadge(count: number): string | null {
-  if (!Number.isFinite(count) || count <= 0) return null;
-  return count > 9 ? "9+" : String(Math.floor(count));
-}
-
-/** The bell's accessible name: "Notifications, 3 unread". */
-export function bellLabel(count: number | null): string {
-  return count && count > 0 ? `Notifications, ${count.toLocaleString("en")} unread` : "Notifications";
-}

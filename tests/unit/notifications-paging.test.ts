@@ -1,6 +1,7 @@
 // Paging the notifications by cursor, merging what the live channel brings, and the bell's words.
 import { expect, test } from "vitest";
-import { arrivedIds, bellLabel, markedRead, mergeNotifications, nextCursor, unreadBadge } from "@/lib/notifications/paging";
+import { bellLabel, unreadBadge } from "@/lib/notifications/bell";
+import { arrivedIds, markedRead, mergeNotifications, nextCursor } from "@/lib/notifications/paging";
 import type { NotificationItem } from "@/lib/notifications/types";
 import { commentHref } from "@/lib/notifications/moment-link";
 

@@ -1,0 +1,146 @@
+import { expect, type Page, test } from "@playwright/test";
+import { checkPage, signInWithPassword, watchConsole } from "./support/pages";
+import { createRoomAs, service, signedInClient, uploadTone } from "./support/post-rooms";
+import { createConfirmedUser, profileOf } from "./support/users";
+
+// Notifications as two people live them: Bea replies to Ada's comment and reacts to it (through
+// supabase-js, as her own page would); Ada's open page's bell counts up without a reload; the list
+// on /notifications says who did what, opening the reply lands on the post at the comment, and
+// "Mark all read" empties the bell. A comment in a room someone cannot read leads them, through
+// /m/, to the same members-only page any non-member of that room gets.
+
+const bell = (page: Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Notifications/ });
+const list = (page: Page) => page.getByRole("list", { name: "Notifications", exact: true });
+
+async function conversation() {
+  const ada = await createConfirmedUser("notified-ada");
+  const bea = await createConfirmedUser("notified-bea");
+  const adaClient = await signedInClient(ada.email, ada.password);
+  const room = await createRoomAs(adaClient, "notified-room");
+  const postId = await uploadTone(adaClient, room.id, ada.id, "Tone for two", 30);
+  await service.from("memberships").insert({ room_id: room.id, user_id: bea.id, verified_at: new Date().toISOString() });
+  const { data: comment, error } = await adaClient
+    .from("moments")
+    .insert({ post_id: postId, author_id: ada.id, at_seconds: 12.6, body: "Listen to the swell here" } as never)
+    .select("id")
+    .single();
+  if (error || !comment) throw error;
+  return {
+    ada,
+    bea: { ...bea, client: await signedInClient(bea.email, bea.password), name: (await profileOf(bea.id)).display_name },
+    room,
+    postId,
+    commentId: (comment as { id: string }).id,
+  };
+}
+
+test("the bell counts a reply live; the list opens it on its post; mark all read empties the bell", async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = await watchConsole(page);
+  const { ada, bea, room, postId, commentId } = await conversation();
+
+  // Signed out, the page asks to sign in and comes back.
+  await page.goto("/notifications");
+  await expect(page).toHaveURL(/\/login\?next=%2Fnotifications$/);
+  await signInWithPassword(page, ada.email, ada.password, "/login?next=%2Fnotifications");
+  await page.waitForURL("/notifications");
+  await expect(page.getByRole("main")).toContainText("No notifications yet");
+  await expect(bell(page)).toHaveAccessibleName("Notifications");
+  await checkPage(page, "notifications-empty");
+
+  // Ada reads the room's post; Bea replies to her comment and reacts to it, from her own client.
+  await page.goto(`/r/${room.slug}`);
+  await expect(bell(page)).toHaveAccessibleName("Notifications");
+  // The bell's channel joins after first paint: wait for its socket before Bea writes.
+  await page.waitForTimeout(1500);
+  const { data: reply, error } = await bea.client
+    .from("moments")
+    .insert({ post_id: postId, author_id: bea.id, body: "It gives me chills every time", parent_id: commentId } as never)
+    .select("id")
+    .single();
+  expect(error).toBeNull();
+  const replyId = (reply as { id: string }).id;
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 1 unread", { timeout: 5_000 });
+  await expect(bell(page).getByTestId("unread-badge")).toHaveText("1");
+  expect((await bea.client.from("reactions").insert({ moment_id: commentId, user_id: bea.id, emoji: "🔥" } as never)).error).toBeNull();
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 2 unread", { timeout: 5_000 });
+
+  // The list: who did what, where, and the words; both unread.
+  await bell(page).click();
+  await page.waitForURL("/notifications");
+  const replied = list(page).getByRole("listitem").filter({ hasText: "replied to your comment" });
+  const reacted = list(page).getByRole("listitem").filter({ hasText: "reacted 🔥 to your comment" });
+  await expect(replied).toContainText(bea.name);
+  await expect(replied).toContainText("It gives me chills every time");
+  await expect(replied).toContainText("“Tone for two”");
+  await expect(reacted).toContainText(bea.name);
+  await expect(list(page).locator("li[data-unread]")).toHaveCount(2);
+  await checkPage(page, "notifications");
+
+  // A new one arrives at the top while the page is open.
+  const { error: secondError } = await bea.client
+    .from("moments")
+    .insert({ post_id: postId, author_id: bea.id, body: "Also: the ending!", parent_id: commentId } as never);
+  expect(secondError).toBeNull();
+  await expect(list(page).getByRole("listitem").first()).toContainText("Also: the ending!", { timeout: 5_000 });
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 3 unread");
+
+  // Opening the first reply marks it read and lands on the post, at the comment.
+  await replied.filter({ hasText: "It gives me chills" }).getByRole("link").click();
+  await page.waitForURL((url) => url.pathname === `/r/${room.slug}/p/${postId}`);
+  const landed = new URL(page.url());
+  expect(landed.searchParams.get("comment")).toBe(replyId);
+  expect(landed.searchParams.get("t")).toBe("12");
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 2 unread");
+  await expect
+    .poll(async () => (await service.from("notifications").select("read_at").eq("moment_id", replyId).single()).data?.read_at ?? null)
+    .not.toBeNull();
+
+  // Mark all read: the bell empties, and stays so after a reload.
+  await page.goto("/notifications");
+  await expect(list(page).locator("li[data-unread]")).toHaveCount(2);
+  await page.getByRole("button", { name: "Mark all read" }).click();
+  await expect(bell(page)).toHaveAccessibleName("Notifications");
+  await expect(list(page).locator("li[data-unread]")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Mark all read" })).toHaveCount(0);
+  await page.reload();
+  await expect(bell(page)).toHaveAccessibleName("Notifications");
+  await expect(bell(page).getByTestId("unread-badge")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("a comment someone cannot read leads them to its room's members-only page; a missing one is not found", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = await watchConsole(page, { expectedFailures: [/\/m\//] });
+  const owner = await createConfirmedUser("gated-owner");
+  const outsider = await createConfirmedUser("gated-outsider");
+  const ownerClient = await signedInClient(owner.email, owner.password);
+  const room = await createRoomAs(ownerClient, "notified-gated", true);
+  const postId = await uploadTone(ownerClient, room.id, owner.id, "Members' tone", 20);
+  const { data: comment, error } = await ownerClient
+    .from("moments")
+    .insert({ post_id: postId, author_id: owner.id, at_seconds: 5, body: "Secret words" } as never)
+    .select("id")
+    .single();
+  if (error || !comment) throw error;
+  const commentId = (comment as { id: string }).id;
+
+  // Signed out: sign in first, then on to where a non-member lands.
+  await page.goto(`/m/${commentId}`);
+  await expect(page).toHaveURL(new RegExp(`/login\\?next=%2Fm%2F${commentId}$`));
+  await signInWithPassword(page, outsider.email, outsider.password, `/login?next=${encodeURIComponent(`/m/${commentId}`)}`);
+  await page.waitForURL(`/r/${room.slug}/p/${postId}`);
+  await expect(page.getByRole("heading", { name: "Posts are for members" })).toBeVisible();
+  await expect(page.getByRole("main")).not.toContainText("Secret words");
+
+  // Its owner lands on the comment.
+  const ownerPage = await page.context().browser()!.newPage();
+  await signInWithPassword(ownerPage, owner.email, owner.password, `/login?next=${encodeURIComponent(`/m/${commentId}`)}`);
+  await ownerPage.waitForURL((url) => url.pathname === `/r/${room.slug}/p/${postId}`);
+  expect(new URL(ownerPage.url()).search).toBe(`?t=5&comment=${commentId}`);
+  await ownerPage.close();
+
+  await page.goto("/m/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn't find that page");
+  expect(errors).toEqual([]);
+});
