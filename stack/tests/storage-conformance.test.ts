@@ -46,6 +46,7 @@ describe("POST /object/list-v2/{bucket}", () => {
       "pics/p.txt",
       "z_last.txt",
     ]);
+    expect(data?.objects[0]).not.toHaveProperty("key");
     expect(data?.objects[0]).toMatchObject({
       id: expect.any(String),
       metadata: expect.objectContaining({ mimetype: "text/plain", size: 5 }),
@@ -60,9 +61,16 @@ describe("POST /object/list-v2/{bucket}", () => {
       { id: null, name: `${fx.alice.id}/pics/` },
     ]);
     expect(data?.objects.map((o) => o.name.slice(fx.alice.id.length + 1))).toEqual(["a.txt", "a_b.txt", "axb.txt", "z_last.txt"]);
+    // As storage.search_v2's rows: each object's `key` is its name within the listed folder; folders have none.
+    expect(data?.objects.map((o) => o.key)).toEqual(["a.txt", "a_b.txt", "axb.txt", "z_last.txt"]);
+    expect(data?.objects[0]).toMatchObject({ id: expect.any(String), metadata: expect.objectContaining({ size: 5 }) });
     const inner = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/docs/`, with_delimiter: true });
     expect(inner.data?.folders).toEqual([{ id: null, name: `${fx.alice.id}/docs/deep/` }]);
     expect(inner.data?.objects.map((o) => o.name)).toEqual([`${fx.alice.id}/docs/one.txt`, `${fx.alice.id}/docs/two.txt`]);
+    expect(inner.data?.objects.map((o) => o.key)).toEqual(["one.txt", "two.txt"]);
+    // A prefix that is not a folder: the folders and objects whose names start with it, one level down.
+    const partial = await fx.alice.client.storage.from(fx.privateBucket).listV2({ prefix: `${fx.alice.id}/d`, with_delimiter: true });
+    expect(partial.data).toMatchObject({ hasNext: false, folders: [{ id: null, name: `${fx.alice.id}/docs/` }], objects: [] });
   });
 
   test("limit and cursor page through everything once; the cursor is storage-api's base64 token", async () => {

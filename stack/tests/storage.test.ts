@@ -1,7 +1,7 @@
 // Storage conformance: storage-js (through supabase-js) against the stack's /storage/v1, as anon,
 // as two signed-in users and as the service role, on fixture buckets and policies of its own.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { anonClient, anonKey, apiUrl, secretKey } from "./helpers/stack.ts";
+import { anonClient, anonKey, apiUrl, config, secretKey } from "./helpers/stack.ts";
 import { adminQuery, filesOf, type StorageFixture, setupStorageFixture, userJwt } from "./storage-fixtures.ts";
 import { signHs256 } from "../lib/keys.ts";
 
@@ -156,22 +156,22 @@ describe("missing things and image transformations", () => {
     });
   });
 
-  test("transformation URLs answer as storage-api without [storage.image_transformation]: no such route", async () => {
+  test("with [storage.image_transformation] on (local development's setting), a non-image answers as storage-api's image service refuses it", async () => {
+    expect(config.raw.storage).toMatchObject({ image_transformation: { enabled: true } });
     const path = `${fx.alice.id}/picture.txt`;
     await fx.alice.client.storage.from(fx.publicBucket).upload(path, text("original"));
     const transformed = await fx.alice.client.storage.from(fx.publicBucket).download(path, { transform: { width: 10, height: 10 } });
     expect(transformed.data).toBeNull();
-    expect(transformed.error).toMatchObject({ status: 404 });
+    expect(transformed.error).toMatchObject({ status: 400, message: "The source image is invalid or unsupported for rendering" });
     const { publicUrl } = fx.alice.client.storage.from(fx.publicBucket).getPublicUrl(path, { transform: { width: 10 } }).data;
     expect(publicUrl).toContain("/render/image/public/");
     const response = await fetch(publicUrl);
-    expect(response.status).toBe(404);
-    const below = publicUrl.slice(publicUrl.indexOf("/render/"));
+    expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      statusCode: "404",
+      statusCode: "400",
       code: "InvalidRequest",
-      error: "Not Found",
-      message: `Route GET:${below} not found`,
+      error: "InvalidRequest",
+      message: "The source image is invalid or unsupported for rendering",
     });
     // The original stays where it is.
     expect(await (await fetch(fx.alice.client.storage.from(fx.publicBucket).getPublicUrl(path).data.publicUrl)).text()).toBe("original");
@@ -480,7 +480,20 @@ describe("bucket API", () => {
       error: null,
     });
     const got = await storage.getBucket(id);
+    // storage-api's GET /bucket/{id} names these columns and not `type` (GET /bucket lists it).
+    expect(Object.keys(got.data ?? {}).sort()).toEqual([
+      "allowed_mime_types",
+      "created_at",
+      "file_size_limit",
+      "id",
+      "name",
+      "owner",
+      "public",
+      "updated_at",
+    ]);
     expect(got.data).toMatchObject({ id, name: id, public: false, file_size_limit: 1_000_000, allowed_mime_types: ["text/plain"] });
+    const listed = (await storage.listBuckets()).data?.find((bucket) => bucket.id === id);
+    expect(listed).toMatchObject({ id, type: "STANDARD" });
     expect((await storage.createBucket(id)).error).toMatchObject({
       status: 400,
       statusCode: "409",

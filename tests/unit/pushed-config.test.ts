@@ -48,10 +48,13 @@ describe("supabase/config.toml as it would be pushed", () => {
 describe("local development", () => {
   test("gets its generous values from supabase/local-development.env, which the stack applies and a push never reads", () => {
     const local = parseEnvFile(readFileSync(localDevelopmentEnvPath, "utf8"));
-    expect(local).toEqual({ SUPABASE_AUTH_EMAIL_MAX_FREQUENCY: "0s" });
+    expect(local).toEqual({ SUPABASE_AUTH_EMAIL_MAX_FREQUENCY: "0s", SUPABASE_STORAGE_IMAGE_TRANSFORMATION_ENABLED: "true" });
     expect(pushedConfigFindings(configText, local)).toEqual(['auth.email.max_frequency = "0s": at least 60s']);
     const running = loadConfig().raw as { auth: { email: { max_frequency: string } } };
     expect(running.auth.email.max_frequency).toBe(process.env.SUPABASE_AUTH_EMAIL_MAX_FREQUENCY || "0s");
     expect((parseConfig(configText).raw as typeof running).auth.email.max_frequency).toBe("60s");
+    // Image transformations (a paid-plan feature hosted) are on locally only.
+    expect(parseConfig(configText).raw).toMatchObject({ storage: { image_transformation: { enabled: false } } });
+    expect(loadConfig().raw).toMatchObject({ storage: { image_transformation: { enabled: true } } });
   });
 });

@@ -1,4 +1,4 @@
-import { bucketColumns, shapeBucket } from "./bucket-store.ts";
+import { type Bucket, bucketColumns, shapeBucket } from "./bucket-store.ts";
 import { inTransaction } from "./db.ts";
 import { removeBucketFiles, removeObjectFile } from "./disk.ts";
 import { errors } from "./errors.ts";
@@ -76,7 +76,10 @@ export async function getBucket(request: StorageRequest, id: string): Promise<vo
     async (tx) => (await tx.query(`select ${bucketColumns} from storage.buckets where id = $1`, [id])).rows[0],
   );
   if (!row) throw errors.noSuchBucket();
-  sendBody(request.res, 200, shapeBucket(row));
+  // storage-api's GET /bucket/{id} selects every column but `type` (only the list names it).
+  const bucket: Partial<Bucket> = shapeBucket(row);
+  delete bucket.type;
+  sendBody(request.res, 200, bucket);
 }
 
 /** POST /bucket {name, id?, public?, file_size_limit?, allowed_mime_types?, type?}. */

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import { copyFile, link, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { stateDir } from "../../lib/paths.ts";
 import { errors } from "./errors.ts";
@@ -134,6 +134,13 @@ export async function openObject(
     throw errors.noSuchKey();
   });
   return createReadStream(file, { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
+}
+
+/** An object's bytes, read whole (image transformation reads sources of at most `maxBytes`). */
+export async function readObjectFile(bucket: string, name: string, version: string): Promise<Buffer> {
+  return readFile(objectPath(bucket, name, version)).catch(() => {
+    throw errors.noSuchKey();
+  });
 }
 
 const versionSuffix = /\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;

@@ -49,7 +49,7 @@ export async function createStorageRoute(ctx: ServerContext): Promise<ServiceRou
           throw errors.routeNotFound(method, (req.url ?? "").slice(prefix.length));
         const handler = route(method, pathname);
         if (!handler) throw errors.notFoundRoute(method, `${prefix}${pathname}`);
-        await handler({ req, res, server: ctx, bearer: gateway.bearer, url: gateway.url, globalLimit });
+        await handler({ req, res, server: ctx, bearer: gateway.bearer, url: gateway.url, globalLimit, imageTransformation });
       } catch (error) {
         // A client that went away (an abandoned upload) gets no answer; its temporary file is already gone.
         if (res.destroyed || res.writableEnded) return;

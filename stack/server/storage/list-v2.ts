@@ -141,9 +141,13 @@ export async function listObjectsV2(request: StorageRequest, bucketId: string): 
   const hasNext = rows.length > options.limit;
   const shown = rows.slice(0, options.limit);
   const folders = shown.filter((row) => row.folder).map((row) => ({ id: null, name: row.key }));
+  // With a delimiter storage-api lists through storage.search_v2, whose rows also carry `key`: the
+  // name's segment at the prefix's depth (split_part(name, '/', levels)), the file name in its folder.
+  const levels = options.prefix ? options.prefix.split("/").length : 1;
   const objects = shown
     .filter((row) => !row.folder)
     .map((row) => ({
+      ...(options.delimiter ? { key: row.name.split("/")[levels - 1] ?? "" } : {}),
       id: row.id,
       name: row.name,
       metadata: row.metadata,

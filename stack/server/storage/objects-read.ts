@@ -4,9 +4,11 @@ import { type Caller, inTransaction } from "./db.ts";
 import { errors } from "./errors.ts";
 import { readJson, requireInteger, requireStringArray, sendBody } from "./http.ts";
 import { mustBeValidKey } from "./names.ts";
+import { renderImage } from "./image.ts";
 import { infoHeaders, objectInfo, renderObject, type StoredObject } from "./render.ts";
 import { callerOf, type StorageRequest } from "./request.ts";
 import { signUrlToken, verifyDownloadToken } from "./signing.ts";
+import { parseTransform, transformFromClaim, transformFromQuery, transformSegments } from "./transform.ts";
 
 const objectColumns = "id, bucket_id, name, version, metadata, user_metadata, created_at, updated_at";
 
@@ -55,14 +57,50 @@ export async function serveSigned(request: StorageRequest, bucketId: string, nam
   await renderObject(request.req, request.res, object, { download: downloadParam(request), expires: new Date(exp * 1000).toUTCString() });
 }
 
-/** POST /object/sign/{bucket}/{name} {expiresIn}: signs a download URL for an object the caller can see. */
+/**
+ * GET|HEAD /render/image/public/{bucket}/{name} and /render/image/authenticated/…: the object read
+ * as for a download (a public bucket for the public route; otherwise as the caller, so RLS decides),
+ * transformed by the query's width, height, resize, quality and format.
+ */
+export async function serveImage(request: StorageRequest, bucketId: string, name: string, publicRoute: boolean): Promise<void> {
+  const transform = transformFromQuery(request.url.searchParams);
+  const object = await readableObject(request, bucketId, name, publicRoute);
+  await renderImage(request.req, request.res, object, { transform, download: downloadParam(request) });
+}
+
+/** GET|HEAD /render/image/sign/{bucket}/{name}?token=…: the transformation is the one signed into the token; the query's are ignored. */
+export async function serveSignedImage(request: StorageRequest, bucketId: string, name: string): Promise<void> {
+  const { exp, claims } = verifyDownloadToken(request.url.searchParams.get("token"), `${bucketId}/${name}`);
+  const object = await findObject(request, serviceCaller, bucketId, name);
+  await renderImage(request.req, request.res, object, {
+    transform: transformFromClaim(claims.transformations, claims.format),
+    download: downloadParam(request),
+    expires: new Date(exp * 1000).toUTCString(),
+  });
+}
+
+/**
+ * POST /object/sign/{bucket}/{name} {expiresIn, transform?}: signs a download URL for an object the
+ * caller can see. With image transformation on, a transform is signed into the token and the URL is
+ * a /render/image/sign/ one, as storage-api does.
+ */
 export async function signObject(request: StorageRequest, bucketId: string, name: string): Promise<void> {
   const caller = callerOf(request);
   const body = await readJson(request.req);
   const expiresIn = requireInteger(body, "expiresIn", 1);
+  if (body.transform !== undefined && (!body.transform || typeof body.transform !== "object" || Array.isArray(body.transform)))
+    throw errors.validation("body/transform must be object");
+  const transform = body.transform ? parseTransform(body.transform as Record<string, unknown>, "body/transform") : {};
   await findObject(request, caller, bucketId, name);
   const url = `${bucketId}/${name}`;
-  sendBody(request.res, 200, { signedURL: `/object/sign/${url}?token=${signUrlToken({ url }, expiresIn)}` });
+  const claims: Record<string, unknown> = { url };
+  if (request.imageTransformation) {
+    const transformations = transformSegments(transform).join(",");
+    if (transformations) claims.transformations = transformations;
+    if (transform.format) claims.format = transform.format;
+  }
+  const path = claims.transformations ? "render/image" : "object";
+  sendBody(request.res, 200, { signedURL: `/${path}/sign/${url}?token=${signUrlToken(claims, expiresIn)}` });
 }
 
 /** POST /object/sign/{bucket} {expiresIn, paths}: one entry per path, with an error for those the caller cannot see. */

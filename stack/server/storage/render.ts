@@ -48,7 +48,7 @@ function parseRange(header: string | undefined, size: number): { start: number; 
   return { start, end };
 }
 
-function contentDisposition(download: string): string {
+export function contentDisposition(download: string): string {
   if (download === "") return "attachment;";
   const encoded = encodeURIComponent(download);
   return `attachment; filename=${encoded}; filename*=UTF-8''${encoded};`;

@@ -11,6 +11,8 @@ export interface StorageRequest {
   bearer?: string;
   url: URL;
   globalLimit: number;
+  /** `[storage.image_transformation] enabled`: /render routes exist and signed URLs may carry a transform. */
+  imageTransformation: boolean;
 }
 
 export function callerOf(request: StorageRequest, allowInvalidJwt = false): Caller {

@@ -81,14 +81,14 @@ function bucketRoute(method: string, segments: string[]): Handler | undefined {
   return undefined;
 }
 
-/** Image transformation is out of scope: /render/image/{authenticated|public|sign}/… serve the original. */
+/** /render/image/{public|authenticated|sign}/{bucket}/{name…}: transformed images (index.ts answers "no such route" when the feature is off). */
 function renderRoute(method: string, segments: string[]): Handler | undefined {
   if (segments[0] !== "image" || (method !== "GET" && method !== "HEAD")) return undefined;
   const t = target(segments.slice(2));
   if (!t) return undefined;
-  if (segments[1] === "sign") return (r) => read.serveSigned(r, t.bucket, t.name);
+  if (segments[1] === "sign") return (r) => read.serveSignedImage(r, t.bucket, t.name);
   if (segments[1] === "public" || segments[1] === "authenticated")
-    return (r) => read.serveObject(r, t.bucket, t.name, segments[1] === "public");
+    return (r) => read.serveImage(r, t.bucket, t.name, segments[1] === "public");
   return undefined;
 }
 

@@ -8,11 +8,11 @@ export function signUrlToken(payload: Record<string, unknown>, expiresIn: number
 }
 
 /** Verifies a download token for `bucket/name`; storage-api answers InvalidJWT / InvalidSignature. */
-export function verifyDownloadToken(token: string | null, url: string): { exp: number } {
+export function verifyDownloadToken(token: string | null, url: string): { exp: number; claims: Record<string, unknown> } {
   const check = checkToken(token ?? "");
   if (!check.ok) throw errors.invalidJwt(check.message);
   if (check.claims.url !== url) throw errors.invalidSignature();
-  return { exp: Number(check.claims.exp) };
+  return { exp: Number(check.claims.exp), claims: check.claims };
 }
 
 export function verifyUploadToken(token: string | null, url: string): { owner?: string; upsert: boolean } {
