@@ -12,6 +12,7 @@ import { MomentTimeline } from "@/components/moments/timeline";
 import { MembersOnly } from "@/components/posts/members-only";
 import { JoinInPlace } from "@/components/rooms/membership-join-in-place";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
+import { MuteButton } from "@/components/notifications/mute-button";
 import { BanNotice } from "@/components/moderation/ban-notice";
 import { ReportButton } from "@/components/moderation/report-button";
 import { PostManage } from "@/components/posts/post-manage";
@@ -168,6 +169,7 @@ export default async function PostPage({ params, searchParams }: { params: Param
               {formatPostDate(post.created_at)}
             </time>
           </p>
+          <MuteButton target={{ postId: post.id }} show={userId !== null} />
         </div>
         {post.hidden_at ? (
           <Alert>Hidden until a moderator reviews it: members&apos; reports hid this post from everyone else.</Alert>
