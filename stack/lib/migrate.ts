@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import type { StackConfig } from "./config.ts";
-import { baseSchemaPath, migrationsDir, seedPath, supabaseCli, workDir } from "./paths.ts";
+import { baseSchemaPath, migrationsDir, packageDir, seedPath, supabaseCli, workDir } from "./paths.ts";
 import { dbUrl, execAsAdmin } from "./postgres.ts";
 import { applyRealtimeSchema, createMessagePartitions } from "./realtime-messages.ts";
 import { StackError, run } from "./run.ts";
@@ -12,6 +13,29 @@ export async function applyBaseSchema(config: StackConfig): Promise<void> {
     await execAsAdmin(config, readFileSync(baseSchemaPath, "utf8"));
   } catch (error) {
     throw new StackError(`The base schema (${baseSchemaPath}) failed: ${(error as Error).message}`);
+  }
+}
+
+const authSchemaPath = path.join(packageDir, "db", "auth-schema.sql");
+/** The newest GoTrue migration db/auth-schema.sql records; bump it when the file gains one. */
+const authSchemaVersion = "20260302000000";
+
+/**
+ * Auth's tables newer than the base schema (db/auth-schema.sql: passkeys, WebAuthn challenges,
+ * OAuth clients), on a new cluster and once on a cluster an older stack created. True when applied.
+ */
+export async function applyAuthSchema(config: StackConfig): Promise<boolean> {
+  const client = new pg.Client({ connectionString: dbUrl(config) });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select 1 from auth.schema_migrations where version = $1", [authSchemaVersion]);
+    if (rows.length > 0) return false;
+    await client.query(readFileSync(authSchemaPath, "utf8"));
+    return true;
+  } catch (error) {
+    throw new StackError(`Auth's schema (stack/db/auth-schema.sql) failed: ${(error as Error).message}`);
+  } finally {
+    await client.end();
   }
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { StackConfig } from "./config.ts";
 import { formatEnv, isProjectStack, stackEnv } from "./env.ts";
-import { applyBaseSchema, applyMigrations, applyRealtimeMigrations, applySeed, migrationsUpToDate } from "./migrate.ts";
+import { applyAuthSchema, applyBaseSchema, applyMigrations, applyRealtimeMigrations, applySeed, migrationsUpToDate } from "./migrate.ts";
 import path from "node:path";
 import { dbDir, envLocalPath, packageDir } from "./paths.ts";
 import { ensureSigningKeys } from "./signing-keys.ts";
@@ -71,6 +71,7 @@ export async function startStack(config: StackConfig, log: Log): Promise<StartRe
     if (created) {
       await applyBaseSchema(config);
     }
+    if ((await applyAuthSchema(config)) && !created) log("Updated Auth's schema (stack/db/auth-schema.sql)");
     if ((await applyRealtimeMigrations(config)) && !created) log("Updated Realtime's schema (stack/db/realtime-schema.sql)");
     if (created || !(await migrationsUpToDate(config))) {
       const migrated = await applyMigrations(config);

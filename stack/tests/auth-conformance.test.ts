@@ -182,7 +182,7 @@ describe("identity linking", () => {
   });
 });
 
-describe("SAML, passkeys and the OAuth 2.1 server answer as GoTrue with them off", () => {
+describe("SAML and the OAuth 2.1 server answer as GoTrue with them off", () => {
   test("signInWithSSO is saml_provider_disabled, for every /sso path and method", async () => {
     const { error } = await client().auth.signInWithSSO({ domain: "cuepoint.example" });
     expect(error).toMatchObject({ status: 404, code: "saml_provider_disabled", message: "SAML 2.0 is disabled" });
@@ -202,11 +202,7 @@ describe("SAML, passkeys and the OAuth 2.1 server answer as GoTrue with them off
     });
   });
 
-  test("passkeys are passkey_disabled; the OAuth server and custom providers are feature_disabled", async () => {
-    expect(await authFetch("/passkeys/authentication/options", { ...json({}), apiVersion: true })).toMatchObject({
-      status: 404,
-      body: { code: "passkey_disabled", message: "Passkeys are disabled" },
-    });
+  test("the OAuth server and custom providers are feature_disabled (passkeys: auth-passkeys.test.ts)", async () => {
     expect(await authFetch("/oauth/clients/register", { ...json({ client_name: "x" }), apiVersion: true })).toMatchObject({
       status: 404,
       body: { code: "feature_disabled", message: "OAuth server is disabled" },

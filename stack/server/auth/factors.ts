@@ -56,7 +56,7 @@ export function requestIp(call: Call): string {
   return isIP(ip) ? ip : (call.req.socket.remoteAddress ?? "127.0.0.1");
 }
 
-async function sessionAal(db: Db, sessionId: string | undefined): Promise<string | undefined> {
+export async function sessionAal(db: Db, sessionId: string | undefined): Promise<string | undefined> {
   if (!sessionId) return undefined;
   const { rows } = await db.query<{ aal: string | null }>("select aal from auth.sessions where id = $1", [sessionId]);
   return rows[0]?.aal ?? undefined;

@@ -10,6 +10,7 @@ import { externalRoutes } from "./routes/external.ts";
 import { factorRoutes } from "./routes/factors.ts";
 import { logoutRoutes } from "./routes/logout.ts";
 import { otpRoutes } from "./routes/otp.ts";
+import { passkeyRoutes } from "./routes/passkeys.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { signupRoutes } from "./routes/signup.ts";
 import { ssoRoutes } from "./routes/sso.ts";
@@ -27,6 +28,7 @@ const groups: RouteGroup[] = [
   verifyRoutes,
   userRoutes,
   factorRoutes,
+  passkeyRoutes,
   adminRoutes,
   otpRoutes,
   logoutRoutes,

@@ -21,7 +21,8 @@ export type AuthMethod =
   | "web3"
   | "token_refresh"
   | "totp"
-  | "mfa/phone";
+  | "mfa/phone"
+  | "passkey";
 
 /** Methods that are a second factor: a session holding one of them is aal2. */
 const secondFactors = new Set(["totp", "mfa/phone", "mfa/webauthn"]);
@@ -89,6 +90,7 @@ export async function issueSession(
   userId: string,
   method: AuthMethod,
   req: IncomingMessage,
+  traits?: Record<string, unknown>,
 ): Promise<SessionResponse> {
   const sessionId = randomUUID();
   const refreshToken = generateRefreshToken();
@@ -110,7 +112,7 @@ export async function issueSession(
      ), logged as (
        insert into auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
        select $7, $9, json_build_object('action', 'login', 'actor_id', id, 'actor_username', coalesce(email, ''), 'actor_via_sso', false,
-         'log_type', 'account', 'traits', json_build_object('provider', $10::text)), now(), $11 from signed_in
+         'log_type', 'account', 'traits', $10::json), now(), $11 from signed_in
      )
      select at from signed_in`,
     [
@@ -123,7 +125,7 @@ export async function issueSession(
       instanceId,
       refreshToken,
       randomUUID(),
-      method === "web3" || method === "anonymous" ? method : "email",
+      JSON.stringify(traits ?? { provider: method === "web3" || method === "anonymous" ? method : "email" }),
       ip.slice(0, 64),
     ],
   );

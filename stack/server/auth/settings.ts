@@ -63,14 +63,35 @@ export interface AuthSettings {
   };
   web3Ethereum: boolean;
   mfa: MfaSettings;
+  /** [auth.passkey] enabled: passkey sign-in and management (GoTrue's /passkeys routes). */
+  passkeyEnabled: boolean;
+  /** GoTrue's GOTRUE_PASSKEY_MAX_PASSKEYS_PER_USER (the CLI does not set it). */
+  maxPasskeysPerUser: number;
+  /** [auth.webauthn]: the relying party passkeys and WebAuthn factors are bound to. */
+  webauthn: WebAuthnSettings;
+  /** [auth.oauth_server] enabled (the OAuth 2.1 server's flows; its admin client API is always served). */
+  oauthServerEnabled: boolean;
   sender: { name: string; address: string };
+}
+
+/** [auth.webauthn]: rp_id, rp_display_name, rp_origins (GoTrue's GOTRUE_WEBAUTHN_*). */
+export interface WebAuthnSettings {
+  rpId: string;
+  rpDisplayName: string;
+  rpOrigins: string[];
+  /** GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION: 5 minutes (the CLI does not set it). */
+  challengeExpirySeconds: number;
 }
 
 /** [auth.mfa]: which factor kinds may be enrolled and verified, and how many a user may have. */
 export interface MfaSettings {
   maxEnrolledFactors: number;
+  /** GoTrue's MaxVerifiedFactors (10; not in config.toml). */
+  maxVerifiedFactors: number;
   totp: { enroll: boolean; verify: boolean };
   phone: { enroll: boolean; verify: boolean; otpLength: number; template: string; maxFrequencySeconds: number };
+  /** [auth.mfa.web_authn]: on when the section is absent (the stack serves WebAuthn factors locally). */
+  webauthn: { enroll: boolean; verify: boolean };
   /** [auth.sms.test_otp]: phone numbers (digits, no "+") whose code is fixed and never sent. */
   testOtp: Record<string, string>;
 }
@@ -158,11 +179,13 @@ function mfaSettings(auth: Table): MfaSettings {
   const mfa = table(auth, "mfa");
   const totp = table(mfa, "totp");
   const phone = table(mfa, "phone");
+  const webauthn = table(mfa, "web_authn");
   const testOtp = Object.entries(table(table(auth, "sms"), "test_otp")).filter(
     (entry): entry is [string, string] => typeof entry[1] === "string",
   );
   return {
     maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
+    maxVerifiedFactors: 10,
     totp: { enroll: bool(totp.enroll_enabled, true), verify: bool(totp.verify_enabled, true) },
     phone: {
       enroll: bool(phone.enroll_enabled, false),
@@ -171,7 +194,40 @@ function mfaSettings(auth: Table): MfaSettings {
       template: str(phone.template, "Your code is {{ .Code }}"),
       maxFrequencySeconds: parseDurationSeconds(phone.max_frequency, 5),
     },
+    webauthn: { enroll: bool(webauthn.enroll_enabled, true), verify: bool(webauthn.verify_enabled, true) },
     testOtp: Object.fromEntries(testOtp),
+  };
+}
+
+/** The origin of a URL (globs such as `/**` in additional_redirect_urls are only in the path), or undefined. */
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * [auth.webauthn] as the CLI passes it to GoTrue. Without the section, local defaults: the RP id
+ * is site_url's host name, the origins are site_url's and those of additional_redirect_urls.
+ */
+function webauthnSettings(auth: Table, siteUrl: string, redirectUrls: string[]): WebAuthnSettings {
+  const webauthn = table(auth, "webauthn");
+  const configuredOrigins = Array.isArray(webauthn.rp_origins) ? webauthn.rp_origins.filter((o): o is string => typeof o === "string") : [];
+  const defaults = [siteUrl, ...redirectUrls].map(originOf).filter((o): o is string => Boolean(o));
+  let siteHost = "localhost";
+  try {
+    siteHost = new URL(siteUrl).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    // site_url is checked where it is used
+  }
+  return {
+    rpId: str(webauthn.rp_id, "") || siteHost,
+    rpDisplayName: str(webauthn.rp_display_name, "") || "Supabase",
+    rpOrigins: [...new Set(configuredOrigins.length ? configuredOrigins : defaults)],
+    challengeExpirySeconds: 300,
   };
 }
 
@@ -185,13 +241,15 @@ export function authSettings(config: StackConfig): AuthSettings {
   // local inbox it sets 360000 an hour.
   const customSmtp = bool(table(email, "smtp").enabled, false);
   const apiUrl = `http://127.0.0.1:${config.apiPort}`;
+  // STACK_AUTH_SITE_URL stands in for site_url, so end-to-end tests' email links reach the app on its test port.
+  const siteUrl = process.env.STACK_AUTH_SITE_URL || str(auth.site_url, "http://127.0.0.1:3000");
+  const additionalRedirectUrls = Array.isArray(auth.additional_redirect_urls)
+    ? auth.additional_redirect_urls.filter((u): u is string => typeof u === "string")
+    : [];
   return {
-    // STACK_AUTH_SITE_URL stands in for site_url, so end-to-end tests' email links reach the app on its test port.
-    siteUrl: process.env.STACK_AUTH_SITE_URL || str(auth.site_url, "http://127.0.0.1:3000"),
+    siteUrl,
     externalUrl: str(auth.external_url, "") || `${apiUrl}/auth/v1`,
-    additionalRedirectUrls: Array.isArray(auth.additional_redirect_urls)
-      ? auth.additional_redirect_urls.filter((u): u is string => typeof u === "string")
-      : [],
+    additionalRedirectUrls,
     jwtExpiry: jwtExpiryOverride() ?? num(auth.jwt_expiry, 3600),
     refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
     refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
@@ -235,6 +293,12 @@ export function authSettings(config: StackConfig): AuthSettings {
     },
     web3Ethereum: bool(table(table(auth, "web3"), "ethereum").enabled, false),
     mfa: mfaSettings(auth),
+    // Off in `supabase start` unless [auth.passkey] enables it; the stack serves passkeys unless the
+    // section turns them off.
+    passkeyEnabled: bool(table(auth, "passkey").enabled, true),
+    maxPasskeysPerUser: 10,
+    webauthn: webauthnSettings(auth, siteUrl, additionalRedirectUrls),
+    oauthServerEnabled: bool(table(auth, "oauth_server").enabled, false),
     sender: { name: str(smtp.sender_name, "Admin"), address: str(smtp.admin_email, "admin@email.com") },
   };
 }

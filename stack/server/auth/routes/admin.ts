@@ -4,6 +4,7 @@ import { createUser, deleteUser, generateLink, inviteUser, listUsers, loadTarget
 import { featureDisabled } from "../disabled.ts";
 import { AuthError, badRequest, notFound } from "../errors.ts";
 import { deleteUserFactor, updateUserFactor } from "../factors.ts";
+import { adminDeletePasskey, listPasskeys } from "../passkeys.ts";
 import { isRedirectAllowed } from "../redirect.ts";
 import { booleanField, objectField, readParams, stringField } from "../request.ts";
 import {
@@ -113,6 +114,18 @@ async function userFactors(svc: AuthService, call: Call, user: UserRow, rest: st
   throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
 }
 
+/** /admin/users/{id}/passkeys[/{passkey_id}]: list a user's passkeys, delete one (204). */
+async function userPasskeys(svc: AuthService, call: Call, user: UserRow, id: string | undefined): Promise<void> {
+  const method = methodOf(call);
+  if (id === undefined && method === "GET") return ok(call, await listPasskeys(svc.pool, user.id));
+  if (id !== undefined && method === "DELETE") {
+    await adminDeletePasskey(svc.pool, call.req, user, decodeURIComponent(id));
+    call.res.writeHead(204);
+    return void call.res.end();
+  }
+  throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
+}
+
 /** The routes below /admin. */
 async function admin(svc: AuthService, call: Call, rest: string): Promise<void> {
   requireAdmin(call);
@@ -122,6 +135,8 @@ async function admin(svc: AuthService, call: Call, rest: string): Promise<void> 
   if (rest === "/users" && method === "GET") return await list(svc, call);
   if (rest === "/oauth" || rest.startsWith("/oauth/")) throw featureDisabled("OAuth server is disabled");
   if (rest === "/custom-providers" || rest.startsWith("/custom-providers/")) throw featureDisabled("Custom OAuth providers are disabled");
+  const passkeyRoute = /^\/users\/([^/]+)\/passkeys(?:\/([^/]+))?\/?$/.exec(rest);
+  if (passkeyRoute) return await userPasskeys(svc, call, await loadTarget(svc.pool, decodeURIComponent(passkeyRoute[1])), passkeyRoute[2]);
   const factorRoute = /^\/users\/([^/]+)\/factors(\/[^/]+)?$/.exec(rest);
   if (factorRoute)
     return await userFactors(svc, call, await loadTarget(svc.pool, decodeURIComponent(factorRoute[1])), factorRoute[2] ?? "");
