@@ -3,6 +3,7 @@
 // the output format by `format` and by the Accept header, quality bounds, what is refused (non-images,
 // missing objects, private buckets without a token) and signed transform URLs. The pictures are made
 // here with sharp and read back with it.
+import type { SupabaseClient } from "@supabase/supabase-js";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { anonKey, apiUrl } from "./helpers/stack.ts";
@@ -17,7 +18,9 @@ let notes: string; // a text file in the public bucket
 beforeAll(async () => {
   fx = await setupStorageFixture("render");
   // Noise, so that quality makes a difference to the size.
-  const jpeg = await sharp({ create: { width: 400, height: 200, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  const jpeg = await sharp({
+    create: { width: 400, height: 200, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+  })
     .jpeg()
     .toBuffer();
   const png = await sharp({ create: { width: 300, height: 300, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } })
@@ -47,8 +50,13 @@ async function image(response: Response) {
   return { width, height, format, bytes, type: response.headers.get("content-type") };
 }
 
-const publicUrl = (path: string, transform: Parameters<ReturnType<StorageFixture["service"]["storage"]["from"]>["getPublicUrl"]>[1]) =>
-  fx.alice.client.storage.from(fx.publicBucket).getPublicUrl(path, transform).data.publicUrl;
+type TransformOptions = NonNullable<NonNullable<Parameters<ReturnType<SupabaseClient["storage"]["from"]>["getPublicUrl"]>[1]>["transform"]>;
+/** storage-js types `format` as "origin" only; Storage takes "webp" and "avif" too, and storage-js passes them on. */
+type Transform = Omit<TransformOptions, "format"> & { format?: "origin" | "webp" | "avif" };
+const asTransform = (transform: Transform) => transform as TransformOptions;
+
+const publicUrl = (path: string, options: { transform: Transform }) =>
+  fx.alice.client.storage.from(fx.publicBucket).getPublicUrl(path, { transform: asTransform(options.transform) }).data.publicUrl;
 
 describe("sizes and resize modes", () => {
   test("getPublicUrl with a transform: a /render/image/public/ URL; cover (the default) fills the box and crops", async () => {
@@ -185,7 +193,7 @@ describe("signed transform URLs and cache headers", () => {
   test("createSignedUrl with a transform signs it into the token: a /render/image/sign/ URL the query cannot change", async () => {
     const { data, error } = await fx.alice.client.storage
       .from(fx.privateBucket)
-      .createSignedUrl(secret, 60, { transform: { width: 64, height: 64, format: "webp" } });
+      .createSignedUrl(secret, 60, { transform: asTransform({ width: 64, height: 64, format: "webp" }) });
     expect(error).toBeNull();
     const url = new URL(data!.signedUrl);
     expect(url.pathname).toBe(`/storage/v1/render/image/sign/${fx.privateBucket}/${secret}`);
