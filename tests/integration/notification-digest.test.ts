@@ -100,18 +100,22 @@ let owner: TestUser;
 let mentioner: TestUser;
 let reader: TestUser;
 let lapsed: TestUser;
+let bounced: TestUser;
+let other: TestUser;
 
 beforeAll(async () => {
-  [owner, mentioner, reader, lapsed] = await Promise.all([
+  [owner, mentioner, reader, lapsed, bounced, other] = await Promise.all([
     signedInUser("digest-owner"),
     signedInUser("digest-mentioner"),
     signedInUser("digest-reader"),
     signedInUser("digest-lapsed"),
+    signedInUser("digest-bounced"),
+    signedInUser("digest-other"),
   ]);
 });
 
 afterAll(async () => {
-  await deleteUsers(owner, mentioner, reader, lapsed);
+  await deleteUsers(owner, mentioner, reader, lapsed, bounced, other);
 });
 
 describe("a digest of mentions", () => {
@@ -233,4 +237,30 @@ test("a lapsed member of a gated room is told that someone replied, with no word
     expect(part).not.toContain("Digest post");
     expect(part).not.toContain(await usernameOf(mentioner));
   }
+});
+
+test("an email the mail server refuses is counted as failed, its claim given back, and the others are still sent", async () => {
+  const room = await createRoom(owner.id, "public");
+  for (const user of [mentioner, bounced, other]) await addMember(room.id, user.id);
+  const postId = await createPost(room.id, owner.id);
+  for (const user of [bounced, other]) {
+    expect((await user.client.from("notification_settings").insert({ user_id: user.id, email_kinds: ["mention"] })).error).toBeNull();
+  }
+  // The inbox's SMTP listener refuses a recipient whose domain ends with a dot (553), as a real server would.
+  await adminQuery("update auth.users set email = email || '.' where id = $1", [bounced.id]);
+  await comment(mentioner, postId, `@${await usernameOf(bounced)} and @${await usernameOf(other)}: hear this`);
+
+  const run = await callDigest(serviceRoleKey);
+  expect(run.status).toBe(200);
+  expect(run.body.failed).toBeGreaterThanOrEqual(1);
+  expect(run.body.sent).toBeGreaterThanOrEqual(1);
+  expect((await onlyMessageTo(other.email)).Text).toContain("hear this");
+  const [kept] = await adminQuery<{ last_digest_at: string | null; tokens: number }>(
+    `select s.last_digest_at, (select count(*)::int from private.email_unsubscribe_tokens t where t.user_id = s.user_id) as tokens
+     from public.notification_settings s where s.user_id = $1`,
+    [bounced.id],
+  );
+  expect(kept).toEqual({ last_digest_at: null, tokens: 0 });
+  // Still due: the next run tries again.
+  expect(await callDigest(serviceRoleKey, { user_id: bounced.id })).toEqual({ status: 200, body: { sent: 0, skipped: 0, failed: 1 } });
 });
