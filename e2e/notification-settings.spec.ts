@@ -48,6 +48,7 @@ test("a person switches reactions off and mutes a room and a thread; after reloa
   await expect(page.getByTestId("mute-room")).toContainText("Muted");
   await page.reload();
   await expect(page.getByRole("button", { name: "Unmute notifications from this room" })).toBeVisible();
+  await checkPage(page, "room-muted");
 
   // The post: "Mute this thread".
   await page.goto(postPath);
@@ -55,6 +56,7 @@ test("a person switches reactions off and mutes a room and a thread; after reloa
   await expect(page.getByRole("button", { name: "Unmute this thread" })).toBeVisible();
   await page.reload();
   await expect(page.getByRole("button", { name: "Unmute this thread" })).toBeVisible();
+  await checkPage(page, "post-thread-muted");
 
   await page.goto("/account");
   await page.reload();
