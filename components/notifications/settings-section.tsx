@@ -15,7 +15,11 @@ export async function NotificationSettingsSection({ hasEmail }: { hasEmail: bool
         Notifications
       </h2>
       <p className="mb-4 text-sm text-muted">Choose what reaches you, and where.</p>
-      <NotificationSettingsForm initial={settings} hasEmail={hasEmail} />
+      {settings.ok ? (
+        <NotificationSettingsForm initial={settings.data} hasEmail={hasEmail} />
+      ) : (
+        <Alert tone="error">{settings.error}</Alert>
+      )}
       <div className="mt-8 flex flex-col gap-2 border-t border-line pt-6" data-testid="muted-places">
         <h3 className="font-semibold">Muted rooms and threads</h3>
         <p className="text-sm text-muted">

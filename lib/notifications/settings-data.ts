@@ -16,10 +16,11 @@ import {
 
 type Client = SupabaseClient<Database>;
 
-/** The caller's choices; the defaults when they never saved any (or the read failed). */
-export async function readNotificationSettings(supabase: Client): Promise<NotificationSettings> {
-  const { data } = await supabase.from("notification_settings").select("muted_kinds, email_kinds, hold_strangers").maybeSingle();
-  return settingsFromRow(data);
+/** The caller's choices (the defaults when they never saved any), or why they could not be read. */
+export async function readNotificationSettings(supabase: Client): Promise<Result<NotificationSettings>> {
+  const { data, error } = await supabase.from("notification_settings").select("muted_kinds, email_kinds, hold_strangers").maybeSingle();
+  if (error) return fail("We couldn't load your notification settings — reload the page in a moment.");
+  return ok(settingsFromRow(data));
 }
 
 /**

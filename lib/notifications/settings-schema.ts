@@ -15,7 +15,6 @@ export const notificationSettingsSchema = z.object({
   email: kinds,
   holdStrangers: z.boolean({ message: "Say whether to hold back people you don't share a room with" }),
 });
-export type NotificationSettingsInput = z.input<typeof notificationSettingsSchema>;
 
 export const muteInputSchema = z
   .object({

@@ -27,13 +27,6 @@ export const notificationKindLabels: Record<NotificationKind, { label: string; h
   moderation: { label: "Moderation", hint: "A moderator acts on something of yours" },
 };
 
-/** The kinds a muted room or thread silences; the others (about you and your place) still arrive. */
-export const mutableFromPlaces: readonly NotificationKind[] = ["reply", "mention", "reaction", "session_started"];
-
-export function isNotificationKind(value: unknown): value is NotificationKind {
-  return typeof value === "string" && (notificationKinds as readonly string[]).includes(value);
-}
-
 /** The choices, as the settings form shows them: the kinds taken in Cuepoint (not muted_kinds), by email, and strangers. */
 export interface NotificationSettings {
   inApp: NotificationKind[];

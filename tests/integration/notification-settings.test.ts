@@ -101,14 +101,17 @@ afterAll(async () => {
 describe("each person's own settings and mutes", () => {
   test("no row reads as the defaults; saving makes the row, saving again changes it", async () => {
     await reset(person);
-    expect(await readNotificationSettings(db(person))).toEqual(defaultNotificationSettings);
+    expect(await readNotificationSettings(db(person))).toEqual({ ok: true, data: defaultNotificationSettings });
     const first = await saveNotificationSettings(db(person), person.id, {
       inApp: ["reply", "mention"],
       email: ["mention"],
       holdStrangers: false,
     });
     expect(first).toEqual({ ok: true, data: null });
-    expect(await readNotificationSettings(db(person))).toEqual({ inApp: ["reply", "mention"], email: ["mention"], holdStrangers: false });
+    expect(await readNotificationSettings(db(person))).toEqual({
+      ok: true,
+      data: { inApp: ["reply", "mention"], email: ["mention"], holdStrangers: false },
+    });
     const second = await saveNotificationSettings(db(person), person.id, { inApp: [...notificationKinds], email: [], holdStrangers: true });
     expect(second.ok).toBe(true);
     const rows = await adminQuery<{ muted_kinds: string[]; email_kinds: string[]; hold_strangers: boolean }>(
