@@ -88,7 +88,7 @@ test("a reply to a lapsed member's comment tells them someone answered, without 
   expect(reply.error).toBeNull();
   expect(reply.data!.at_seconds).toBe(30);
 
-  const told = (await notificationsOf(member)).find((n) => n.moment_id === reply.data!.id);
+  const told = (await notificationsOf(member)).find((n: { moment_id: string | null }) => n.moment_id === reply.data!.id);
   expect(told).toMatchObject({
     kind: "reply",
     actor_id: owner.id,
