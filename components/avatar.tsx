@@ -1,12 +1,20 @@
-import { avatarUrl, initials } from "@/lib/avatars";
+import { avatarImage, initials } from "@/lib/avatars";
 
 export function Avatar({ path, name, size = 32 }: { path: string | null | undefined; name: string; size?: number }) {
-  const url = avatarUrl(path);
+  const image = avatarImage(path, size);
   const style = { width: size, height: size };
-  if (url) {
+  if (image) {
     return (
-      // eslint-disable-next-line @next/next/no-img-element -- user uploads from Storage; no optimiser locally
-      <img src={url} alt="" width={size} height={size} style={style} className="shrink-0 rounded-full border border-line object-cover" />
+      // eslint-disable-next-line @next/next/no-img-element -- user uploads, resized by Storage (lib/storage/image-url.ts)
+      <img
+        src={image.src}
+        srcSet={image.srcSet}
+        alt=""
+        width={size}
+        height={size}
+        style={style}
+        className="shrink-0 rounded-full border border-line object-cover"
+      />
     );
   }
   return (

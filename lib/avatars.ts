@@ -1,10 +1,12 @@
-import { publicConfig } from "@/lib/public-config";
-import { publicObjectUrl } from "@/lib/storage/public-url";
+import { fixedSizeImage, type ImageConfig, type ImageSource } from "@/lib/storage/image-url";
 
-/** Public URL of an object in the avatars bucket (public bucket: no signing needed). */
-export function avatarUrl(path: string | null | undefined): string | null {
+/**
+ * An avatar (public bucket: no signing needed) as drawn in a `size`×`size` CSS box: a copy of that
+ * size and sharper ones for 2x/3x screens, or the original file where transformations are off.
+ */
+export function avatarImage(path: string | null | undefined, size: number, config?: ImageConfig): ImageSource | null {
   if (!path) return null;
-  return publicObjectUrl(publicConfig.supabaseUrl, "avatars", path);
+  return fixedSizeImage("avatars", path, { width: size, height: size }, config);
 }
 
 export function initials(name: string): string {

@@ -35,6 +35,11 @@ export function parsePublicEnv(values: Record<string, string | undefined>): Publ
   if (supabaseKey === undefined) problems.push(`NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is missing: ${fixHint}`);
   else if (supabaseKey === "") problems.push(`NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is empty: ${fixHint}`);
   if (!isHttpUrl(siteUrl)) problems.push("NEXT_PUBLIC_SITE_URL must be a URL such as http://localhost:3000");
+  const transforms = values.NEXT_PUBLIC_STORAGE_IMAGE_TRANSFORMS;
+  if (transforms && transforms !== "true" && transforms !== "false")
+    problems.push(
+      `NEXT_PUBLIC_STORAGE_IMAGE_TRANSFORMS must be true or false, not "${transforms}" (false where the Supabase plan has no image transformations)`,
+    );
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
   return {
     supabaseUrl: supabaseUrl!,
@@ -53,6 +58,7 @@ export function publicEnv(): PublicEnv {
     NEXT_PUBLIC_SUPABASE_ANON_KEY: process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY,
     NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL,
     NEXT_PUBLIC_THIRDWEB_CLIENT_ID: process.env.NEXT_PUBLIC_THIRDWEB_CLIENT_ID,
+    NEXT_PUBLIC_STORAGE_IMAGE_TRANSFORMS: process.env.NEXT_PUBLIC_STORAGE_IMAGE_TRANSFORMS,
   });
   return cached;
 }

@@ -5,6 +5,8 @@
 export const publicConfig = {
   supabaseUrl: process.env.NEXT_PUBLIC_SUPABASE_URL ?? "",
   supabaseKey: process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY || process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY || "",
+  /** "true" or "false": whether Storage resizes avatars and covers (lib/storage/image-url.ts); unset, only a local backend does. */
+  storageImageTransforms: process.env.NEXT_PUBLIC_STORAGE_IMAGE_TRANSFORMS || undefined,
 } as const;
 
 /** A Supabase service's URL under the project URL (`auth/v1`, `realtime/v1`), with or without its trailing slash. */

@@ -26,7 +26,7 @@ export function LiveNow({ sessions, signedIn }: { sessions: LiveSession[]; signe
           data-testid="live-session"
         >
           <div className="w-16 shrink-0 overflow-hidden rounded-xl [&_span]:text-lg">
-            <RoomCover path={session.room.coverPath} name={session.room.name} className="aspect-square" />
+            <RoomCover path={session.room.coverPath} name={session.room.name} size={{ square: 64 }} className="aspect-square" />
           </div>
           <div className="flex min-w-0 flex-1 flex-col gap-1">
             <div className="flex items-center gap-2">

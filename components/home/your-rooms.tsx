@@ -41,7 +41,7 @@ function YourRoomRow({ room }: { room: MyRoom }) {
   return (
     <div className="relative flex min-h-16 items-center gap-3 px-3 py-3 hover:bg-surface sm:px-4" data-testid="your-room">
       <div className="w-12 shrink-0 overflow-hidden rounded-lg [&_span]:text-base">
-        <RoomCover path={room.coverPath} name={room.name} className="aspect-square" />
+        <RoomCover path={room.coverPath} name={room.name} size={{ square: 48 }} className="aspect-square" />
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-0.5">
         <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">

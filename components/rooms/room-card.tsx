@@ -22,7 +22,13 @@ export function RoomCard({ room, now }: { room: DirectoryRoom; now?: number }) {
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-line bg-raised shadow-sm transition hover:border-accent/50">
       <div className="relative">
-        <RoomCover path={room.cover_path} name={room.name} className="aspect-[3/1]" />
+        <RoomCover
+          path={room.cover_path}
+          name={room.name}
+          size={{ maxWidth: 610, aspect: 3 }}
+          sizes="(min-width: 1024px) 320px, (min-width: 640px) 50vw, 100vw"
+          className="aspect-[3/1]"
+        />
         {room.live ? (
           <span className="absolute left-2 top-2 rounded-full bg-raised/95 shadow-sm">
             <LiveBadge label="Live now" testId="live-now" />

@@ -1,5 +1,4 @@
-import { publicConfig } from "@/lib/public-config";
-import { publicObjectUrl } from "@/lib/storage/public-url";
+import { fixedSizeImage, fluidImage, type ImageConfig, type ImageSource } from "@/lib/storage/image-url";
 
 // A room's cover lives in the public room-covers bucket, whose policies let only the room's owner and
 // moderators write `{room id}/…`. What the bucket takes and where a new cover goes: lib/storage/upload.ts.
@@ -12,8 +11,13 @@ export function isCoverPathOf(roomId: string, path: string): boolean {
   );
 }
 
-/** Public URL of a room's cover (public bucket: no signing needed). */
-export function roomCoverUrl(path: string | null | undefined): string | null {
+/** How a cover is drawn: a fixed square (thumbnails), or as wide as its column, up to `maxWidth`, cropped to `aspect`. */
+export type CoverSize = { square: number } | { maxWidth: number; aspect?: number };
+
+/** A room's cover (public bucket: no signing needed) at the size it is drawn, or the original where transformations are off. */
+export function roomCoverImage(path: string | null | undefined, size: CoverSize, config?: ImageConfig): ImageSource | null {
   if (!path) return null;
-  return publicObjectUrl(publicConfig.supabaseUrl, coverBucket, path);
+  return "square" in size
+    ? fixedSizeImage(coverBucket, path, { width: size.square, height: size.square }, config)
+    : fluidImage(coverBucket, path, size, config);
 }

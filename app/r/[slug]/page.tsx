@@ -79,7 +79,13 @@ export default async function RoomPage({ params, searchParams }: { params: Param
       <section aria-labelledby="room-name" className="flex flex-col gap-3">
         <div className="flex items-start gap-3 sm:gap-4">
           <div className="w-16 shrink-0 overflow-hidden rounded-xl sm:w-24">
-            <RoomCover path={room.cover_path} name={room.name} className="aspect-square" />
+            <RoomCover
+              path={room.cover_path}
+              name={room.name}
+              size={{ maxWidth: 96, aspect: 1 }}
+              sizes="(min-width: 640px) 96px, 64px"
+              className="aspect-square"
+            />
           </div>
           <div className="flex min-w-0 flex-1 flex-col gap-1">
             <h1 id="room-name" className="text-xl font-semibold leading-tight tracking-tight [overflow-wrap:anywhere] sm:text-3xl">

@@ -56,7 +56,13 @@ export function CoverUploader({ roomId, roomName, currentPath }: { roomId: strin
   return (
     <div className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">Cover</h2>
-      <RoomCover path={currentPath} name={roomName} className="aspect-[4/1] rounded-xl border border-line max-sm:aspect-[5/2]" />
+      <RoomCover
+        path={currentPath}
+        name={roomName}
+        size={{ maxWidth: 736 }}
+        sizes="(min-width: 768px) 736px, calc(100vw - 32px)"
+        className="aspect-[4/1] rounded-xl border border-line max-sm:aspect-[5/2]"
+      />
       <div className="flex flex-col gap-2">
         <label htmlFor="cover" className="text-sm font-medium">
           Cover picture
