@@ -20,7 +20,10 @@ import { ReportButton } from "@/components/moderation/report-button";
 import { MentionText } from "@/components/mentions/mention-text";
 import { useMoments } from "./moments-context";
 import { authorName } from "./names";
-import { ReplyComposer } from "./reply-composer";
+import { lazyComponent } from "@/components/lazy";
+
+// The reply form loads when a person first opens one (it carries the @ field and the reply action).
+const ReplyComposer = lazyComponent(() => import("./reply-composer").then((module) => module.ReplyComposer));
 
 const offline = "We couldn't reach the server — check your connection and try again.";
 
