@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
+import { contracts } from "../chain/deployment";
 import { checkPage, expectSignedIn, signInWithPassword, watchConsole } from "./support/pages";
+import { signedInClient } from "./support/post-rooms";
 import { addMember, admin, createPublicRoom } from "./support/rooms";
 import { createConfirmedUser } from "./support/users";
 
@@ -86,4 +88,45 @@ test("a person switches reactions off and mutes a room and a thread; after reloa
   await visitor.close();
 
   expect(errors).toEqual([]);
+});
+
+test("a gated room the person cannot read offers no mute control", async ({ page }) => {
+  const errors = await watchConsole(page);
+  const [owner, person] = await Promise.all([createConfirmedUser("ns-gate-owner"), createConfirmedUser("ns-gate-person")]);
+  const ownerClient = await signedInClient(owner.email, owner.password);
+  const slug = `ns-gated-${Date.now().toString(36)}`;
+  const gate = { chain_id: 31337, contract_address: contracts.erc721.toLowerCase(), standard: "erc721", token_id: null, min_balance: "1" };
+  const { error } = await ownerClient.rpc("create_room", { slug, name: "Holders only", description: "", gate });
+  expect(error).toBeNull();
+
+  await signInWithPassword(page, person.email, person.password);
+  await expectSignedIn(page);
+  await page.goto(`/r/${slug}`);
+  await expect(page.getByRole("heading", { name: "Holders only" })).toBeVisible();
+  await expect(page.getByTestId("room-membership")).toBeVisible();
+  await expect(page.getByTestId("mute-room")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the settings form posts: what was chosen is saved, shown again, and kept after a reload", async ({ page }) => {
+    const person = await createConfirmedUser("ns-nojs");
+    await signInWithPassword(page, person.email, person.password, "/login?next=/account");
+    await expect(page).toHaveURL(/\/account$/);
+    const section = page.getByRole("form", { name: "Notifications" });
+    await section.getByRole("switch", { name: "Moderation in Cuepoint" }).uncheck();
+    await section.getByRole("switch", { name: "Replies by email" }).check();
+    await section.getByRole("switch", { name: /Hold back notifications/ }).uncheck();
+    await section.getByRole("button", { name: "Save notification settings" }).click();
+    await expect(section.getByRole("status")).toHaveText("Notification settings saved.");
+    for (const reloaded of [false, true]) {
+      if (reloaded) await page.goto("/account");
+      await expect(section.getByRole("switch", { name: "Moderation in Cuepoint" })).not.toBeChecked();
+      await expect(section.getByRole("switch", { name: "Replies in Cuepoint" })).toBeChecked();
+      await expect(section.getByRole("switch", { name: "Replies by email" })).toBeChecked();
+      await expect(section.getByRole("switch", { name: /Hold back notifications/ })).not.toBeChecked();
+    }
+  });
 });
