@@ -27,7 +27,14 @@ const nextConfig: NextConfig = {
     ),
   },
   // The Content-Security-Policy needs a fresh nonce per request, so proxy.ts sets it; these are the same for every response.
-  headers: async () => [{ source: "/:path*", headers: staticSecurityHeaders(process.env.NODE_ENV === "production") }],
+  // Pages under /embed/ (the embeddable player) may be framed by any site: no X-Frame-Options there.
+  headers: async () => {
+    const production = process.env.NODE_ENV === "production";
+    return [
+      { source: "/((?!embed/).*)", headers: staticSecurityHeaders(production) },
+      { source: "/embed/:path*", headers: staticSecurityHeaders(production, { framable: true }) },
+    ];
+  },
 };
 
 export default async function config(phase: string): Promise<NextConfig> {

@@ -1,17 +1,26 @@
 import type { NextRequest } from "next/server";
+import { embedChromeHeader, isEmbedPath } from "@/lib/embed/oembed";
 import { contentSecurityPolicy, createNonce } from "@/lib/security/csp";
 import { updateSession } from "@/lib/supabase/proxy";
 
 export async function proxy(request: NextRequest) {
   const nonce = createNonce();
+  // The embeddable player alone may be framed, by any site; every other page by none.
+  const embed = isEmbedPath(request.nextUrl.pathname);
   const policy = contentSecurityPolicy({
     nonce,
     supabaseUrl: process.env.NEXT_PUBLIC_SUPABASE_URL ?? "",
     chainRpcUrls: [process.env.NEXT_PUBLIC_CHAIN_RPC_31337],
     development: process.env.NODE_ENV === "development",
+    framing: embed ? "anyone" : "none",
   });
-  // Next.js reads the nonce from the request's policy and puts it on the scripts it renders.
-  const response = await updateSession(request, { "content-security-policy": policy, "x-nonce": nonce });
+  // Next.js reads the nonce from the request's policy and puts it on the scripts it renders; the
+  // root layout leaves out the site's header on embed pages (set here always, so no request forges it).
+  const response = await updateSession(request, {
+    "content-security-policy": policy,
+    "x-nonce": nonce,
+    [embedChromeHeader]: embed ? "embed" : "site",
+  });
   response.headers.set("Content-Security-Policy", policy);
   return response;
 }

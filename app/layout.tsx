@@ -1,8 +1,10 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/site-header";
 import { SupabaseProvider } from "@/components/supabase-provider";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { embedChromeHeader } from "@/lib/embed/oembed";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,6 +19,14 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
+  // An embedded player (/embed/…, framed by other sites) is the page alone: no header, no session.
+  if ((await headers()).get(embedChromeHeader) === "embed") {
+    return (
+      <html lang="en">
+        <body>{children}</body>
+      </html>
+    );
+  }
   const user = await getCurrentUser();
   return (
     <html lang="en">

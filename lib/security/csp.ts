@@ -44,6 +44,8 @@ export interface CspSettings {
   chainRpcUrls?: readonly (string | undefined)[];
   /** `next dev` evaluates code for its overlay and fast refresh. */
   development?: boolean;
+  /** Who may frame the page: no one, or any site (the embeddable player, /embed/…). */
+  framing?: "none" | "anyone";
 }
 
 /** An http(s) URL's origin and the matching websocket origin; nothing for a value that is not a URL. */
@@ -60,7 +62,13 @@ function withWebsocket(value: string | undefined): string[] {
 
 const originOf = (value: string | undefined) => withWebsocket(value).slice(0, 1);
 
-export function contentSecurityPolicy({ nonce, supabaseUrl, chainRpcUrls = [], development = false }: CspSettings): string {
+export function contentSecurityPolicy({
+  nonce,
+  supabaseUrl,
+  chainRpcUrls = [],
+  development = false,
+  framing = "none",
+}: CspSettings): string {
   const supabase = originOf(supabaseUrl);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
@@ -87,7 +95,7 @@ export function contentSecurityPolicy({ nonce, supabaseUrl, chainRpcUrls = [], d
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],
-    "frame-ancestors": ["'none'"],
+    "frame-ancestors": [framing === "anyone" ? "*" : "'none'"],
   };
   return Object.entries(directives)
     .map(([name, sources]) => `${name} ${[...new Set(sources)].join(" ")}`)

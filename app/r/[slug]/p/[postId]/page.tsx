@@ -29,6 +29,7 @@ import { roomStanding } from "@/lib/moderation/queries";
 import { isBanned } from "@/lib/moderation/standing";
 import { getPost } from "@/lib/posts/queries";
 import { checkPlayableUrl } from "@/lib/media/playable";
+import { oembedAlternates } from "@/lib/embed/discovery";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 
 type Params = Promise<{ slug: string; postId: string }>;
@@ -57,7 +58,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   const loaded = await load(params);
   if (!loaded) return { title: "Room not found" };
   if (!loaded.access.canRead) return { title: `Members only · ${loaded.room.name}` };
-  return { title: loaded.post ? `${loaded.post.title} · ${loaded.room.name}` : "Post not found" };
+  const { post, room } = loaded;
+  if (!post) return { title: "Post not found" };
+  // A public room's post names its oEmbed answer, so other sites can embed it.
+  const embeddable = room.visibility === "public" && !post.hidden_at;
+  const alternates = embeddable ? await oembedAlternates(`/r/${room.slug}/p/${post.id}`, post.title) : undefined;
+  return { title: `${post.title} · ${room.name}`, ...(alternates ? { alternates } : {}) };
 }
 
 export default async function PostPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
