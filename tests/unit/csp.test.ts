@@ -76,6 +76,15 @@ describe("Content-Security-Policy", () => {
     expect(policy["form-action"]).toEqual(["'self'"]);
   });
 
+  test("the embeddable player may be framed by any site, and keeps the rest of the policy, its nonce included", () => {
+    const framed = parse(contentSecurityPolicy({ ...base, framing: "anyone" }));
+    const usual = parse(contentSecurityPolicy(base));
+    expect(framed["frame-ancestors"]).toEqual(["*"]);
+    expect(usual["frame-ancestors"]).toEqual(["'none'"]);
+    expect({ ...framed, "frame-ancestors": usual["frame-ancestors"] }).toEqual(usual);
+    expect(framed["script-src"]).toContain("'nonce-abc123=='");
+  });
+
   test("nonces are fresh and unguessable", () => {
     const nonces = new Set(Array.from({ length: 100 }, createNonce));
     expect(nonces.size).toBe(100);
@@ -93,6 +102,14 @@ describe("the other security headers", () => {
       "Permissions-Policy": expect.stringContaining("camera=()"),
       "X-Frame-Options": "DENY",
     });
+  });
+
+  test("the embeddable player's pages alone leave out X-Frame-Options (their policy's frame-ancestors decides)", () => {
+    const framable = Object.fromEntries(staticSecurityHeaders(false, { framable: true }).map(({ key, value }) => [key, value]));
+    expect(framable).not.toHaveProperty("X-Frame-Options");
+    const rest = asObject(false);
+    delete rest["X-Frame-Options"];
+    expect(framable).toEqual(rest);
   });
 
   test("HSTS only in production", () => {
