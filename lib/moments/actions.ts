@@ -76,14 +76,21 @@ export async function createReply(input: { parentId: string; body: string }): Pr
 export async function updateMoment(input: {
   momentId: string;
   body: string;
-}): Promise<MomentActionResult<Pick<Moment, "id" | "body" | "updated_at">>> {
+}): Promise<MomentActionResult<Pick<Moment, "id" | "body" | "updated_at" | "mentions">>> {
   const started = await prelude(editMomentSchema, input);
   if (!started.ok) return notStarted(started.error);
   const { supabase, input: edit } = started.data;
-  const { data, error } = await supabase.from("moments").update({ body: edit.body }).eq("id", edit.momentId).select("id, body, updated_at");
+  const { data, error } = await supabase.from("moments").update({ body: edit.body }).eq("id", edit.momentId).select("id");
   if (error) return refused(writeProblem(error, "moment"));
   if (!data.length) return fail(momentActionMessages.onlyAuthorEdits);
-  return ok(data[0]);
+  // Read back with the people its new words name: the database rewrites its mentions after the update.
+  const { data: edited } = await supabase
+    .from("moments")
+    .select("id, body, updated_at, mentions(user_id, handle, person:profiles(username))")
+    .eq("id", edit.momentId)
+    .maybeSingle();
+  if (!edited) return fail(momentActionMessages.momentGone);
+  return ok(edited as Pick<Moment, "id" | "body" | "updated_at" | "mentions">);
 }
 
 /**

@@ -173,6 +173,21 @@ describe("mentions", () => {
     }
   });
 
+  test("an edit that names someone new is read back (after the update) with the new mention", async () => {
+    const id = await comment(member, postId, 60, "nice");
+    const { error } = await member.client
+      .from("moments")
+      .update({ body: `nice, @${names[owner.id]}` })
+      .eq("id", id);
+    expect(error).toBeNull();
+    const { data } = await member.client
+      .from("moments")
+      .select("id, body, updated_at, mentions(user_id, handle, person:profiles(username))")
+      .eq("id", id)
+      .maybeSingle();
+    expect(data?.mentions).toEqual([{ user_id: owner.id, handle: names[owner.id], person: { username: names[owner.id] } }]);
+  });
+
   test("the @ list: a room's members by username or display name; a gated room's only for its members", async () => {
     const all = await searchMembers(member.client, room.id, "");
     expect(all?.map((m) => m.id).sort()).toEqual([owner.id, member.id].sort());
