@@ -144,3 +144,64 @@ test("a comment someone cannot read leads them to its room's members-only page; 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn't find that page");
   expect(errors).toEqual([]);
 });
+
+test("every kind in words; 'Show older' keeps what is shown; held-back ones on their own list", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = await watchConsole(page);
+  const ada = await createConfirmedUser("kinds-ada");
+  const bea = await createConfirmedUser("kinds-bea");
+  const adaClient = await signedInClient(ada.email, ada.password);
+  const room = await createRoomAs(adaClient, "kinds-room");
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+  // As the database writes them (their causes are other specs' subject): the room's kinds, newest first, then older filler.
+  const rows = [
+    { kind: "moderation", actor_id: bea.id, data: { action: "comment_removed", reason: "Please keep it kind" } },
+    { kind: "role_changed", actor_id: bea.id, data: { from: "member", to: "moderator" } },
+    { kind: "membership_ended", actor_id: null, data: { why: "lapsed" } },
+    { kind: "session_started", actor_id: bea.id, data: {} },
+    ...Array.from({ length: 20 }, () => ({ kind: "role_changed", actor_id: bea.id, data: { from: "moderator", to: "member" } })),
+  ].map((row, index) => ({ ...row, user_id: ada.id, room_id: room.id, held: false, created_at: minutesAgo(index + 1) }));
+  const held = {
+    kind: "session_started",
+    actor_id: bea.id,
+    data: {},
+    user_id: ada.id,
+    room_id: room.id,
+    held: true,
+    created_at: minutesAgo(0),
+  };
+  const { error } = await service.from("notifications").insert([...rows, held]);
+  expect(error).toBeNull();
+
+  await signInWithPassword(page, ada.email, ada.password, "/login?next=%2Fnotifications");
+  await page.waitForURL("/notifications");
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 24 unread");
+  await expect(bell(page).getByTestId("unread-badge")).toHaveText("9+");
+  const items = list(page).getByRole("listitem");
+  await expect(items).toHaveCount(20);
+  await expect(items.nth(0)).toContainText(`A moderator removed your comment in ${room.name}: Please keep it kind`);
+  await expect(items.nth(1)).toContainText(`Your role in ${room.name} is now moderator`);
+  await expect(items.nth(2)).toContainText(`Your membership of ${room.name} ended: your wallets no longer hold the token`);
+  await expect(items.nth(3)).toContainText(`started listening together in ${room.name}`);
+  await expect(items.nth(3).getByRole("link")).toHaveAttribute("href", `/r/${room.slug}/listen`);
+  await checkPage(page, "notifications-kinds");
+
+  await page.getByRole("button", { name: "Show older" }).click();
+  await expect(items).toHaveCount(24);
+  await expect(items.nth(0)).toContainText("A moderator removed your comment");
+  await expect(page.getByRole("button", { name: "Show older" })).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Held back" }).click();
+  await page.waitForURL("/notifications?show=held");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Held back");
+  const heldItems = page.getByRole("list", { name: "Held-back notifications" }).getByRole("listitem");
+  await expect(heldItems).toHaveCount(1);
+  await expect(heldItems.first()).toContainText(`started listening together in ${room.name}`);
+  await checkPage(page, "notifications-held");
+  // Marking the held-back ones read leaves the bell's count as it was.
+  await page.getByRole("button", { name: "Mark all read" }).click();
+  await expect(page.getByRole("list", { name: "Held-back notifications" }).locator("li[data-unread]")).toHaveCount(0);
+  await page.reload();
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 24 unread");
+  expect(errors).toEqual([]);
+});

@@ -106,11 +106,13 @@ export function NotificationFeed({
   const markAll = async () => {
     setMarking(true);
     setMarkError(null);
-    const marked = await markNotificationsRead(null);
+    // The held-back list marks what it shows; the main list marks everything, as the bell counts it.
+    const ids = held ? items.filter((item) => item.readAt === null).map((item) => item.id) : null;
+    const marked = await markNotificationsRead(ids);
     setMarking(false);
     if (!marked.ok) return setMarkError(marked.error);
-    setItems((current) => markedRead(current, null, new Date().toISOString()));
-    unreadCount.set(0);
+    setItems((current) => markedRead(current, ids, new Date().toISOString()));
+    if (!held) unreadCount.set(0);
   };
 
   const canMarkAll = anyUnreadShown || (!held && unread !== null && unread > 0);

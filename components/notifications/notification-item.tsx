@@ -6,16 +6,14 @@ import { personName } from "@/lib/people/names";
 import type { NotificationItem } from "@/lib/notifications/types";
 import { describeNotification } from "@/lib/notifications/wording";
 
-/** A notification that names no person (a role, a membership, a moderator's action): the room's sign instead of a face. */
-function RoomMark() {
+/** A notification that names no person (a role, a membership, a moderator's action): the room's initial instead of a face. */
+function RoomMark({ name }: { name: string | null | undefined }) {
   return (
     <span
       aria-hidden="true"
-      className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-full border border-line bg-raised text-muted"
+      className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-lg border border-line bg-raised text-sm font-semibold text-muted"
     >
-      <svg viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-        <path d="M10 3v8M10 15h.01" />
-      </svg>
+      {Array.from(name?.trim() ?? "")[0]?.toUpperCase() ?? "#"}
     </span>
   );
 }
@@ -36,7 +34,11 @@ export function NotificationEntry({
   const unread = item.readAt === null;
   const body = (
     <>
-      {words.actor ? <Avatar path={item.actor?.avatar_path} name={personName(words.actor).name} size={36} /> : <RoomMark />}
+      {words.actor ? (
+        <Avatar path={item.actor?.avatar_path} name={personName(words.actor).name} size={36} />
+      ) : (
+        <RoomMark name={item.room?.name} />
+      )}
       <span className="flex min-w-0 flex-1 flex-col gap-1">
         <span className={`[overflow-wrap:anywhere] ${unread ? "font-medium" : "text-ink/90"}`}>
           {unread ? <span className="sr-only">Unread: </span> : null}

@@ -175,6 +175,46 @@ describe("reading and marking", () => {
   });
 });
 
+describe("held back", () => {
+  test("a mention from someone who shares no room is held: listed apart, not counted", async () => {
+    const stranger = await signedInUser("nt-stranger");
+    try {
+      const theirs = await createRoom(stranger.id, "public");
+      const post = await stranger.client
+        .from("posts")
+        .insert({
+          room_id: theirs.id,
+          author_id: stranger.id,
+          title: "Stranger's tone",
+          media_kind: "embed",
+          media_url: "https://vimeo.com/76979871",
+        })
+        .select("id")
+        .single();
+      if (post.error) throw post.error;
+      const [{ username }] = await adminQuery<{ username: string }>("select username from public.profiles where id = $1", [cal.id]);
+      const before = await getUnreadCount(cal.client);
+      const said = await stranger.client
+        .from("moments")
+        .insert({ post_id: post.data.id, author_id: stranger.id, body: `@${username} you would like this`, at_seconds: null })
+        .select("id")
+        .single();
+      if (said.error) throw said.error;
+
+      expect(await getUnreadCount(cal.client)).toBe(before);
+      const main = await getNotificationsPage(cal.client);
+      expect(main.ok && main.data.some((n) => n.momentId === said.data.id)).toBe(false);
+      const held = await getNotificationsPage(cal.client, { held: true });
+      const found = held.ok ? held.data.find((n) => n.momentId === said.data.id) : undefined;
+      expect(found).toMatchObject({ kind: "mention", held: true, excerpt: `@${username} you would like this` });
+      expect(describeNotification(found!).sentence).toMatch(/ mentioned you in a comment$/);
+      await adminQuery("delete from public.rooms where id = $1", [theirs.id]);
+    } finally {
+      await deleteUsers(stranger);
+    }
+  });
+});
+
 describe("the channel user:{id}", () => {
   test("its owner hears a reply within a second, and hears marks as read", async () => {
     const mine = await join(ada, ada);
