@@ -8,16 +8,16 @@ import { type AuthMethod, type SessionResponse, sessionTokens } from "./sessions
 import { generateTotpSecret, matchTotp, otpauthUri, qrCodeSvg } from "./totp.ts";
 import { type Db, type UserRow, factorJson, withTransaction } from "./users.ts";
 
-// Supabase MFA (routes/factors.ts serves GoTrue's /factors routes): TOTP and phone factors,
-// challenges and verification that lift the session to aal2. WebAuthn is not served; it answers as
-// GoTrue does with it disabled.
+// Supabase MFA (routes/factors.ts serves GoTrue's /factors routes): TOTP, phone and WebAuthn
+// factors, challenges and verification that lift the session to aal2. A WebAuthn factor's first
+// challenge asks the browser to create a credential, the later ones to use it (webauthn.ts).
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** GoTrue's minimum (and default) lifetimes of a challenge and of a factor never verified. */
 const challengeExpirySeconds = 300;
 const unverifiedFactorExpirySeconds = 300;
 
-type FactorType = "totp" | "phone" | "webauthn";
+export type FactorType = "totp" | "phone" | "webauthn";
 
 export interface FactorRow {
   id: string;
@@ -38,14 +38,14 @@ export function factorType(value: string): FactorType {
   throw badRequest("validation_failed", "factor_type needs to be totp, phone, or webauthn");
 }
 
-/** The factor kind's enroll or verify switch in [auth.mfa]. */
-export function enabled(svc: AuthService, type: FactorType, action: "enroll" | "verify"): void {
-  const on = type === "webauthn" ? false : svc.settings.mfa[type][action];
+/** The factor kind's enroll or verify switch in [auth.mfa] (a challenge needs the verify switch). */
+export function enabled(svc: AuthService, type: FactorType, action: "enroll" | "challenge" | "verify"): void {
+  const on = svc.settings.mfa[type][action === "enroll" ? "enroll" : "verify"];
   if (on) return;
   if (action === "enroll") throw unprocessable(`mfa_${type}_enroll_not_enabled`, `MFA enroll is disabled for ${typeLabel[type]}`);
-  // GoTrue reports a disabled WebAuthn verification with its enroll code.
+  // GoTrue reports a disabled WebAuthn verification with its enroll code (a challenge with its own).
   throw unprocessable(
-    type === "webauthn" ? "mfa_webauthn_enroll_not_enabled" : `mfa_${type}_verify_not_enabled`,
+    type === "webauthn" && action === "verify" ? "mfa_webauthn_enroll_not_enabled" : `mfa_${type}_verify_not_enabled`,
     `MFA verification is disabled for ${typeLabel[type]}`,
   );
 }
@@ -82,7 +82,13 @@ export async function loadFactor(db: Db, user: Pick<UserRow, "id">, id: string, 
 }
 
 /** GoTrue's validateFactors: expired unverified factors go; name clashes, the limit and aal2 for a second factor. */
-async function validateNewFactor(svc: AuthService, db: Db, userId: string, friendlyName: string, aal: string | undefined): Promise<void> {
+export async function validateNewFactor(
+  svc: AuthService,
+  db: Db,
+  userId: string,
+  friendlyName: string,
+  aal: string | undefined,
+): Promise<void> {
   await db.query(
     `delete from auth.mfa_factors f where f.user_id = $1 and f.status <> 'verified' and f.created_at + make_interval(secs => $2) < now()
        and not exists (select 1 from auth.mfa_challenges c where c.factor_id = f.id)`,
@@ -99,7 +105,7 @@ async function validateNewFactor(svc: AuthService, db: Db, userId: string, frien
     );
   }
   const verified = rows.filter((row) => row.status === "verified").length;
-  if (rows.length >= svc.settings.mfa.maxEnrolledFactors || verified >= svc.settings.mfa.maxEnrolledFactors) {
+  if (rows.length >= svc.settings.mfa.maxEnrolledFactors || verified >= svc.settings.mfa.maxVerifiedFactors) {
     throw unprocessable("too_many_enrolled_mfa_factors", "Maximum number of verified factors reached, unenroll to continue");
   }
   if (verified > 0 && aal !== "aal2") throw forbidden("insufficient_aal", "AAL2 required to enroll a new factor");
@@ -218,7 +224,7 @@ export async function createChallenge(
 }
 
 /** An expired challenge is deleted even though the verification fails (outside its transaction). */
-class ExpiredChallenge extends AuthError {
+export class ExpiredChallenge extends AuthError {
   readonly challengeId: string;
   constructor(challengeId: string, message: string) {
     super(422, "mfa_challenge_expired", message);
@@ -226,7 +232,7 @@ class ExpiredChallenge extends AuthError {
   }
 }
 
-interface ChallengeRow {
+export interface ChallengeRow {
   id: string;
   created_at: Date;
   verified_at: Date | null;
@@ -235,7 +241,7 @@ interface ChallengeRow {
 }
 
 /** GoTrue's validateChallenge: the factor's own challenge, unused, from this address, not expired. */
-async function validChallenge(db: Db, factor: FactorRow, challengeId: string, ip: string): Promise<ChallengeRow> {
+export async function validChallenge(db: Db, factor: FactorRow, challengeId: string, ip: string): Promise<ChallengeRow> {
   const { rows } = await db.query<ChallengeRow>(
     "select id, created_at, verified_at, ip_address = $3::inet as ip_matches, otp_code from auth.mfa_challenges where id = $1 and factor_id = $2 for update",
     [challengeId, factor.id, ip],
@@ -270,7 +276,7 @@ async function acceptedTotpStep(db: Db, factor: FactorRow, code: string): Promis
 }
 
 /** The session gains the factor's amr claim and aal2; its refresh token is swapped for a new one. */
-async function upgradeSession(db: Db, sessionId: string, factor: FactorRow, req: Call["req"], user: UserRow): Promise<string> {
+export async function upgradeSession(db: Db, sessionId: string, factor: FactorRow, req: Call["req"], user: UserRow): Promise<string> {
   await db.query(
     `insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method, id) values ($1, now(), now(), $2, $3)
      on conflict (session_id, authentication_method) do update set updated_at = now()`,

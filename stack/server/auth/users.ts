@@ -55,7 +55,8 @@ const instanceId = "00000000-0000-0000-0000-000000000000";
 export function factorJson(alias: string): string {
   const at = (column: string) => `to_char(${alias}.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
   return `jsonb_strip_nulls(jsonb_build_object('id', ${alias}.id, 'friendly_name', nullif(${alias}.friendly_name, ''), 'factor_type', ${alias}.factor_type,
-    'status', ${alias}.status, 'created_at', ${at("created_at")}, 'updated_at', ${at("updated_at")}))
+    'status', ${alias}.status, 'created_at', ${at("created_at")}, 'updated_at', ${at("updated_at")},
+    'web_authn_aaguid', ${alias}.web_authn_aaguid, 'last_webauthn_challenge_data', ${alias}.last_webauthn_challenge_data))
     || jsonb_build_object('phone', coalesce(${alias}.phone, ''), 'last_challenged_at', ${at("last_challenged_at")})`;
 }
 

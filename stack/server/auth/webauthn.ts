@@ -41,7 +41,7 @@ export interface SessionData {
 }
 
 /** The fields of a newly registered credential, as GoTrue stores them. */
-interface NewCredential {
+export interface NewCredential {
   id: Buffer;
   publicKey: Buffer;
   attestationType: string;

@@ -16,15 +16,17 @@ import {
   verifyFactor,
 } from "../factors.ts";
 import { readParams, stringField } from "../request.ts";
+import { challengeWebAuthn, enrollWebAuthn, verifyWebAuthn, webauthnParams } from "../webauthn-factors.ts";
 import { type AuthService, type Call, type RouteGroup, methodOf, ok } from "../service.ts";
 
-/** POST /factors {factor_type, friendly_name, issuer | phone} */
+/** POST /factors {factor_type, friendly_name, issuer | phone} (webauthn: a name only) */
 async function enroll(svc: AuthService, call: Call): Promise<void> {
   const caller = await callerWithSession(svc, call, "enroll a factor");
   const params = await readParams(call.req);
   const type = factorType(stringField(params, "factor_type"));
   enabled(svc, type, "enroll");
   const friendlyName = stringField(params, "friendly_name");
+  if (type === "webauthn") return ok(call, await enrollWebAuthn(svc, call.req, caller, friendlyName));
   if (type === "phone") {
     const input = stringField(params, "phone");
     if (!input) throw badRequest("validation_failed", "Phone number required to enroll Phone factor");
@@ -39,8 +41,9 @@ async function challenge(svc: AuthService, call: Call, factorId: string): Promis
   const caller = await callerWithSession(svc, call, "challenge a factor");
   const params = await readParams(call.req);
   const factor = await loadFactor(svc.pool, caller.user, factorId);
-  enabled(svc, factor.factor_type, "verify");
+  enabled(svc, factor.factor_type, "challenge");
   const ip = requestIp(call);
+  if (factor.factor_type === "webauthn") return ok(call, await challengeWebAuthn(svc, call.req, caller, factor, ip));
   if (factor.factor_type === "phone") {
     const channel = stringField(params, "channel") || "sms";
     if (channel !== "sms" && channel !== "whatsapp")
@@ -49,7 +52,7 @@ async function challenge(svc: AuthService, call: Call, factorId: string): Promis
   ok(call, await createChallenge(svc, call.req, caller, factor, ip));
 }
 
-/** POST /factors/{id}/verify {challenge_id, code} */
+/** POST /factors/{id}/verify {challenge_id, code | webauthn: {type, credential_response}} */
 async function verify(svc: AuthService, call: Call, factorId: string): Promise<void> {
   const caller = await callerWithSession(svc, call, "verify a factor");
   const params = await readParams(call.req);
@@ -58,6 +61,11 @@ async function verify(svc: AuthService, call: Call, factorId: string): Promise<v
   if (challengeId && !uuidPattern.test(challengeId))
     throw badRequest("bad_json", "Could not parse request body as JSON: invalid UUID format");
   const factor = await loadFactor(svc.pool, caller.user, factorId);
+  if (factor.factor_type === "webauthn") {
+    enabled(svc, "webauthn", "verify");
+    const webauthn = webauthnParams(params);
+    return ok(call, await verifyWebAuthn(svc, call.req, caller, factor.id, challengeId, webauthn, requestIp(call)));
+  }
   if (!code) throw badRequest("validation_failed", "Code needs to be non-empty");
   enabled(svc, factor.factor_type, "verify");
   ok(call, await verifyFactor(svc, call.req, caller, factorId, challengeId, code, requestIp(call)));
