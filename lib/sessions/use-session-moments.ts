@@ -52,9 +52,9 @@ export function useSessionMoments(
       const row = change.record ?? change.old_record;
       if (!row || row.post_id !== latest.current.postId) return;
       if (change.operation === "DELETE") return dispatch({ type: "remove", id: row.id });
-      if (change.operation === "INSERT") arrive(row.id);
       // Replies are not session moments: they belong under their comment on the post's page.
       if (row.parent_id) return;
+      if (change.operation === "INSERT") arrive(row.id);
       const author = latest.current.state.items.find((moment) => moment.author_id === row.author_id)?.author;
       if (author || latest.current.state.items.some((moment) => moment.id === row.id)) {
         return dispatch({ type: "upsert", moment: { ...row, ...(author ? { author } : {}) } });
