@@ -30,6 +30,12 @@ async function fixtures() {
     if (error || !data) throw error;
     moments.push({ id: (data as { id: string }).id, at });
   }
+  const { data: video, error: videoError } = await client
+    .from("posts")
+    .insert({ room_id: room.id, author_id: poster.id, title: "A video link", media_kind: "embed", media_url: "https://vimeo.com/76979871" })
+    .select("id")
+    .single();
+  if (videoError || !video) throw videoError;
   const hiddenId = await uploadTone(client, room.id, poster.id, "Hidden by reports", 5);
   await service.from("posts").update({ hidden_at: new Date().toISOString() }).eq("id", hiddenId);
 
@@ -60,6 +66,7 @@ async function fixtures() {
     postId,
     moments,
     hiddenId,
+    videoId: (video as { id: string }).id,
     gated: { room: gated, postId: gatedPost.id as string, momentId: (gatedMoment.data as { id: string }).id },
   };
 }
@@ -288,5 +295,16 @@ test("the embed page at a phone's and a desktop's width, light and dark, with no
   await page.screenshot({ path: "e2e/screenshots/embed-560x180.png" });
   await page.setViewportSize({ width: 320, height: 180 });
   await page.screenshot({ path: "e2e/screenshots/embed-320x180.png" });
+  expect(errors).toEqual([]);
+
+  // A hosted video waits for a press, its frame 16:9 within the height the frame gives it.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/embed/p/${made.videoId}`);
+  await expect(page.getByRole("button", { name: "Play A video link" })).toBeVisible();
+  await checkPage(page, "embed-video");
+  await page.setViewportSize({ width: 560, height: 400 });
+  const box = (await page.getByRole("button", { name: "Play A video link" }).boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(400);
+  await page.screenshot({ path: "e2e/screenshots/embed-video-560x400.png" });
   expect(errors).toEqual([]);
 });

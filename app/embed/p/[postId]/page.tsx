@@ -52,15 +52,14 @@ export default async function EmbedPostPage({ params, searchParams }: { params: 
   const postHref = `/r/${room.slug}/p/${post.id}`;
   return (
     <main id="main" className="flex h-dvh flex-col gap-1 overflow-y-auto bg-surface px-3 py-2 text-ink">
-      <header className="flex min-w-0 items-center gap-2 text-sm">
-        <h1 className="min-w-0 truncate font-semibold" title={post.title}>
-          {post.title}
-        </h1>
-        <span aria-hidden="true" className="text-muted">
-          ·
-        </span>
-        <p className="min-w-0 truncate text-muted">{room.name}</p>
-        <Link href={postHref} {...newTab} className={`ml-auto shrink-0 py-2 ${linkClasses}`}>
+      <header className="flex min-w-0 items-center gap-3">
+        <div className="min-w-0 flex-1">
+          <h1 className="truncate text-sm font-semibold" title={post.title}>
+            {post.title}
+          </h1>
+          <p className="truncate text-xs text-muted">{room.name}</p>
+        </div>
+        <Link href={postHref} {...newTab} className={`shrink-0 py-2 text-sm ${linkClasses}`}>
           Open on Cuepoint<span className="sr-only"> (opens in a new tab)</span>
           <span aria-hidden="true"> ↗</span>
         </Link>
@@ -72,23 +71,24 @@ export default async function EmbedPostPage({ params, searchParams }: { params: 
         initial={moments}
         target={{ startAt: parseStartTime(query.t), commentId: null }}
       >
+        {/* The player with its comments' timeline right under it, in the middle of whatever height the frame has;
+            a video keeps its 16:9 within that height (the title lines and the timeline take the rest). */}
         <div className="flex min-h-0 flex-1 flex-col justify-center">
-          {src ? (
-            // A video keeps its 16:9 within the frame's height: the title line and the timeline take the rest.
-            <div className="mx-auto w-full" style={audio ? undefined : { maxWidth: "calc((100dvh - 6rem) * 16 / 9)" }}>
+          <div className="mx-auto flex w-full flex-col gap-1" style={audio ? undefined : { maxWidth: "calc((100dvh - 6rem) * 16 / 9)" }}>
+            {src ? (
               <PostPlayer src={src} audio={audio} poster={post.embed?.thumbnail_url} title={post.title} loadOnPlay={hostedPlayer} />
-            </div>
-          ) : (
-            <p className="text-sm text-danger">
-              This post can&apos;t be played here right now —{" "}
-              <Link href={postHref} {...newTab} className={linkClasses}>
-                open it on Cuepoint
-              </Link>
-              .
-            </p>
-          )}
+            ) : (
+              <p className="text-sm text-danger">
+                This post can&apos;t be played here right now —{" "}
+                <Link href={postHref} {...newTab} className={linkClasses}>
+                  open it on Cuepoint
+                </Link>
+                .
+              </p>
+            )}
+            <MomentTimeline />
+          </div>
         </div>
-        <MomentTimeline />
       </PostMoments>
     </main>
   );
