@@ -4405,6 +4405,90 @@ begin
   perform private.take_rate('recovery codes', caller);
   update private.recovery_codes c set used_at = clock_timestamp()
     where c.user_id = caller
+--
+-- Name: profile_activity(uuid, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20) RETURNS TABLE(kind text, id uuid, created_at timestamp with time zone, room_slug text, room_name text, post_id uuid, post_title text, body text, at_seconds double precision, is_reply boolean)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  with bounds as (
+    select least(greatest(coalesce(profile_activity.page_size, 20), 1), 50) as n,
+           profile_activity.before_created as before_at,
+           coalesce(profile_activity.before_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) as before_key
+  ),
+  their_posts as (
+    select 'post'::text as kind, p.id, p.created_at, r.slug, r.name, p.id as post_id, p.title,
+           null::text as body, null::double precision as at_seconds, false as is_reply
+    from public.posts p
+    join public.rooms r on r.id = p.room_id
+    cross join bounds b
+    where p.author_id = profile_activity.profile_id
+      and r.visibility = 'public'
+      and p.hidden_at is null
+      and (b.before_at is null or (p.created_at, p.id) < (b.before_at, b.before_key))
+    order by p.created_at desc, p.id desc
+    limit (select n from bounds)
+  ),
+  their_comments as (
+    select 'comment'::text as kind, c.id, c.created_at, r.slug, r.name, p.id as post_id, p.title,
+           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply
+    from public.moments c
+    join public.posts p on p.id = c.post_id
+    join public.rooms r on r.id = c.room_id
+    cross join bounds b
+    where c.author_id = profile_activity.profile_id
+      and r.visibility = 'public'
+      and c.hidden_at is null
+      and c.held_at is null
+      and c.deleted_at is null
+      and p.hidden_at is null
+      and (b.before_at is null or (c.created_at, c.id) < (b.before_at, b.before_key))
+    order by c.created_at desc, c.id desc
+    limit (select n from bounds)
+  )
+  select * from (select * from their_posts union all select * from their_comments) items
+  order by items.created_at desc, items.id desc
+  limit (select n from bounds);
+$$;
+
+ALTER FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) IS 'A person''s posts and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
+
+--
+-- Name: profile_rooms(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer DEFAULT 50) RETURNS TABLE(room_id uuid, slug text, name text, description text, cover_path text, member_count integer, created_at timestamp with time zone, role text, joined_at timestamp with time zone, last_activity_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select r.id, r.slug, r.name, r.description, r.cover_path, r.member_count, r.created_at,
+         m.role, m.joined_at, a.last_activity_at
+  from public.memberships m
+  join public.rooms r on r.id = m.room_id
+  left join public.room_activity a on a.room_id = r.id
+  where m.user_id = profile_rooms.profile_id
+    and r.visibility = 'public'
+  order by case m.role when 'owner' then 0 when 'moderator' then 1 else 2 end,
+           a.last_activity_at desc nulls last, r.id
+  limit least(greatest(coalesce(profile_rooms.max_rooms, 50), 1), 100);
+$$;
+
+ALTER FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION profile_rooms(profile_id uuid, max_rooms integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) IS 'The public rooms a person belongs to, with their role: the owner''s and moderator''s first, then the most recently active. Never a gated room, whoever asks.';
+
       and c.code_hash = redeem_recovery_code.code_hash
       and c.used_at is null
       and c.factor_id in (select f.id from auth.mfa_factors f where f.user_id = caller and f.status = 'verified')
@@ -6599,10 +6683,10 @@ CREATE INDEX moderation_log_room_created_idx ON public.moderation_log USING btre
 CREATE INDEX moderation_log_target_user_id_idx ON public.moderation_log USING btree (target_user_id);
 
 --
--- Name: moments_author_id_idx; Type: INDEX; Schema: public; Owner: postgres
+-- Name: moments_author_created_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE INDEX moments_author_id_idx ON public.moments USING btree (author_id);
+CREATE INDEX moments_author_created_idx ON public.moments USING btree (author_id, created_at DESC, id DESC);
 
 --
 -- Name: moments_held_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6725,10 +6809,10 @@ CREATE INDEX notifications_user_created_idx ON public.notifications USING btree 
 CREATE INDEX post_activity_room_id_idx ON public.post_activity USING btree (room_id, last_activity_at DESC);
 
 --
--- Name: posts_author_id_idx; Type: INDEX; Schema: public; Owner: postgres
+-- Name: posts_author_created_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE INDEX posts_author_id_idx ON public.posts USING btree (author_id);
+CREATE INDEX posts_author_created_idx ON public.posts USING btree (author_id, created_at DESC, id DESC);
 
 --
 -- Name: posts_room_feed_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -9872,6 +9956,24 @@ GRANT UPDATE(role) ON TABLE public.memberships TO authenticated;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.mentions TO anon;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.mentions TO authenticated;
 GRANT ALL ON TABLE public.mentions TO service_role;
+
+--
+-- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO anon;
+GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO authenticated;
+GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO service_role;
+
+--
+-- Name: FUNCTION profile_rooms(profile_id uuid, max_rooms integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO anon;
+GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO authenticated;
+GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO service_role;
 
 --
 -- Name: TABLE moderation_log; Type: ACL; Schema: public; Owner: postgres

@@ -1608,6 +1608,41 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      profile_activity: {
+        Args: {
+          before_created?: string;
+          before_id?: string;
+          page_size?: number;
+          profile_id: string;
+        };
+        Returns: {
+          at_seconds: number;
+          body: string;
+          created_at: string;
+          id: string;
+          is_reply: boolean;
+          kind: string;
+          post_id: string;
+          post_title: string;
+          room_name: string;
+          room_slug: string;
+        }[];
+      };
+      profile_rooms: {
+        Args: { max_rooms?: number; profile_id: string };
+        Returns: {
+          cover_path: string;
+          created_at: string;
+          description: string;
+          joined_at: string;
+          last_activity_at: string;
+          member_count: number;
+          name: string;
+          role: string;
+          room_id: string;
+          slug: string;
+        }[];
+      };
       profile_wallets: {
         Args: { profile_id: string };
         Returns: {
