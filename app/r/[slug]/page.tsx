@@ -26,13 +26,17 @@ import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 import { roomStanding } from "@/lib/moderation/queries";
 import { isBanned } from "@/lib/moderation/standing";
 import { recordRoomVisit } from "@/lib/rooms/visits";
+import { previewMetadata } from "@/lib/previews/metadata";
+import { roomPagePreview } from "@/lib/previews/queries";
 
 type Params = Promise<{ slug: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const { result } = await loadRoom((await params).slug);
-  return { title: result.ok ? result.data.room.name : "Room not found" };
+  const slug = (await params).slug;
+  // The link preview (Open Graph, X card) is the room as a visitor sees it, whoever asks.
+  const [{ result }, preview] = await Promise.all([loadRoom(slug), roomPagePreview(slug).then(previewMetadata)]);
+  return { title: result.ok ? result.data.room.name : "Room not found", ...preview };
 }
 
 /**

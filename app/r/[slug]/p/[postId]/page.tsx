@@ -31,6 +31,8 @@ import { getPost } from "@/lib/posts/queries";
 import { checkPlayableUrl } from "@/lib/media/playable";
 import { oembedAlternates } from "@/lib/embed/discovery";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
+import { previewMetadata } from "@/lib/previews/metadata";
+import { postPagePreview } from "@/lib/previews/queries";
 
 type Params = Promise<{ slug: string; postId: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -54,16 +56,22 @@ const load = async (params: Params) => {
   return loadPost(slug, postId);
 };
 
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const loaded = await load(params);
+export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: SearchParams }): Promise<Metadata> {
+  const { slug, postId } = await params;
+  // The link preview (Open Graph, X card) is the post as a visitor sees it, whoever asks; a comment's link (?comment=) previews the comment.
+  const comment = (await searchParams).comment;
+  const [loaded, preview] = await Promise.all([
+    load(params),
+    postPagePreview(slug, postId, typeof comment === "string" && isUuid(comment) ? comment : null).then(previewMetadata),
+  ]);
   if (!loaded) return { title: "Room not found" };
-  if (!loaded.access.canRead) return { title: `Members only · ${loaded.room.name}` };
+  if (!loaded.access.canRead) return { title: `Members only · ${loaded.room.name}`, ...preview };
   const { post, room } = loaded;
-  if (!post) return { title: "Post not found" };
+  if (!post) return { title: "Post not found", ...preview };
   // A public room's post names its oEmbed answer, so other sites can embed it.
   const embeddable = room.visibility === "public" && !post.hidden_at;
   const alternates = embeddable ? await oembedAlternates(`/r/${room.slug}/p/${post.id}`, post.title) : undefined;
-  return { title: `${post.title} · ${room.name}`, ...(alternates ? { alternates } : {}) };
+  return { title: `${post.title} · ${room.name}`, ...preview, ...(alternates ? { alternates } : {}) };
 }
 
 export default async function PostPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
