@@ -69,8 +69,6 @@ export interface AuthSettings {
   maxPasskeysPerUser: number;
   /** [auth.webauthn]: the relying party passkeys and WebAuthn factors are bound to. */
   webauthn: WebAuthnSettings;
-  /** [auth.oauth_server] enabled (the OAuth 2.1 server's flows; its admin client API is always served). */
-  oauthServerEnabled: boolean;
   sender: { name: string; address: string };
 }
 
@@ -298,7 +296,6 @@ export function authSettings(config: StackConfig): AuthSettings {
     passkeyEnabled: bool(table(auth, "passkey").enabled, true),
     maxPasskeysPerUser: 10,
     webauthn: webauthnSettings(auth, siteUrl, additionalRedirectUrls),
-    oauthServerEnabled: bool(table(auth, "oauth_server").enabled, false),
     sender: { name: str(smtp.sender_name, "Admin"), address: str(smtp.admin_email, "admin@email.com") },
   };
 }

@@ -4,9 +4,10 @@ import { createUser, deleteUser, generateLink, inviteUser, listUsers, loadTarget
 import { featureDisabled } from "../disabled.ts";
 import { AuthError, badRequest, notFound } from "../errors.ts";
 import { deleteUserFactor, updateUserFactor } from "../factors.ts";
+import { deleteClient, getClient, listClients, regenerateSecret, registerClient, updateClient } from "../oauth-clients.ts";
 import { adminDeletePasskey, listPasskeys } from "../passkeys.ts";
 import { isRedirectAllowed } from "../redirect.ts";
-import { booleanField, objectField, readParams, stringField } from "../request.ts";
+import { booleanField, objectField, readBody, readParams, stringField } from "../request.ts";
 import {
   type AuthService,
   type Call,
@@ -126,6 +127,36 @@ async function userPasskeys(svc: AuthService, call: Call, user: UserRow, id: str
   throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
 }
 
+/**
+ * /admin/oauth/clients[/{client_id}[/regenerate_secret]]: the OAuth 2.1 server's client registry.
+ * Served whatever [auth.oauth_server] says (GoTrue serves it only with the server on; the stack
+ * runs none of the server's flows, so the switch only names them).
+ */
+async function oauthClients(svc: AuthService, call: Call, rest: string): Promise<void> {
+  const method = methodOf(call);
+  const path = rest.replace(/\/+$/, "");
+  if (path === "") {
+    if (method === "POST") return ok(call, await registerClient(svc.pool, await readBody(call.req)), 201);
+    if (method === "GET") return ok(call, await listClients(svc.pool));
+    throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
+  }
+  const match = /^\/([^/]+)(\/regenerate_secret)?$/.exec(path);
+  if (!match) throw notFound("not_found", "Not Found");
+  const id = decodeURIComponent(match[1]);
+  if (match[2]) {
+    if (method === "POST") return ok(call, await regenerateSecret(svc.pool, id));
+  } else if (method === "GET") {
+    return ok(call, await getClient(svc.pool, id));
+  } else if (method === "PUT") {
+    return ok(call, await updateClient(svc.pool, id, await readBody(call.req)));
+  } else if (method === "DELETE") {
+    await deleteClient(svc.pool, id);
+    call.res.writeHead(204);
+    return void call.res.end();
+  }
+  throw new AuthError(405, "method_not_allowed", "Method Not Allowed");
+}
+
 /** The routes below /admin. */
 async function admin(svc: AuthService, call: Call, rest: string): Promise<void> {
   requireAdmin(call);
@@ -133,7 +164,8 @@ async function admin(svc: AuthService, call: Call, rest: string): Promise<void> 
   if (rest === "/generate_link" && method === "POST") return await link(svc, call);
   if (rest === "/users" && method === "POST") return await create(svc, call);
   if (rest === "/users" && method === "GET") return await list(svc, call);
-  if (rest === "/oauth" || rest.startsWith("/oauth/")) throw featureDisabled("OAuth server is disabled");
+  if (rest === "/oauth/clients" || rest.startsWith("/oauth/clients/"))
+    return await oauthClients(svc, call, rest.slice("/oauth/clients".length));
   if (rest === "/custom-providers" || rest.startsWith("/custom-providers/")) throw featureDisabled("Custom OAuth providers are disabled");
   const passkeyRoute = /^\/users\/([^/]+)\/passkeys(?:\/([^/]+))?\/?$/.exec(rest);
   if (passkeyRoute) return await userPasskeys(svc, call, await loadTarget(svc.pool, decodeURIComponent(passkeyRoute[1])), passkeyRoute[2]);
