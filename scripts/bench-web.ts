@@ -25,6 +25,8 @@ import { startNext } from "./bench-web/server.ts";
 const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
 const devPort = Number(process.env.BENCH_WEB_DEV_PORT ?? port + 10);
 const debugPort = Number(process.env.BENCH_WEB_DEBUG_PORT ?? port + 20);
+/** BENCH_WEB_ROUTES: measure only these pages, by their labels (e.g. "/embed/p/[id],/r/[slug]/p/[id]"); all by default. */
+const onlyRoutes = process.env.BENCH_WEB_ROUTES?.split(",").map((route) => route.trim());
 /** Lighthouse runs per page; the score is their median (one run swings by ten points here). */
 const lighthouseRuns = Number(process.env.BENCH_WEB_LIGHTHOUSE_RUNS ?? 5);
 
@@ -60,6 +62,7 @@ const devRoutes = [
   `/r/${benchRoom}/settings`,
   `/r/${benchRoom}/listen`,
   "post",
+  "embed",
 ];
 
 // Measured with wallet sign-in on (a local client ID, as the e2e build uses), so /login shows that
@@ -195,9 +198,10 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
   const server = await startNext("start", port, appEnv);
   const label = (route: string) => route.replace(benchRoom, "[slug]").replace(postId, "[id]").replace(`/u/${username}`, "/u/[username]");
   const pages: PageFigures[] = [
-    ...[...signedOutPages, `/u/${username}`].map((route) => ({ route, label: label(route), signedIn: false })),
+    // The embeddable player (/embed/p/[id]) as another site's visitors load it: signed out.
+    ...[...signedOutPages, `/u/${username}`, `/embed/p/${postId}`].map((route) => ({ route, label: label(route), signedIn: false })),
     ...[...signedInPages, `/r/${benchRoom}/p/${postId}`].map((route) => ({ route, label: label(route), signedIn: true })),
-  ];
+  ].filter((p) => !onlyRoutes || onlyRoutes.includes(p.label));
   let walletKb: number | null = null;
   let sessionCookies: Cookie[] = [];
   try {
@@ -294,7 +298,9 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
 async function dev(): Promise<void> {
   const { postId } = await benchAccount();
   const label = (route: string) => route.replace(benchRoom, "[slug]").replace(postId, "[id]");
-  const routes = devRoutes.map((route) => (route === "post" ? `/r/${benchRoom}/p/${postId}` : route));
+  const routes = devRoutes.map((route) =>
+    route === "post" ? `/r/${benchRoom}/p/${postId}` : route === "embed" ? `/embed/p/${postId}` : route,
+  );
   const results = (await devFirstCompiles(routes, devPort, appEnv)).map((r) => ({ ...r, route: label(r.route) }));
   console.log("\nFirst compile of each route in `next dev` (fresh .next/dev, routes in this order; HTML and its scripts):");
   console.log(`  ${"route".padEnd(20)} ${"status".padStart(6)} ${"wall s".padStart(7)} ${"CPU s".padStart(7)} ${"load".padStart(5)}`);
