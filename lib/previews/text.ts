@@ -32,8 +32,10 @@ export function clip(text: string, max: number): string {
   if (max <= 1) return "…";
   const head = chars.slice(0, max - 1).join("");
   const space = head.lastIndexOf(" ");
-  // Cut at the last word's end unless that throws away more than a third of the room.
-  const cut = space >= Math.floor((max - 1) * 0.66) ? head.slice(0, space) : head;
+  // A word ending right at the cut is whole; otherwise cut at the last word's end, unless that
+  // throws away more than a third of the room (one long word is cut mid-word instead).
+  const wordEnds = /\s/u.test(chars[max - 1]);
+  const cut = wordEnds || space < Math.floor((max - 1) * 0.66) ? head : head.slice(0, space);
   return `${cut.replace(/[\s,;:.\-–—]+$/u, "")}…`;
 }
 
