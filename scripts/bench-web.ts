@@ -1,4 +1,4 @@
-// `npm run bench:web [bytes] [lighthouse] [dev]` (all three when none is named):
+// `npm run bench:web [bytes] [lighthouse] [dev] [previews]` (all four when none is named):
 // - bytes: first-load JavaScript of the production build, as Chromium transfers it on a cold load
 //   (compressed bytes of the scripts the page's HTML names, as Next.js counts "First Load JS": the
 //   responses' bodies; their HTTP headers are printed apart), for
@@ -8,7 +8,8 @@
 //   with its default settings (mobile, simulated slow 4G and 4× CPU slowdown: see
 //   bench-web/lighthouse.ts for why), median of 5 runs (BENCH_WEB_LIGHTHOUSE_RUNS), with the
 //   machine's benchmark index;
-// - dev: each route's first compile in `next dev`.
+// - dev: each route's first compile in `next dev`;
+// - previews: the link-preview pictures' time to first byte (cold, warm, revalidated with the ETag).
 // It ends with the budgets as pass/fail lines. Ports: BENCH_WEB_PORT (next start, default 3300),
 // BENCH_WEB_DEV_PORT (next dev, default +10), BENCH_WEB_DEBUG_PORT (Chromium for Lighthouse, +20).
 import { spawnSync } from "node:child_process";
@@ -20,6 +21,7 @@ import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { binDir, repoRoot } from "@cuepoint/stack/paths";
 import { devFirstCompiles } from "./bench-web/dev-compile.ts";
 import { type LighthouseResult, type LighthouseScores, lighthouseCategories, lighthouseScores } from "./bench-web/lighthouse.ts";
+import { previewTimings } from "./bench-web/previews.ts";
 import { startNext } from "./bench-web/server.ts";
 
 const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
@@ -34,6 +36,8 @@ const budgets = {
   signedOutKb: 150,
   signedInKb: 185,
   devCompileSeconds: 10,
+  /** A preview picture rendered on a warm server (an unfurler waits a few seconds at most). */
+  previewWarmMs: 1000,
   /** Lighthouse: the goal is 100 everywhere; no page may score under these. */
   lighthouseFloor: { performance: 95, accessibility: 100, "best-practices": 95 } satisfies LighthouseScores,
 };
@@ -192,7 +196,7 @@ const benchAccount = (() => {
 })();
 
 /** Builds, serves and measures the production build: bytes and/or Lighthouse per page. */
-async function production(measureBytes: boolean, measureLighthouse: boolean): Promise<void> {
+async function production(measureBytes: boolean, measureLighthouse: boolean, measurePreviews = false): Promise<void> {
   if (spawnSync(path.join(binDir, "next"), ["build"], { cwd: repoRoot, stdio: "inherit", env: appEnv }).status !== 0) process.exit(1);
   const { email, password, username, postId } = await benchAccount();
   const server = await startNext("start", port, appEnv);
@@ -205,6 +209,21 @@ async function production(measureBytes: boolean, measureLighthouse: boolean): Pr
   let walletKb: number | null = null;
   let sessionCookies: Cookie[] = [];
   try {
+    // First, while no page has loaded the preview route: its cold start is the route's own.
+    if (measurePreviews) {
+      const timings = await previewTimings(server.origin, [
+        { label: "/r/[slug]", route: `/r/${benchRoom}` },
+        { label: "/r/[slug]/p/[id]", route: `/r/${benchRoom}/p/${postId}` },
+      ]);
+      console.log("\nLink-preview pictures (og:image, 1200×630 PNG): time to first byte, production build, local backend");
+      for (const t of timings)
+        console.log(
+          `  ${t.page.padEnd(22)} cold ${t.coldMs.toFixed(0).padStart(5)} ms   warm ${t.warmMs.toFixed(0).padStart(5)} ms (median)   revalidated (304) ${t.revalidatedMs.toFixed(0).padStart(4)} ms   ${(t.bytes / 1024).toFixed(1)} KB`,
+        );
+      for (const t of timings)
+        budget(t.warmMs < budgets.previewWarmMs, `preview picture ${t.page} warm ${t.warmMs.toFixed(0)} ms < ${budgets.previewWarmMs} ms`);
+      if (!measureBytes && !measureLighthouse) return;
+    }
     const browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
@@ -320,9 +339,11 @@ async function dev(): Promise<void> {
 async function main() {
   const parts = new Set(process.argv.slice(2));
   for (const part of parts)
-    if (!["bytes", "lighthouse", "dev"].includes(part)) throw new Error(`Unknown part "${part}": use bytes, lighthouse and/or dev`);
+    if (!["bytes", "lighthouse", "dev", "previews"].includes(part))
+      throw new Error(`Unknown part "${part}": use bytes, lighthouse, dev and/or previews`);
   const all = parts.size === 0;
-  if (all || parts.has("bytes") || parts.has("lighthouse")) await production(all || parts.has("bytes"), all || parts.has("lighthouse"));
+  if (all || parts.has("bytes") || parts.has("lighthouse") || parts.has("previews"))
+    await production(all || parts.has("bytes"), all || parts.has("lighthouse"), all || parts.has("previews"));
   if (all || parts.has("dev")) await dev();
   console.log("\nBudgets:");
   for (const line of budgetLines) console.log(`  ${line.ok ? "pass" : "FAIL"}  ${line.text}`);

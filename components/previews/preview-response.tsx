@@ -18,10 +18,14 @@ export function previewCacheControl(current: boolean): string {
 export async function previewImageResponse(preview: Preview | null, request: Request): Promise<Response> {
   if (!preview)
     return new Response("There's nothing at this address to preview.", { status: 404, headers: { "cache-control": "public, max-age=60" } });
-  const version = new URL(request.url).searchParams.get("v");
+  const current = new URL(request.url).searchParams.get("v") === preview.version;
+  const headers = {
+    "cache-control": previewCacheControl(current),
+    // The version names what the picture shows: a cache asking again with it is told nothing changed, with no render.
+    etag: `W/"${preview.version}"`,
+    "x-content-type-options": "nosniff",
+  };
+  if (request.headers.get("if-none-match")?.includes(headers.etag)) return new Response(null, { status: 304, headers });
   const picture = await fetchPicture(preview.card.picture);
-  return new ImageResponse(<PreviewImage card={preview.card} picture={picture} />, {
-    ...previewImageSize,
-    headers: { "cache-control": previewCacheControl(version === preview.version), "x-content-type-options": "nosniff" },
-  });
+  return new ImageResponse(<PreviewImage card={preview.card} picture={picture} />, { ...previewImageSize, headers });
 }
