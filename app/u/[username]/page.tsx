@@ -1,7 +1,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Avatar } from "@/components/avatar";
+import { ProfileActivity } from "@/components/profiles/profile-activity";
+import { ProfileRooms } from "@/components/profiles/profile-rooms";
+import { Alert } from "@/components/ui/alert";
 import { WalletAddress } from "@/components/wallet-address";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { getProfileActivity, getProfileRooms } from "@/lib/profiles/queries";
 import { createClient } from "@/lib/supabase/server";
 
 type Params = Promise<{ username: string }>;
@@ -26,7 +31,15 @@ export default async function PublicProfilePage({ params }: { params: Params }) 
   const profile = await loadProfile((await params).username);
   if (!profile) notFound();
   const supabase = await createClient();
-  const { data: wallets } = await supabase.rpc("profile_wallets", { profile_id: profile.id });
+  const [{ data: wallets }, rooms, activity, viewer] = await Promise.all([
+    supabase.rpc("profile_wallets", { profile_id: profile.id }),
+    getProfileRooms(supabase, profile.id),
+    getProfileActivity(supabase, profile.id),
+    getCurrentUser(),
+  ]);
+  const own = viewer?.id === profile.id;
+  // eslint-disable-next-line react-hooks/purity -- a Server Component, rendered once per request: "5 min ago" counts from then
+  const renderedAt = Date.now();
   const joined = new Date(profile.created_at).toLocaleDateString("en", { month: "long", year: "numeric" });
   return (
     <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
@@ -53,6 +66,24 @@ export default async function PublicProfilePage({ params }: { params: Params }) 
           </ul>
         </section>
       ) : null}
+      <section aria-labelledby="profile-rooms" className="flex flex-col gap-3">
+        <h2 id="profile-rooms" className="text-lg font-semibold">
+          Rooms
+        </h2>
+        {rooms.ok ? <ProfileRooms rooms={rooms.data} own={own} now={renderedAt} /> : <Alert tone="error">{rooms.error}</Alert>}
+      </section>
+      <section aria-labelledby="profile-activity" className="flex flex-col gap-3">
+        <h2 id="profile-activity" className="text-lg font-semibold">
+          Posts and comments
+        </h2>
+        <ProfileActivity
+          profileId={profile.id}
+          initial={activity.ok ? activity.data : []}
+          initialError={activity.ok ? null : activity.error}
+          own={own}
+          renderedAt={renderedAt}
+        />
+      </section>
     </main>
   );
 }
