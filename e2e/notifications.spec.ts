@@ -133,11 +133,22 @@ test("a comment someone cannot read leads them to its room's members-only page; 
   await expect(page.getByRole("heading", { name: "Posts are for members" })).toBeVisible();
   await expect(page.getByRole("main")).not.toContainText("Secret words");
 
-  // Its owner lands on the comment.
+  // Its owner lands on the comment; a link naming the notification (as from outside the page) marks it read.
+  const { data: told, error: toldError } = await service
+    .from("notifications")
+    .insert({ user_id: owner.id, kind: "mention", actor_id: outsider.id, room_id: room.id, post_id: postId, moment_id: commentId })
+    .select("id")
+    .single();
+  expect(toldError).toBeNull();
+  const notificationId = (told as { id: string }).id;
   const ownerPage = await page.context().browser()!.newPage();
-  await signInWithPassword(ownerPage, owner.email, owner.password, `/login?next=${encodeURIComponent(`/m/${commentId}`)}`);
+  await signInWithPassword(ownerPage, owner.email, owner.password);
+  await expect(bell(ownerPage)).toHaveAccessibleName("Notifications, 1 unread");
+  await ownerPage.goto(`/m/${commentId}?n=${notificationId}`);
   await ownerPage.waitForURL((url) => url.pathname === `/r/${room.slug}/p/${postId}`);
   expect(new URL(ownerPage.url()).search).toBe(`?t=5&comment=${commentId}`);
+  await expect(bell(ownerPage)).toHaveAccessibleName("Notifications");
+  expect((await service.from("notifications").select("read_at").eq("id", notificationId).single()).data?.read_at).not.toBeNull();
   await ownerPage.close();
 
   await page.goto("/m/00000000-0000-4000-8000-000000000000");

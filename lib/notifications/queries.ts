@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { messages } from "@/lib/messages";
 import { fail, ok, type Result } from "@/lib/result";
+import { isUuid } from "@/lib/validation/ids";
 import type { Database } from "@/types/database";
 import { type NotificationsCursor, notificationsPageSize } from "./paging";
 import { type NotificationItem, toNotificationItem } from "./types";
@@ -42,5 +43,15 @@ export async function getUnreadCount(supabase: Client): Promise<number | null> {
     return error || typeof data !== "number" ? null : data;
   } catch {
     return null;
+  }
+}
+
+/** Marks one of the caller's notifications read as its link is opened (an id not theirs, or not an id, marks nothing). */
+export async function markOpenedNotification(supabase: Client, id: string): Promise<void> {
+  if (!isUuid(id)) return;
+  try {
+    await supabase.rpc("mark_notifications_read", { ids: [id] });
+  } catch {
+    // Opening the comment matters more than marking it: it stays unread, to be marked from the list.
   }
 }

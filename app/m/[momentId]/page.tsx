@@ -2,19 +2,32 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { momentDestination } from "@/lib/notifications/moment-link";
+import { markOpenedNotification } from "@/lib/notifications/queries";
 import { createClient } from "@/lib/supabase/server";
 
 export const metadata: Metadata = { title: "Comment" };
+
+type Props = { params: Promise<{ momentId: string }>; searchParams: Promise<{ n?: string | string[] }> };
 
 /**
  * A comment's own address (notifications link here): it leads to the comment's post, at its time,
  * with the comment picked out. Someone who may not read it lands on its post as any non-member does
  * (signed out, they are asked to sign in first and come back here); one that is gone is not found.
+ * `?n=<notification id>` (a link from outside the page, such as an email) marks that notification
+ * read as it is opened: the caller's own only, and only when named, so no prefetch marks anything.
  */
-export default async function MomentPage({ params }: { params: Promise<{ momentId: string }> }) {
-  const { momentId } = await params;
-  const destination = await momentDestination(await createClient(), momentId);
+export default async function MomentPage({ params, searchParams }: Props) {
+  const [{ momentId }, { n }] = await Promise.all([params, searchParams]);
+  const supabase = await createClient();
+  const destination = await momentDestination(supabase, momentId);
   if (destination.kind === "missing") notFound();
-  if (destination.kind === "post" && !(await getCurrentUser())) redirect(`/login?next=${encodeURIComponent(`/m/${momentId}`)}`);
+  const notification = typeof n === "string" ? n : null;
+  const user = await getCurrentUser();
+  // Signed out: a comment they may not read, or a notification to mark, needs them signed in first.
+  if (!user && (destination.kind === "post" || notification)) {
+    const here = `/m/${momentId}${notification ? `?n=${encodeURIComponent(notification)}` : ""}`;
+    redirect(`/login?next=${encodeURIComponent(here)}`);
+  }
+  if (user && notification) await markOpenedNotification(supabase, notification);
   redirect(destination.href);
 }
