@@ -2775,6 +2775,91 @@ ALTER FUNCTION private.row_identifiers(changed jsonb) OWNER TO postgres;
 COMMENT ON FUNCTION private.row_identifiers(changed jsonb) IS 'A row''s id and the ids it belongs to, none of its words: what a broadcast''s old_record carries.';
 
 --
+-- Name: search_hits(tsquery, integer, real, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) RETURNS TABLE(kind text, id uuid, rank real)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with readable as (
+    select r.id from public.rooms r where r.visibility = 'public'
+    union
+    select private.my_room_ids()
+  ),
+  hits as (
+    select 'post'::text as kind, p.id,
+           ts_rank(setweight(to_tsvector('public.cuepoint_search'::regconfig, p.title), 'A')
+                   || setweight(to_tsvector('public.cuepoint_search'::regconfig, p.body), 'B'), search, 1) as rank
+    from public.posts p
+    where (setweight(to_tsvector('public.cuepoint_search'::regconfig, p.title), 'A')
+           || setweight(to_tsvector('public.cuepoint_search'::regconfig, p.body), 'B')) @@ search
+      and p.hidden_at is null
+      and p.room_id in (select readable.id from readable)
+    union all
+    select 'comment'::text, m.id,
+           ts_rank(setweight(to_tsvector('public.cuepoint_search'::regconfig, m.body), 'B'), search, 1)
+    from public.moments m
+    join public.posts p on p.id = m.post_id and p.hidden_at is null
+    where setweight(to_tsvector('public.cuepoint_search'::regconfig, m.body), 'B') @@ search
+      and m.deleted_at is null
+      and m.hidden_at is null
+      and m.held_at is null
+      and m.room_id in (select readable.id from readable)
+  )
+  select hits.kind, hits.id, hits.rank
+  from hits
+  where before_rank is null or (hits.rank, hits.id) < (before_rank, coalesce(before_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid))
+  order by hits.rank desc, hits.id desc
+  limit least(greatest(coalesce(max_rows, 0), 0), 101);
+$$;
+
+ALTER FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) IS 'Ids and ranks of posts and comments matching a search among those the caller may read, one page from a cursor; public.search_content reads the rows under RLS.';
+
+--
+-- Name: search_query(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.search_query(typed text) RETURNS tsquery
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  input text := left(coalesce(typed, ''), 200);
+  parsed tsquery;
+  words text;
+begin
+  if btrim(input) = '' then
+    return null;
+  end if;
+  parsed := websearch_to_tsquery('public.cuepoint_search'::regconfig, input);
+  if numnode(parsed) = 0 then
+    return null;
+  end if;
+  words := parsed::text;
+  if input ~ '[[:alnum:]]\s*$' and words ~ '''(?:[^'']|''''){2,}''$' then
+    words := words || ':*';
+    parsed := words::tsquery;
+  end if;
+  return parsed;
+end;
+$_$;
+
+ALTER FUNCTION private.search_query(typed text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION search_query(typed text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.search_query(typed text) IS 'What a search box sent, as a tsquery (websearch syntax, the last word also a prefix); null when there is nothing to search for.';
+
+--
 -- Name: second_factor_satisfied(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4321,6 +4406,90 @@ ALTER FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, 
 COMMENT ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone) IS 'Host only: plays the first queued post if after_post_id still plays; with nothing queued, pauses.';
 
 --
+-- Name: profile_activity(uuid, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20) RETURNS TABLE(kind text, id uuid, created_at timestamp with time zone, room_slug text, room_name text, post_id uuid, post_title text, body text, at_seconds double precision, is_reply boolean)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  with bounds as (
+    select least(greatest(coalesce(profile_activity.page_size, 20), 1), 50) as n,
+           profile_activity.before_created as before_at,
+           coalesce(profile_activity.before_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) as before_key
+  ),
+  their_posts as (
+    select 'post'::text as kind, p.id, p.created_at, r.slug, r.name, p.id as post_id, p.title,
+           null::text as body, null::double precision as at_seconds, false as is_reply
+    from public.posts p
+    join public.rooms r on r.id = p.room_id
+    cross join bounds b
+    where p.author_id = profile_activity.profile_id
+      and r.visibility = 'public'
+      and p.hidden_at is null
+      and (b.before_at is null or (p.created_at, p.id) < (b.before_at, b.before_key))
+    order by p.created_at desc, p.id desc
+    limit (select n from bounds)
+  ),
+  their_comments as (
+    select 'comment'::text as kind, c.id, c.created_at, r.slug, r.name, p.id as post_id, p.title,
+           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply
+    from public.moments c
+    join public.posts p on p.id = c.post_id
+    join public.rooms r on r.id = c.room_id
+    cross join bounds b
+    where c.author_id = profile_activity.profile_id
+      and r.visibility = 'public'
+      and c.hidden_at is null
+      and c.held_at is null
+      and c.deleted_at is null
+      and p.hidden_at is null
+      and (b.before_at is null or (c.created_at, c.id) < (b.before_at, b.before_key))
+    order by c.created_at desc, c.id desc
+    limit (select n from bounds)
+  )
+  select * from (select * from their_posts union all select * from their_comments) items
+  order by items.created_at desc, items.id desc
+  limit (select n from bounds);
+$$;
+
+ALTER FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) IS 'A person''s posts and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
+
+--
+-- Name: profile_rooms(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer DEFAULT 50) RETURNS TABLE(room_id uuid, slug text, name text, description text, cover_path text, member_count integer, created_at timestamp with time zone, role text, joined_at timestamp with time zone, last_activity_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select r.id, r.slug, r.name, r.description, r.cover_path, r.member_count, r.created_at,
+         m.role, m.joined_at, a.last_activity_at
+  from public.memberships m
+  join public.rooms r on r.id = m.room_id
+  left join public.room_activity a on a.room_id = r.id
+  where m.user_id = profile_rooms.profile_id
+    and r.visibility = 'public'
+  order by case m.role when 'owner' then 0 when 'moderator' then 1 else 2 end,
+           a.last_activity_at desc nulls last, r.id
+  limit least(greatest(coalesce(profile_rooms.max_rooms, 50), 1), 100);
+$$;
+
+ALTER FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION profile_rooms(profile_id uuid, max_rooms integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) IS 'The public rooms a person belongs to, with their role: the owner''s and moderator''s first, then the most recently active. Never a gated room, whoever asks.';
+
+--
 -- Name: profile_wallets(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4405,90 +4574,6 @@ begin
   perform private.take_rate('recovery codes', caller);
   update private.recovery_codes c set used_at = clock_timestamp()
     where c.user_id = caller
---
--- Name: profile_activity(uuid, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
---
-
-CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20) RETURNS TABLE(kind text, id uuid, created_at timestamp with time zone, room_slug text, room_name text, post_id uuid, post_title text, body text, at_seconds double precision, is_reply boolean)
-    LANGUAGE sql STABLE
-    SET search_path TO ''
-    AS $$
-  with bounds as (
-    select least(greatest(coalesce(profile_activity.page_size, 20), 1), 50) as n,
-           profile_activity.before_created as before_at,
-           coalesce(profile_activity.before_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) as before_key
-  ),
-  their_posts as (
-    select 'post'::text as kind, p.id, p.created_at, r.slug, r.name, p.id as post_id, p.title,
-           null::text as body, null::double precision as at_seconds, false as is_reply
-    from public.posts p
-    join public.rooms r on r.id = p.room_id
-    cross join bounds b
-    where p.author_id = profile_activity.profile_id
-      and r.visibility = 'public'
-      and p.hidden_at is null
-      and (b.before_at is null or (p.created_at, p.id) < (b.before_at, b.before_key))
-    order by p.created_at desc, p.id desc
-    limit (select n from bounds)
-  ),
-  their_comments as (
-    select 'comment'::text as kind, c.id, c.created_at, r.slug, r.name, p.id as post_id, p.title,
-           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply
-    from public.moments c
-    join public.posts p on p.id = c.post_id
-    join public.rooms r on r.id = c.room_id
-    cross join bounds b
-    where c.author_id = profile_activity.profile_id
-      and r.visibility = 'public'
-      and c.hidden_at is null
-      and c.held_at is null
-      and c.deleted_at is null
-      and p.hidden_at is null
-      and (b.before_at is null or (c.created_at, c.id) < (b.before_at, b.before_key))
-    order by c.created_at desc, c.id desc
-    limit (select n from bounds)
-  )
-  select * from (select * from their_posts union all select * from their_comments) items
-  order by items.created_at desc, items.id desc
-  limit (select n from bounds);
-$$;
-
-ALTER FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) OWNER TO postgres;
-
---
--- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) IS 'A person''s posts and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
-
---
--- Name: profile_rooms(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
---
-
-CREATE FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer DEFAULT 50) RETURNS TABLE(room_id uuid, slug text, name text, description text, cover_path text, member_count integer, created_at timestamp with time zone, role text, joined_at timestamp with time zone, last_activity_at timestamp with time zone)
-    LANGUAGE sql STABLE
-    SET search_path TO ''
-    AS $$
-  select r.id, r.slug, r.name, r.description, r.cover_path, r.member_count, r.created_at,
-         m.role, m.joined_at, a.last_activity_at
-  from public.memberships m
-  join public.rooms r on r.id = m.room_id
-  left join public.room_activity a on a.room_id = r.id
-  where m.user_id = profile_rooms.profile_id
-    and r.visibility = 'public'
-  order by case m.role when 'owner' then 0 when 'moderator' then 1 else 2 end,
-           a.last_activity_at desc nulls last, r.id
-  limit least(greatest(coalesce(profile_rooms.max_rooms, 50), 1), 100);
-$$;
-
-ALTER FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) OWNER TO postgres;
-
---
--- Name: FUNCTION profile_rooms(profile_id uuid, max_rooms integer); Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) IS 'The public rooms a person belongs to, with their role: the owner''s and moderator''s first, then the most recently active. Never a gated room, whoever asks.';
-
       and c.code_hash = redeem_recovery_code.code_hash
       and c.used_at is null
       and c.factor_id in (select f.id from auth.mfa_factors f where f.user_id = caller and f.status = 'verified')
@@ -4758,6 +4843,58 @@ ALTER FUNCTION public.report_content(category text, post_id uuid, moment_id uuid
 --
 
 COMMENT ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) IS 'Reports a post or a comment (exactly one) of the caller''s room, once; hides it when the room''s threshold of distinct members of at least a day have open reports on it.';
+
+--
+-- Name: search_content(text, integer, real, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.search_content(query text, page_size integer DEFAULT 20, before_rank real DEFAULT NULL::real, before_id uuid DEFAULT NULL::uuid) RETURNS TABLE(kind text, id uuid, post_id uuid, room_slug text, room_name text, post_title text, snippet text, at_seconds double precision, author_username text, author_display_name text, created_at timestamp with time zone, rank real)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  with search as (
+    select private.search_query(query) as q
+  ),
+  hits as materialized (
+    select h.kind, h.id, h.rank
+    from search, private.search_hits(search.q, least(greatest(coalesce(page_size, 20), 1), 100), before_rank, before_id) h
+    where search.q is not null
+  ),
+  found as (
+    select 'post'::text as kind, p.id, p.id as post_id, p.room_id, p.title, p.body as text, null::double precision as at_seconds,
+           p.author_id, p.created_at, h.rank
+    from hits h join public.posts p on p.id = h.id
+    where h.kind = 'post'
+    union all
+    select 'comment', m.id, m.post_id, m.room_id, p.title, m.body, m.at_seconds, m.author_id, m.created_at, h.rank
+    from hits h
+    join public.moments m on m.id = h.id and m.deleted_at is null
+    join public.posts p on p.id = m.post_id
+    where h.kind = 'comment'
+  )
+  select f.kind, f.id, f.post_id, r.slug, r.name,
+         ts_headline('public.cuepoint_search'::regconfig, translate(f.title, U&'\E000\E001', ''), search.q,
+                     U&'StartSel=\E000, StopSel=\E001, HighlightAll=true'),
+         case when f.kind = 'post' and not (setweight(to_tsvector('public.cuepoint_search'::regconfig, f.text), 'B') @@ search.q)
+              then left(translate(f.text, U&'\E000\E001', ''), 160)
+              else ts_headline('public.cuepoint_search'::regconfig, translate(f.text, U&'\E000\E001', ''), search.q,
+                               U&'StartSel=\E000, StopSel=\E001, MaxWords=28, MinWords=12, ShortWord=2, MaxFragments=1')
+         end,
+         f.at_seconds, a.username, a.display_name, f.created_at, f.rank
+  from found f
+  cross join search
+  join public.rooms r on r.id = f.room_id
+  left join public.profiles a on a.id = f.author_id
+  order by f.rank desc, f.id desc;
+$$;
+
+ALTER FUNCTION public.search_content(query text, page_size integer, before_rank real, before_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION search_content(query text, page_size integer, before_rank real, before_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.search_content(query text, page_size integer, before_rank real, before_id uuid) IS 'Posts and comments whose words match a search, best first, among those the caller may read (the tables'' policies decide); matched words marked with U+E000…U+E001.';
 
 --
 -- Name: search_rooms(text, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5385,6 +5522,78 @@ ALTER FUNCTION public.who_is_here(target_room uuid) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION public.who_is_here(target_room uuid) IS 'The members with an open page in the room in the last 75 s, from their own rows and records: nothing for someone who may not read the room.';
+
+--
+-- Name: cuepoint_search; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: postgres
+--
+
+CREATE TEXT SEARCH CONFIGURATION public.cuepoint_search (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR asciiword WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR word WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR numword WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR hword_numpart WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR hword_part WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR hword_asciipart WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR numhword WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR asciihword WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR hword WITH extensions.unaccent, simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search
+    ADD MAPPING FOR uint WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.cuepoint_search OWNER TO postgres;
+
+--
+-- Name: TEXT SEARCH CONFIGURATION cuepoint_search; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TEXT SEARCH CONFIGURATION public.cuepoint_search IS 'How posts and comments are searched: words lower-cased and without accents, not stemmed.';
 
 --
 -- Name: banned_wallets; Type: TABLE; Schema: private; Owner: postgres
@@ -6725,6 +6934,18 @@ CREATE INDEX moments_room_author_created_idx ON public.moments USING btree (room
 CREATE INDEX moments_room_created_idx ON public.moments USING btree (room_id, created_at);
 
 --
+-- Name: moments_search_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX moments_search_idx ON public.moments USING gin (setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char")) WHERE (deleted_at IS NULL);
+
+--
+-- Name: INDEX moments_search_idx; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON INDEX public.moments_search_idx IS 'Comments by their words (public.cuepoint_search); deleted ones are left out.';
+
+--
 -- Name: moments_session_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -6819,6 +7040,18 @@ CREATE INDEX posts_author_created_idx ON public.posts USING btree (author_id, cr
 --
 
 CREATE INDEX posts_room_feed_idx ON public.posts USING btree (room_id, created_at DESC, id DESC);
+
+--
+-- Name: posts_search_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX posts_search_idx ON public.posts USING gin (((setweight(to_tsvector('public.cuepoint_search'::regconfig, title), 'A'::"char") || setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char"))));
+
+--
+-- Name: INDEX posts_search_idx; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON INDEX public.posts_search_idx IS 'Posts by the words of their title and text (public.cuepoint_search).';
 
 --
 -- Name: posts_storage_path_key; Type: INDEX; Schema: public; Owner: postgres
@@ -9348,6 +9581,24 @@ GRANT ALL ON FUNCTION private.room_topic(kind text, room uuid, epoch integer) TO
 REVOKE ALL ON FUNCTION private.row_identifiers(changed jsonb) FROM PUBLIC;
 
 --
+-- Name: FUNCTION search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) TO anon;
+GRANT ALL ON FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION private.search_hits(search tsquery, max_rows integer, before_rank real, before_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION search_query(typed text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.search_query(typed text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.search_query(typed text) TO anon;
+GRANT ALL ON FUNCTION private.search_query(typed text) TO authenticated;
+GRANT ALL ON FUNCTION private.search_query(typed text) TO service_role;
+
+--
 -- Name: FUNCTION second_factor_satisfied(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -9707,6 +9958,24 @@ GRANT ALL ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id
 GRANT ALL ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone) TO service_role;
 
 --
+-- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO anon;
+GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO authenticated;
+GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO service_role;
+
+--
+-- Name: FUNCTION profile_rooms(profile_id uuid, max_rooms integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO anon;
+GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO authenticated;
+GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO service_role;
+
+--
 -- Name: FUNCTION profile_wallets(profile_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9785,6 +10054,15 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.reports TO service_role;
 REVOKE ALL ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) TO authenticated;
 GRANT ALL ON FUNCTION public.report_content(category text, post_id uuid, moment_id uuid, note text) TO service_role;
+
+--
+-- Name: FUNCTION search_content(query text, page_size integer, before_rank real, before_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.search_content(query text, page_size integer, before_rank real, before_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.search_content(query text, page_size integer, before_rank real, before_id uuid) TO anon;
+GRANT ALL ON FUNCTION public.search_content(query text, page_size integer, before_rank real, before_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.search_content(query text, page_size integer, before_rank real, before_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION search_rooms(search text, before_created_at timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
@@ -9956,24 +10234,6 @@ GRANT UPDATE(role) ON TABLE public.memberships TO authenticated;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.mentions TO anon;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.mentions TO authenticated;
 GRANT ALL ON TABLE public.mentions TO service_role;
-
---
--- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO anon;
-GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO authenticated;
-GRANT ALL ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) TO service_role;
-
---
--- Name: FUNCTION profile_rooms(profile_id uuid, max_rooms integer); Type: ACL; Schema: public; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO anon;
-GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO authenticated;
-GRANT ALL ON FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer) TO service_role;
 
 --
 -- Name: TABLE moderation_log; Type: ACL; Schema: public; Owner: postgres

@@ -1700,6 +1700,23 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      search_content: {
+        Args: { before_id?: string; before_rank?: number; page_size?: number; query: string };
+        Returns: {
+          at_seconds: number;
+          author_display_name: string;
+          author_username: string;
+          created_at: string;
+          id: string;
+          kind: string;
+          post_id: string;
+          post_title: string;
+          rank: number;
+          room_name: string;
+          room_slug: string;
+          snippet: string;
+        }[];
+      };
       search_rooms: {
         Args: {
           before_created_at?: string;
