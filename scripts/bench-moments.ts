@@ -7,8 +7,11 @@
 //     socket, p50/p99, and the database's CPU per message at 100 and at 1,000 subscribers.
 //  3. For comparison, the same 1,000 members through postgres_changes on public.moments under RLS
 //     (every change checked against every subscriber).
+//  4. Search: public.search_content through /rest/v1/rpc/search_content over 100,000 comments in
+//     public rooms (seeded once, in their own rooms), as a member and signed out, p50/p99 for a few
+//     queries, and the plan of its index scan (EXPLAIN, once).
 // Figures only: it never fails on wall-clock. Seeds once and reuses the room afterwards.
-// `npm run bench:moments -- pages` or `-- channel` runs one part.
+// `npm run bench:moments -- pages`, `-- channel` or `-- search` runs one part.
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import pg from "pg";
@@ -319,13 +322,157 @@ async function benchModerated(
   }
 }
 
+const searchSlug = "bench-search-100k";
+const searchRooms = 20;
+const searchPosts = 200;
+const searchComments = 100_000;
+
+/** Made-up words, 600 of them, each in roughly 1.3% of the comments (eight a comment, uniformly). */
+const fillerWords = (() => {
+  const starts = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "st", "tr", "gl"];
+  const vowels = ["a", "e", "i", "o", "u", "ai", "ou"];
+  const ends = ["n", "r", "l", "m", "s", "x", "nd", "rt"];
+  const words: string[] = [];
+  for (const a of starts) for (const v of vowels) for (const e of ends) if (words.length < 600) words.push(`${a}${v}${e}o`);
+  return words;
+})();
+
+/**
+ * 100,000 comments spread over 200 posts in 20 public rooms: eight filler words each, plus words at
+ * known rates — "bass" in 5%, "drop" in 4% (both in 1%), "synthesizer" or "synthwave" in 1%, "cafe"
+ * (unaccented) in 0.5%, "theremin" in 10 comments. Seeded once (replica mode: no triggers, the
+ * copied room_id written as they would), reused while the rooms exist.
+ */
+async function seedSearch(db: pg.Client): Promise<{ memberId: string }> {
+  const existing = (
+    await db.query<{ n: string; member: string | null }>(
+      `select (select count(*) from public.moments m join public.rooms r on r.id = m.room_id where r.slug like $1) as n,
+              (select m.user_id from public.memberships m join public.rooms r on r.id = m.room_id where r.slug = $2 and m.role = 'member' limit 1) as member`,
+      [`${searchSlug}-%`, `${searchSlug}-1`],
+    )
+  ).rows[0];
+  if (Number(existing.n) === searchComments && existing.member) return { memberId: existing.member };
+  await db.query("delete from public.rooms where slug like $1", [`${searchSlug}-%`]);
+  const started = performance.now();
+  const users = Array.from({ length: 100 }, () => randomUUID());
+  await db.query(
+    `insert into auth.users (id, aud, role, email, created_at, updated_at)
+     select id, 'authenticated', 'authenticated', 'bench-search-' || left(id::text, 13) || '@bench.cuepoint.test', now(), now() from unnest($1::uuid[]) id`,
+    [users],
+  );
+  await db.query(
+    `insert into public.rooms (slug, name, owner_id, visibility)
+     select $1 || '-' || i, 'Bench search ' || i, $2, 'public' from generate_series(1, $3::int) i`,
+    [searchSlug, users[0], searchRooms],
+  );
+  await db.query(
+    `insert into public.memberships (room_id, user_id, role)
+     select r.id, u, 'member' from public.rooms r, unnest($2::uuid[]) u where r.slug like $1 and u <> r.owner_id`,
+    [`${searchSlug}-%`, users],
+  );
+  await db.query(
+    `insert into public.posts (room_id, author_id, title, body, media_kind, media_url, duration_seconds)
+     select r.id, $2, 'Session ' || i || ': ' || (case when i % 10 = 0 then 'bass music' else 'live set' end), 'Recorded in one take.',
+            'embed', 'https://vimeo.com/76979871', 3600
+     from generate_series(1, $3::int) i join public.rooms r on r.slug = $1 || '-' || (1 + i % $4)`,
+    [searchSlug, users[0], searchPosts, searchRooms],
+  );
+  await db.query("begin");
+  await db.query("set local session_replication_role = replica");
+  await db.query(
+    `with posts as (select p.id, p.room_id, row_number() over (order by p.id) - 1 as n from public.posts p join public.rooms r on r.id = p.room_id where r.slug like $1)
+     insert into public.moments (post_id, room_id, author_id, at_seconds, body, created_at)
+     select p.id, p.room_id, ($2::uuid[])[1 + i % 100], (i % 3600)::double precision,
+            (select string_agg(($3::text[])[1 + floor(random() * array_length($3::text[], 1))::int], ' ') from generate_series(1, 8) w where w > i * 0)
+            || case when i % 100 = 0 then ' bass drop' when i % 20 = 0 then ' bass' when i % 25 = 0 then ' drop' else '' end
+            || case when i % 200 = 1 then ' synthesizer' when i % 200 = 2 then ' synthwave' else '' end
+            || case when i % 200 = 3 then ' cafe' else '' end
+            || case when i % 10000 = 7 then ' theremin' else '' end,
+            now() - make_interval(secs => $4 - i)
+     from generate_series(1, $4::int) i join posts p on p.n = i % $5`,
+    [`${searchSlug}-%`, users, fillerWords, searchComments, searchPosts],
+  );
+  await db.query("commit");
+  await db.query("analyze public.moments; analyze public.posts");
+  console.log(
+    `Seeded ${searchComments.toLocaleString("en")} comments on ${searchPosts} posts in ${searchRooms} public rooms in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { memberId: users[1] };
+}
+
+async function benchSearch(db: pg.Client): Promise<void> {
+  const { memberId } = await seedSearch(db);
+  const callers = {
+    member: { apikey: anonKey, Authorization: `Bearer ${userToken(memberId)}`, "Content-Type": "application/json" },
+    anonymous: { apikey: anonKey, Authorization: `Bearer ${anonKey}`, "Content-Type": "application/json" },
+  };
+  const queries: Record<string, string> = {
+    "common word (bass, ~5% of comments)": "bass",
+    "rare word (theremin, 10 comments)": "theremin",
+    "accented form of unaccented text (café)": "café",
+    "two words (bass drop)": "bass drop",
+    "a prefix (synth…)": "synth",
+  };
+  const once = async (headers: Record<string, string>, query: string) => {
+    const started = performance.now();
+    const response = await fetch(`${api}/rest/v1/rpc/search_content`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ query, page_size: 20 }),
+    });
+    const body = (await response.json()) as unknown[];
+    if (!response.ok || !Array.isArray(body)) throw new Error(`${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    if (body.length === 0) throw new Error(`no results for ${query}`);
+    return performance.now() - started;
+  };
+  // The plan of the index scan, once: the function's own statements, as auto_explain sees them.
+  await db.query("load 'auto_explain'");
+  await db.query(
+    "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice; set auto_explain.log_analyze = on",
+  );
+  const plans: string[] = [];
+  const onNotice = (notice: { message?: string }) => {
+    if (notice.message?.includes("search_hits") || notice.message?.includes("Bitmap")) plans.push(notice.message);
+  };
+  db.on("notice", onNotice);
+  await db.query("select set_config('request.jwt.claims', $1, false)", [JSON.stringify({ sub: memberId, role: "authenticated" })]);
+  await db.query("set role authenticated");
+  await db.query("select * from public.search_content('bass', 20)");
+  await db.query("reset role");
+  await db.query("set auto_explain.log_min_duration = -1");
+  db.off("notice", onNotice);
+  const plan = plans.find((p) => p.includes("moments_search_idx")) ?? plans.at(-1) ?? "(no plan)";
+  console.log(`\nThe plan of a search for "bass" (private.search_hits, as auto_explain logged it):\n${plan}`);
+  console.log(`  uses the GIN indexes: ${plan.includes("moments_search_idx") && plan.includes("posts_search_idx") ? "yes" : "NO"}`);
+
+  console.log(
+    `\nSearch: POST /rest/v1/rpc/search_content (20 a page) over ${searchComments.toLocaleString("en")} comments in public rooms, ${runs} sequential requests each, member and signed out interleaved:`,
+  );
+  for (const [name, query] of Object.entries(queries)) {
+    for (let i = 0; i < 20; i++) for (const headers of Object.values(callers)) await once(headers, query);
+    const times = { member: [] as number[], anonymous: [] as number[] };
+    for (let i = 0; i < runs; i++) {
+      times.member.push(await once(callers.member, query));
+      times.anonymous.push(await once(callers.anonymous, query));
+    }
+    console.log(`  ${name}:`);
+    for (const [who, list] of Object.entries(times)) {
+      const p99 = percentile(list, 99);
+      console.log(
+        `    ${who.padEnd(17)} p50 ${percentile(list, 50).toFixed(2)} ms   p99 ${p99.toFixed(2)} ms   (goal p99 < 25 ms: ${p99 < 25 ? "met" : "NOT met"})`,
+      );
+    }
+  }
+}
+
 const db = new pg.Client({ connectionString: dbUrl(config) });
 await db.connect();
 try {
-  const fixture = await seed(db);
   const parts = process.argv.slice(2);
-  if (!parts.length || parts.includes("pages")) await benchPages(db, fixture);
-  if (!parts.length || parts.includes("channel")) await benchChannel(db, fixture);
+  const fixture = parts.length && !parts.includes("pages") && !parts.includes("channel") ? null : await seed(db);
+  if (fixture && (!parts.length || parts.includes("pages"))) await benchPages(db, fixture);
+  if (fixture && (!parts.length || parts.includes("channel"))) await benchChannel(db, fixture);
+  if (!parts.length || parts.includes("search")) await benchSearch(db);
 } finally {
   await db.end();
 }
