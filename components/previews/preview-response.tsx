@@ -1,7 +1,7 @@
 import { ImageResponse } from "next/og";
 import type { Preview } from "@/lib/previews/card";
 import { previewImageSize } from "@/lib/previews/metadata";
-import { fetchPicture } from "@/lib/previews/pictures";
+import { firstPicture } from "@/lib/previews/pictures";
 import { PreviewImage } from "./preview-image";
 
 /**
@@ -26,6 +26,6 @@ export async function previewImageResponse(preview: Preview | null, request: Req
     "x-content-type-options": "nosniff",
   };
   if (request.headers.get("if-none-match")?.includes(headers.etag)) return new Response(null, { status: 304, headers });
-  const picture = await fetchPicture(preview.card.picture);
+  const picture = await firstPicture(preview.card.pictures);
   return new ImageResponse(<PreviewImage card={preview.card} picture={picture} />, { ...previewImageSize, headers });
 }

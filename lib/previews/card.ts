@@ -19,8 +19,8 @@ export interface PreviewCard {
   at: string | null;
   /** One quiet line: a room's description, a post's author, a comment's author. */
   detail: string | null;
-  /** A picture to show beside or behind the words (an allow-listed thumbnail or the room's cover); fetched at render time. */
-  picture: string | null;
+  /** Pictures to show beside the words, the first that loads: an allow-listed thumbnail, then the room's cover; fetched at render time. */
+  pictures: string[];
 }
 
 /** Everything a page's metadata and its picture need. */
@@ -74,9 +74,11 @@ function finish(card: PreviewCard, meta: Omit<Preview, "card" | "version">): Pre
   return {
     card,
     ...meta,
-    version: contentVersion([card.kind, card.room, card.title, card.quote, card.at, card.detail, card.picture]),
+    version: contentVersion([card.kind, card.room, card.title, card.quote, card.at, card.detail, ...card.pictures]),
   };
 }
+
+const listed = (...urls: (string | null)[]) => urls.filter((url): url is string => url !== null);
 
 const drawn = (text: string | null | undefined, max: number) => {
   const words = text ? clip(drawableText(text), max) : "";
@@ -96,7 +98,7 @@ export function roomPreview(room: RoomFacts, path = `/r/${room.slug}`): Preview 
         quote: drawn(room.gate, limits.detail),
         at: null,
         detail: null,
-        picture: room.cover,
+        pictures: listed(room.cover),
       },
       {
         title: `${clip(oneLine(room.name), limits.title)} · ${membersOnlyWords}`,
@@ -109,7 +111,7 @@ export function roomPreview(room: RoomFacts, path = `/r/${room.slug}`): Preview 
   }
   const about = oneLine(room.description);
   return finish(
-    { kind: "room", room: name, title: name, quote: null, at: null, detail: drawn(about, limits.detail), picture: room.cover },
+    { kind: "room", room: name, title: name, quote: null, at: null, detail: drawn(about, limits.detail), pictures: listed(room.cover) },
     {
       title: clip(oneLine(room.name), limits.title),
       description: clip(about || "A room on Cuepoint: share music and video and talk about the moments in them.", limits.description),
@@ -133,7 +135,7 @@ export function postPreview(room: RoomFacts, post: PostFacts): Preview {
       quote: null,
       at: null,
       detail: drawn(by, limits.detail),
-      picture: post.thumbnail ?? room.cover,
+      pictures: listed(post.thumbnail, room.cover),
     },
     {
       title: clip(oneLine(post.title), limits.title),
@@ -153,7 +155,9 @@ export function momentPreview(room: RoomFacts, post: PostFacts, moment: MomentFa
   const at = moment.atSeconds === null ? null : formatMomentTime(moment.atSeconds);
   const words = oneLine(moment.body);
   const who = moment.author ? oneLine(moment.author) : "Someone";
-  const where = at ? `at ${at} of “${oneLine(post.title)}”` : `on “${oneLine(post.title)}”`;
+  const lead = `${who} ${at ? `at ${at} of` : "on"}`;
+  // The post's title is clipped inside its quotes, so they stay paired.
+  const heading = `${lead} “${clip(oneLine(post.title), Math.max(24, limits.title - Array.from(lead).length - 3))}”`;
   return finish(
     {
       kind: "moment",
@@ -163,10 +167,10 @@ export function momentPreview(room: RoomFacts, post: PostFacts, moment: MomentFa
       quote: drawn(words, limits.quote) ?? "…",
       at,
       detail: drawn(who, limits.detail),
-      picture: post.thumbnail ?? room.cover,
+      pictures: listed(post.thumbnail, room.cover),
     },
     {
-      title: clip(`${who} ${where}`, limits.title),
+      title: heading,
       description: clip(`“${words}” — in ${oneLine(room.name)} on Cuepoint`, limits.description),
       path: `/m/${moment.id}`,
       imagePath: `/og/m/${moment.id}`,

@@ -60,3 +60,12 @@ export async function fetchPicture(url: string | null, { timeoutMs = 1_500 }: { 
     return null;
   }
 }
+
+/** The first of `urls` that loads (a thumbnail, then the cover), or null: tried one after another. */
+export async function firstPicture(urls: readonly string[]): Promise<string | null> {
+  for (const url of urls) {
+    const picture = await fetchPicture(url);
+    if (picture) return picture;
+  }
+  return null;
+}

@@ -128,7 +128,7 @@ describe("what a preview says", () => {
       kind: "room",
       title: "Night Owls",
       detail: "Late sets and long talks",
-      picture: "https://x.supabase.co/cover.png",
+      pictures: ["https://x.supabase.co/cover.png"],
     });
   });
 
@@ -147,10 +147,15 @@ describe("what a preview says", () => {
       room: "Night Owls",
       title: "Side B, all of it",
       detail: "Shared by Ada",
-      picture: post.thumbnail,
+      pictures: [post.thumbnail],
     });
     expect(preview.imagePath).toBe(`/og/r/night-owls/p/${post.id}`);
-    expect(postPreview(room, { ...post, thumbnail: null }).card.picture).toBeNull();
+    expect(postPreview(room, { ...post, thumbnail: null }).card.pictures).toEqual([]);
+    // The thumbnail first, then the room's cover when the thumbnail does not load.
+    expect(postPreview({ ...room, cover: "https://x.supabase.co/c.png" }, post).card.pictures).toEqual([
+      post.thumbnail,
+      "https://x.supabase.co/c.png",
+    ]);
   });
 
   test("a comment: its words, time and author, its own address; the tags keep the emoji, the picture leaves it out", () => {
@@ -160,6 +165,10 @@ describe("what a preview says", () => {
     expect(preview.description).toBe("“The drop 🔥 here” — in Night Owls on Cuepoint");
     expect(preview).toMatchObject({ path: `/m/${moment.id}`, imagePath: `/og/m/${moment.id}` });
     expect(momentPreview(room, post, { ...moment, atSeconds: null }).title).toBe("Grace on “Side B, all of it”");
+    // A long title is clipped inside its quotes.
+    const long = momentPreview(room, { ...post, title: "A very long title ".repeat(8) }, moment).title;
+    expect(long).toMatch(/^Grace at 1:42 of “A very long title .+…”$/);
+    expect(Array.from(long).length).toBeLessThanOrEqual(70);
     expect(momentPreview(room, post, { ...moment, body: "🔥🔥" }).card.quote).toBe("…");
   });
 

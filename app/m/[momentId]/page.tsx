@@ -1,13 +1,19 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
+import { SignInFirst } from "@/components/previews/sign-in-first";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { momentDestination } from "@/lib/notifications/moment-link";
 import { markOpenedNotification } from "@/lib/notifications/queries";
+import { previewMetadata } from "@/lib/previews/metadata";
+import { momentPagePreview } from "@/lib/previews/queries";
 import { createClient } from "@/lib/supabase/server";
 
-export const metadata: Metadata = { title: "Comment" };
-
 type Props = { params: Promise<{ momentId: string }>; searchParams: Promise<{ n?: string | string[] }> };
+
+/** The link preview: the comment as a visitor sees it (a gated room's: the room alone), whoever asks. */
+export async function generateMetadata({ params }: Pick<Props, "params">): Promise<Metadata> {
+  return { title: "Comment", ...(await previewMetadata(await momentPagePreview((await params).momentId))) };
+}
 
 /**
  * A comment's own address (notifications link here): it leads to the comment's post, at its time,
@@ -26,7 +32,9 @@ export default async function MomentPage({ params, searchParams }: Props) {
   // Signed out: a comment they may not read, or a notification to mark, needs them signed in first.
   if (!user && (destination.kind === "post" || notification)) {
     const here = `/m/${momentId}${notification ? `?n=${encodeURIComponent(notification)}` : ""}`;
-    redirect(`/login?next=${encodeURIComponent(here)}`);
+    // A page that moves on at once rather than an HTTP redirect: link-preview bots (never signed in)
+    // read this page's preview — the room's name and "Members only" — instead of the sign-in page's.
+    return <SignInFirst href={`/login?next=${encodeURIComponent(here)}`} what="this comment" />;
   }
   if (user && notification) await markOpenedNotification(supabase, notification);
   redirect(destination.href);
