@@ -324,8 +324,10 @@ describe("managing passkeys", () => {
     expect(again.error).toMatchObject({ status: 404, code: "validation_failed" });
   });
 
-  test("[auth.passkey] enabled = false answers passkey_disabled on every route", async () => {
+  test("[auth.passkey] enabled = false answers passkey_disabled on every route, and /settings says so", async () => {
     const off = await authServerWith({ passkey: { enabled: false }, webauthn });
+    expect((await off.fetch("/settings")).body).toMatchObject({ passkeys_enabled: false });
+    expect((await server.fetch("/settings")).body).toMatchObject({ passkeys_enabled: true });
     for (const [method, path] of [
       ["POST", "/passkeys/authentication/options"],
       ["POST", "/passkeys/registration/options"],

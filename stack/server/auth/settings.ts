@@ -342,5 +342,6 @@ export function publicSettings(settings: AuthSettings): Record<string, unknown> 
     phone_autoconfirm: !settings.sms.enableConfirmations,
     sms_provider: "twilio",
     saml_enabled: false,
+    passkeys_enabled: settings.passkeyEnabled,
   };
 }
