@@ -171,7 +171,8 @@ export function momentPreview(room: RoomFacts, post: PostFacts, moment: MomentFa
     },
     {
       title: heading,
-      description: clip(`“${words}” — in ${oneLine(room.name)} on Cuepoint`, limits.description),
+      // The words are clipped inside their quotes, so the room is always named.
+      description: clip(`“${clip(words, limits.quote)}” — in ${oneLine(room.name)} on Cuepoint`, limits.description),
       path: `/m/${moment.id}`,
       imagePath: `/og/m/${moment.id}`,
       alt: `${who}'s comment${at ? ` at ${at}` : ""} on ${post.title}, in ${room.name} on Cuepoint: ${clip(words, limits.quote)}`,

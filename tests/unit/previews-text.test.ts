@@ -177,6 +177,7 @@ describe("what a preview says", () => {
     expect(Array.from(long.card.quote!).length).toBeLessThanOrEqual(140);
     expect(long.card.quote!.endsWith("…")).toBe(true);
     expect(Array.from(long.description).length).toBeLessThanOrEqual(200);
+    expect(long.description).toMatch(/^“word word .+…” — in Night Owls on Cuepoint$/);
     expect(Array.from(long.title).length).toBeLessThanOrEqual(70);
   });
 
