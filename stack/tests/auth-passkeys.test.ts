@@ -324,6 +324,19 @@ describe("managing passkeys", () => {
     expect(again.error).toMatchObject({ status: 404, code: "validation_failed" });
   });
 
+  test("a soft-deleted user's passkeys are deleted with them and sign nobody in", async () => {
+    const person = await registered("pk-soft-deleted");
+    const adminClient = createClient(server.url, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    expect((await adminClient.auth.admin.deleteUser(person.id, true)).error).toBeNull();
+    expect(await sql("select 1 from auth.webauthn_credentials where user_id = $1", [person.id])).toEqual([]);
+    const { supabase, challengeId, options } = await startSignIn();
+    const { error } = await supabase.auth.passkey.verifyAuthentication({
+      challengeId,
+      credential: person.credential.get(options, { origin }).toJSON(),
+    });
+    expect(error).toMatchObject({ status: 400, code: "webauthn_verification_failed" });
+  });
+
   test("[auth.passkey] enabled = false answers passkey_disabled on every route, and /settings says so", async () => {
     const off = await authServerWith({ passkey: { enabled: false }, webauthn });
     expect((await off.fetch("/settings")).body).toMatchObject({ passkeys_enabled: false });

@@ -171,6 +171,9 @@ export async function deleteUser(svc: AuthService, req: IncomingMessage, id: str
         [target.id],
       );
       await db.query("delete from auth.identities where user_id = $1", [target.id]);
+      // GoTrue hard-deletes a soft-deleted user's factors and passkeys.
+      await db.query("delete from auth.mfa_factors where user_id = $1", [target.id]);
+      await db.query("delete from auth.webauthn_credentials where user_id = $1", [target.id]);
       await db.query("delete from auth.sessions where user_id = $1", [target.id]);
     } else {
       await db.query("delete from auth.users where id = $1", [target.id]);
