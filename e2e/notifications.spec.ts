@@ -7,7 +7,8 @@ import { createConfirmedUser, profileOf } from "./support/users";
 // supabase-js, as her own page would); Ada's open page's bell counts up without a reload; the list
 // on /notifications says who did what, opening the reply lands on the post at the comment, and
 // "Mark all read" empties the bell. A comment in a room someone cannot read leads them, through
-// /m/, to the same members-only page any non-member of that room gets.
+// /m/, to the same members-only page any non-member of that room gets (a link naming the notification,
+// `/m/<id>?n=<notification id>`, marks it read). Every room kind reads as words; older pages add below.
 
 const bell = (page: Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Notifications/ });
 const list = (page: Page) => page.getByRole("list", { name: "Notifications", exact: true });
