@@ -4,12 +4,14 @@ import { LiveNow } from "@/components/home/live-now";
 import { TopMoments } from "@/components/home/top-moments";
 import { YourRooms } from "@/components/home/your-rooms";
 import { RoomCard } from "@/components/rooms/room-card";
+import { FoundItems } from "@/components/search/found-items";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { linkClasses } from "@/components/ui/link";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getLiveNow, getMyRooms, getTopMoments } from "@/lib/home/queries";
 import { listRooms } from "@/lib/rooms/queries";
+import { searchContent } from "@/lib/search/queries";
 import { createClient } from "@/lib/supabase/server";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -26,11 +28,13 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
   const params = await searchParams;
   const search = first(params.q).slice(0, 80);
   const cursor = first(params.cursor);
+  const foundCursor = first(params.after);
   const [user, supabase] = await Promise.all([getCurrentUser(), createClient()]);
   const searching = search.trim() !== "";
   const directoryOnly = searching || cursor !== "";
-  const [result, myRooms, live, moments] = await Promise.all([
+  const [result, found, myRooms, live, moments] = await Promise.all([
     listRooms(supabase, { search, cursor }),
+    searching && !cursor ? searchContent(supabase, search, { cursor: foundCursor }) : null,
     user && !directoryOnly ? getMyRooms(supabase) : null,
     directoryOnly ? null : getLiveNow(supabase),
     user || directoryOnly ? null : getTopMoments(supabase),
@@ -110,14 +114,14 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
 
         <form role="search" action="/" method="get" className="flex flex-wrap gap-2" aria-label="Search rooms">
           <label htmlFor="room-search" className="sr-only">
-            Search rooms by name
+            Search rooms, posts and comments
           </label>
           <input
             id="room-search"
             name="q"
             type="search"
             defaultValue={search}
-            placeholder="Search rooms by name"
+            placeholder="Search rooms, posts and comments"
             maxLength={80}
             className="min-w-0 flex-1 rounded-lg border border-line bg-raised px-3 py-2 text-base text-ink placeholder:text-muted/70"
           />
@@ -164,6 +168,35 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
           </nav>
         ) : null}
       </section>
+
+      {found ? (
+        <section aria-labelledby="found" className="flex scroll-mt-4 flex-col gap-4">
+          <div>
+            <h2 id="found" className="text-2xl font-semibold tracking-tight">
+              Posts and comments
+            </h2>
+            <p className="text-sm text-muted">Best matches first, from the rooms you can read.</p>
+          </div>
+          {found.ok ? <FoundItems items={found.data.items} search={search.trim()} /> : <Alert tone="error">{found.error}</Alert>}
+          {found.ok && (found.data.nextCursor || foundCursor) ? (
+            <nav aria-label="More posts and comments" className="flex flex-wrap gap-3">
+              {foundCursor ? (
+                <Link href={`/?${new URLSearchParams({ q: search })}#found`} className={buttonClasses("ghost")}>
+                  Best matches
+                </Link>
+              ) : null}
+              {found.data.nextCursor ? (
+                <Link
+                  href={`/?${new URLSearchParams({ q: search, after: found.data.nextCursor })}#found`}
+                  className={buttonClasses("secondary")}
+                >
+                  More posts and comments
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </section>
+      ) : null}
     </main>
   );
 }

@@ -30,12 +30,12 @@ test("the header's search finds rooms from any page; on a phone it leads to the 
   await search.press("Enter");
   await expect(page).toHaveURL(/\/\?q=field\+recordings#rooms$/);
   await expect(page.getByText("Rooms whose name contains “field recordings”.")).toBeVisible();
-  await expect(page.getByRole("searchbox", { name: "Search rooms by name" })).toHaveValue("field recordings");
+  await expect(page.getByRole("searchbox", { name: "Search rooms, posts and comments" })).toHaveValue("field recordings");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(search).toBeHidden();
   await page.getByRole("banner").getByRole("link", { name: "Search rooms" }).click();
   await expect(page).toHaveURL(/\/#room-search$/);
-  await expect(page.getByRole("searchbox", { name: "Search rooms by name" })).toBeInViewport();
+  await expect(page.getByRole("searchbox", { name: "Search rooms, posts and comments" })).toBeInViewport();
   expect(errors).toEqual([]);
 });

@@ -36,7 +36,7 @@ test("without JavaScript: create an open room (address from the name), a bad nam
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 
   await page.goto("/");
-  await page.getByRole("searchbox", { name: "Search rooms by name" }).fill(`corner ${id}`);
+  await page.getByRole("searchbox", { name: "Search rooms, posts and comments" }).fill(`corner ${id}`);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\?q=corner/);
   await expect(page.getByRole("article")).toHaveCount(1);
