@@ -2,7 +2,7 @@
 // subset of CSS with flexbox only: every element with children says `display: flex`). Big type and
 // few words, in the site's colours: a dark warm base, the violet accent, the picture on the right.
 import type { PreviewCard } from "@/lib/previews/card";
-import { fittingSize } from "@/lib/previews/text";
+import { fitText } from "@/lib/previews/text";
 
 const colors = {
   base: "#1c1917",
@@ -16,7 +16,8 @@ const colors = {
 
 const width = 1200;
 const height = 630;
-const pictureWidth = 460;
+/** The picture's width beside the words: a comment's words get more of the card. */
+const pictureWidths = { room: 460, post: 460, "members-only": 460, moment: 320 } as const;
 const pad = 64;
 
 function Mark() {
@@ -57,9 +58,36 @@ function Pill({ children }: { children: string }) {
 
 const clamp = (lines: number) => ({ display: "block", lineClamp: lines, overflow: "hidden" }) as const;
 
+/**
+ * Words in the largest of `sizes` that holds them in `lines` lines of `width`, clipped at a word when
+ * none does (the renderer's own clamp is only a backstop: it cuts mid-word). `quoted` wraps them in
+ * quote marks after clipping, so the closing one always shows.
+ */
+function Words({
+  text,
+  width,
+  lines,
+  sizes,
+  color,
+  lineHeight = 1.2,
+  quoted = false,
+}: {
+  text: string;
+  width: number;
+  lines: number;
+  sizes: readonly number[];
+  color: string;
+  lineHeight?: number;
+  quoted?: boolean;
+}) {
+  const fitted = fitText(text, { width, lines, sizes, extra: quoted ? 2 : 0 });
+  return <div style={{ ...clamp(lines), fontSize: fitted.size, lineHeight, color }}>{quoted ? `“${fitted.text}”` : fitted.text}</div>;
+}
+
 /** The card's words and picture; `picture` is a data: URL already fetched (or null). */
 export function PreviewImage({ card, picture }: { card: PreviewCard; picture: string | null }) {
-  const textWidth = (picture ? width - pictureWidth : width) - pad * 2;
+  const pictureWidth = picture ? pictureWidths[card.kind] : 0;
+  const textWidth = width - pictureWidth - pad * 2;
   const header = (
     <div style={{ display: "flex", alignItems: "center", gap: 18, fontSize: 30, color: colors.muted }}>
       <Mark />
@@ -67,7 +95,7 @@ export function PreviewImage({ card, picture }: { card: PreviewCard; picture: st
       {card.kind === "room" || card.kind === "members-only" ? null : (
         <div style={{ display: "flex", gap: 18 }}>
           <div style={{ display: "flex" }}>·</div>
-          <div style={{ ...clamp(1), maxWidth: textWidth - 260 }}>{card.room}</div>
+          <Words text={card.room} width={textWidth - 260} lines={1} sizes={[30]} color={colors.muted} />
         </div>
       )}
     </div>
@@ -75,63 +103,33 @@ export function PreviewImage({ card, picture }: { card: PreviewCard; picture: st
 
   let body;
   if (card.kind === "moment") {
-    const quote = `“${card.quote ?? ""}”`;
     body = (
       <div style={{ display: "flex", flexDirection: "column", gap: 26 }}>
         <div style={{ display: "flex", alignItems: "center", gap: 18 }}>
           {card.at ? <Pill>{`at ${card.at}`}</Pill> : null}
-          <div style={{ ...clamp(1), fontSize: 32, color: colors.muted, maxWidth: textWidth - (card.at ? 220 : 0) }}>
-            {card.detail ?? "Someone"}
-          </div>
+          <Words text={card.detail ?? "Someone"} width={textWidth - (card.at ? 220 : 0)} lines={1} sizes={[32]} color={colors.muted} />
         </div>
-        <div
-          style={{
-            ...clamp(4),
-            fontSize: fittingSize(quote, { width: textWidth, lines: 4, sizes: [64, 56, 48, 42] }),
-            lineHeight: 1.2,
-            color: colors.ink,
-          }}
-        >
-          {quote}
-        </div>
-        <div style={{ ...clamp(1), fontSize: 32, color: colors.accent }}>{`on ${card.title}`}</div>
+        <Words text={card.quote ?? ""} quoted width={textWidth} lines={4} sizes={[64, 56, 48, 42]} color={colors.ink} />
+        <Words text={`on ${card.title}`} width={textWidth} lines={1} sizes={[32]} color={colors.accent} />
       </div>
     );
   } else if (card.kind === "members-only") {
     body = (
       <div style={{ display: "flex", flexDirection: "column", gap: 28 }}>
-        <div
-          style={{
-            ...clamp(2),
-            fontSize: fittingSize(card.title, { width: textWidth, lines: 2, sizes: [84, 72, 60] }),
-            lineHeight: 1.1,
-            color: colors.ink,
-          }}
-        >
-          {card.title}
-        </div>
+        <Words text={card.title} width={textWidth} lines={2} sizes={[84, 72, 60]} color={colors.ink} lineHeight={1.1} />
         <div style={{ display: "flex", alignItems: "center", gap: 16 }}>
           <Lock />
           <div style={{ display: "flex", fontSize: 40, color: colors.accent }}>Members only</div>
         </div>
-        {card.quote ? <div style={{ ...clamp(2), fontSize: 32, lineHeight: 1.3, color: colors.muted }}>{card.quote}</div> : null}
+        {card.quote ? <Words text={card.quote} width={textWidth} lines={2} sizes={[32]} color={colors.muted} lineHeight={1.3} /> : null}
       </div>
     );
   } else {
     body = (
       <div style={{ display: "flex", flexDirection: "column", gap: 24 }}>
         {card.kind === "room" ? <div style={{ display: "flex", fontSize: 30, color: colors.accent }}>Room · open to all</div> : null}
-        <div
-          style={{
-            ...clamp(3),
-            fontSize: fittingSize(card.title, { width: textWidth, lines: 3, sizes: [84, 72, 64, 56] }),
-            lineHeight: 1.1,
-            color: colors.ink,
-          }}
-        >
-          {card.title}
-        </div>
-        {card.detail ? <div style={{ ...clamp(2), fontSize: 32, lineHeight: 1.3, color: colors.muted }}>{card.detail}</div> : null}
+        <Words text={card.title} width={textWidth} lines={3} sizes={[84, 72, 64, 56]} color={colors.ink} lineHeight={1.1} />
+        {card.detail ? <Words text={card.detail} width={textWidth} lines={2} sizes={[32]} color={colors.muted} lineHeight={1.3} /> : null}
       </div>
     );
   }
@@ -143,7 +141,7 @@ export function PreviewImage({ card, picture }: { card: PreviewCard; picture: st
           display: "flex",
           flexDirection: "column",
           justifyContent: "space-between",
-          width: picture ? width - pictureWidth : width,
+          width: width - pictureWidth,
           height,
           padding: pad,
           borderLeft: `12px solid ${colors.brand}`,

@@ -39,17 +39,24 @@ export function clip(text: string, max: number): string {
   return `${cut.replace(/[\s,;:.\-–—]+$/u, "")}…`;
 }
 
+/** Average advance of the picture font's letters, in em (Geist measures about 0.5; a little more for safety). */
+const letterEm = 0.55;
+
 /**
- * Type size for a title that has to fit `lines` lines of `width` pixels: the largest of `sizes`
- * (descending) at which the text, at about 0.55 em per character, needs no more lines than that.
+ * Type for words that must fit `lines` lines of `width` pixels: the largest of `sizes` (descending)
+ * at which they fit, at about 0.55 em a letter (and, past one line, a tenth lost to breaking at
+ * words). Words that do not fit even at the smallest size are clipped to what it holds, so the
+ * renderer never has to cut them mid-word. `extra` letters (quote marks) are kept room for.
  */
-export function fittingSize(text: string, { width, lines, sizes }: { width: number; lines: number; sizes: readonly number[] }): number {
+export function fitText(
+  text: string,
+  { width, lines, sizes, extra = 0 }: { width: number; lines: number; sizes: readonly number[]; extra?: number },
+): { size: number; text: string } {
+  const capacity = (size: number) => Math.floor(Math.floor(width / (size * letterEm)) * lines * (lines > 1 ? 0.9 : 1)) - extra;
   const length = Array.from(text).length;
-  for (const size of sizes) {
-    const perLine = Math.floor(width / (size * 0.55));
-    if (Math.ceil(length / Math.max(1, perLine)) <= lines) return size;
-  }
-  return sizes[sizes.length - 1];
+  for (const size of sizes) if (length <= capacity(size)) return { size, text };
+  const smallest = sizes[sizes.length - 1];
+  return { size: smallest, text: clip(text, Math.max(1, capacity(smallest))) };
 }
 
 /** A short, stable name for some content (FNV-1a, base 36): the same words give the same name, any change another. */

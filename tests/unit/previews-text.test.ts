@@ -4,7 +4,7 @@ import { momentPreview, postPreview, roomPreview, type RoomFacts } from "@/lib/p
 import { fontHas, fontRanges } from "@/lib/previews/font-coverage";
 import { previewTags } from "@/lib/previews/metadata";
 import { allowedThumbnail, sniffImageType } from "@/lib/previews/pictures";
-import { clip, contentVersion, drawableText, fittingSize, oneLine } from "@/lib/previews/text";
+import { clip, contentVersion, drawableText, fitText, oneLine } from "@/lib/previews/text";
 
 /** The code points a TrueType font maps (its cmap's format 4 and 12 subtables). */
 function fontCodePoints(path: string): Set<number> {
@@ -95,10 +95,23 @@ describe("clipping", () => {
 
 describe("type that fits", () => {
   const box = { width: 1000, lines: 2, sizes: [84, 72, 60] as const };
-  test("short titles get the biggest size, long ones step down, the longest get the smallest", () => {
-    expect(fittingSize("Late Night Synths", box)).toBe(84);
-    expect(fittingSize("A".repeat(50), box)).toBe(72);
-    expect(fittingSize("A".repeat(500), box)).toBe(60);
+  test("short titles get the biggest size, longer ones step down, whole", () => {
+    expect(fitText("Late Night Synths", box)).toEqual({ size: 84, text: "Late Night Synths" });
+    expect(fitText("word ".repeat(8).trim(), box)).toEqual({ size: 72, text: "word ".repeat(8).trim() });
+  });
+
+  test("words that do not fit at the smallest size are clipped at a word to what it holds", () => {
+    const fitted = fitText("word ".repeat(100).trim(), box);
+    expect(fitted.size).toBe(60);
+    // 1000 px at 60 px × 0.55 a letter: 30 letters a line, two lines less a tenth for breaking at words.
+    expect(Array.from(fitted.text).length).toBeLessThanOrEqual(54);
+    expect(fitted.text).toMatch(/^(word )+word…$/);
+  });
+
+  test("room is kept for quote marks", () => {
+    const one = { width: 330, lines: 1, sizes: [20] };
+    expect(fitText("a".repeat(30), one).text).toBe("a".repeat(30));
+    expect(fitText("a".repeat(30), { ...one, extra: 2 }).text).toBe(`${"a".repeat(27)}…`);
   });
 });
 
