@@ -10,7 +10,7 @@ import { PreviewImage } from "./preview-image";
  * old version (the words changed, or the room became members-only) the current picture is sent,
  * kept five minutes only.
  */
-export function previewCacheControl(current: boolean): string {
+function previewCacheControl(current: boolean): string {
   return current ? "public, max-age=3600, stale-while-revalidate=86400" : "public, max-age=300, stale-while-revalidate=60";
 }
 

@@ -4,7 +4,7 @@
 import { formatMomentTime } from "@/lib/moments/time";
 import { clip, contentVersion, drawableText, oneLine } from "./text";
 
-export type PreviewKind = "room" | "post" | "moment" | "members-only";
+type PreviewKind = "room" | "post" | "moment" | "members-only";
 
 /** What the picture shows; every text is already clipped and drawable by its font. */
 export interface PreviewCard {
@@ -68,7 +68,7 @@ export interface MomentFacts {
 /** The words' sizes: what chats show of og:description, and what the picture has room for. */
 const limits = { title: 70, pictureTitle: 80, room: 40, quote: 140, detail: 90, description: 200 } as const;
 
-export const membersOnlyWords = "Members only";
+const membersOnlyWords = "Members only";
 
 function finish(card: PreviewCard, meta: Omit<Preview, "card" | "version">): Preview {
   return {

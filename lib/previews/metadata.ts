@@ -7,10 +7,10 @@ import type { Preview } from "./card";
 /** The preview picture's size: what Open Graph consumers and X's large card expect. */
 export const previewImageSize = { width: 1200, height: 630 } as const;
 
-export const siteName = "Cuepoint";
+const siteName = "Cuepoint";
 
 /** The picture's address: its route with the content's version, so a change of words is a new URL (and a cached copy is never stale). */
-export function previewImageUrl(origin: string, preview: Preview): string {
+function previewImageUrl(origin: string, preview: Preview): string {
   return `${origin}${preview.imagePath}?v=${preview.version}`;
 }
 
@@ -36,7 +36,7 @@ export function previewTags(preview: Preview, origin: string): Pick<Metadata, "o
 }
 
 /** This request's origin (as the oEmbed discovery link names it), falling back to the configured site URL. */
-export async function siteOrigin(): Promise<string> {
+async function siteOrigin(): Promise<string> {
   return requestOrigin(await headers(), publicEnv().siteUrl);
 }
 

@@ -46,7 +46,7 @@ const maxBytes = 4 * 1024 * 1024;
  * The picture at `url` as a data: URL for the renderer, or null. Only allow-listed thumbnail hosts
  * and this project's Storage are asked; each gets `timeoutMs` in all.
  */
-export async function fetchPicture(url: string | null, { timeoutMs = 1_500 }: { timeoutMs?: number } = {}): Promise<string | null> {
+async function fetchPicture(url: string | null, { timeoutMs = 1_500 }: { timeoutMs?: number } = {}): Promise<string | null> {
   if (!url || !(allowedThumbnail(url) || isStorageUrl(url))) return null;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "error", headers: { accept: "image/*" } });
