@@ -19,11 +19,13 @@ import { loadMomentSchemas } from "@/lib/moments/schemas";
 import { ReportButton } from "@/components/moderation/report-button";
 import { MentionText } from "@/components/mentions/mention-text";
 import { useMoments } from "./moments-context";
-import { authorName } from "./names";
+import { authorName, excerpt } from "./names";
 import { lazyComponent } from "@/components/lazy";
 
 // The reply form loads when a person first opens one (it carries the @ field and the reply action).
 const ReplyComposer = lazyComponent(() => import("./reply-composer").then((module) => module.ReplyComposer));
+// Loaded on the first "Share" (the same chunk as the player's share panel).
+const SharePanel = lazyComponent(() => import("./share-panel").then((module) => module.SharePanel));
 
 const offline = "We couldn't reach the server — check your connection and try again.";
 
@@ -225,9 +227,33 @@ function Byline({ moment }: { moment: Moment }) {
   );
 }
 
+/** "Share" on a comment or a reply: its /m/<id> link, in a panel under the card. */
+function useShareMoment(moment: Moment) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  const trigger = (
+    <button
+      ref={button}
+      type="button"
+      className={buttonClasses("ghost", "min-h-11 py-1")}
+      aria-expanded={open}
+      onClick={() => (open ? close() : setOpen(true))}
+    >
+      Share
+    </button>
+  );
+  const panel = open ? <SharePanel target={{ kind: "moment", momentId: moment.id }} title={excerpt(moment.body)} onClose={close} /> : null;
+  return { trigger, panel };
+}
+
 /** A comment's or a reply's own card: byline, words (with @names linked), reactions and actions. */
 function MomentCard({ moment, children }: { moment: Moment; children?: React.ReactNode }) {
   const [editing, setEditing] = useState(false);
+  const share = useShareMoment(moment);
   return (
     <>
       <Byline moment={moment} />
@@ -243,9 +269,11 @@ function MomentCard({ moment, children }: { moment: Moment; children?: React.Rea
         <Reactions moment={moment} />
         <div className="flex flex-wrap items-center gap-1">
           {editing ? null : children}
+          {editing ? null : share.trigger}
           <MomentActions moment={moment} editing={editing} onEdit={() => setEditing(true)} />
         </div>
       </div>
+      {share.panel}
     </>
   );
 }

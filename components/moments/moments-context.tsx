@@ -44,7 +44,7 @@ interface MomentsContextValue {
   loadMore: () => Promise<void>;
   loading: boolean;
   loadError: string | null;
-  /** What the page's link asked for: start playback at `startAt`, bring `commentId` (a comment or reply) into view. */
+  /** What the page's link asked for: start playback at `startAt` (and stop at `endAt`: a clip), bring `commentId` (a comment or reply) into view. */
   target: PostTarget;
   /** The comment or reply the link pointed at, while it is highlighted (a few seconds). */
   flash: string | null;
@@ -56,6 +56,8 @@ interface MomentsContextValue {
 
 export interface PostTarget {
   startAt: number | null;
+  /** Where a clip ends (`&end=`); ignored unless after the start and within the media (lib/moments/clip.ts). */
+  endAt?: number | null;
   commentId: string | null;
 }
 

@@ -82,6 +82,7 @@ export function createPlaybackStore(knownDuration: number | null): PlaybackStore
         detach = () => {};
       };
       sync();
+      notify(); // what follows the element itself (a clip's stop) learns of it now
     },
     media: () => media,
     sought: () => sought,

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { cache } from "react";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
+import { PlayerBar } from "@/components/moments/player-bar";
 import { PostPlayer } from "@/components/posts/post-player";
 import { linkClasses } from "@/components/ui/link";
 import { embedPlayback, isAudioPost, publicPost } from "@/lib/embed/queries";
@@ -69,7 +70,7 @@ export default async function EmbedPostPage({ params, searchParams }: { params: 
         room={{ id: room.id, slug: room.slug, name: room.name, gated: false }}
         viewer={{ userId: null, canComment: false, canModerate: false }}
         initial={moments}
-        target={{ startAt: parseStartTime(query.t), commentId: null }}
+        target={{ startAt: parseStartTime(query.t), endAt: parseStartTime(query.end), commentId: null }}
       >
         {/* The player with its comments' timeline right under it, in the middle of whatever height the frame has;
             a video keeps its 16:9 within that height (the title lines and the timeline take the rest). */}
@@ -87,6 +88,7 @@ export default async function EmbedPostPage({ params, searchParams }: { params: 
               </p>
             )}
             <MomentTimeline />
+            <PlayerBar title={post.title} />
           </div>
         </div>
       </PostMoments>

@@ -9,6 +9,7 @@ import { MentionText } from "@/components/mentions/mention-text";
 import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
+import { PlayerBar } from "@/components/moments/player-bar";
 import { MembersOnly } from "@/components/posts/members-only";
 import { JoinInPlace } from "@/components/rooms/membership-join-in-place";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
@@ -128,10 +129,10 @@ export default async function PostPage({ params, searchParams }: { params: Param
   const profile = access.role ? user?.profile : null;
   const moments = firstPage.ok ? firstPage.data : { moments: [], next: null };
   const viewer = { userId, canComment: access.role !== null, canModerate: access.canManage };
-  // A link to a moment: `?t=1m42s` starts playback there, `?comment=<id>` brings that comment into view.
+  // A link to a moment: `?t=1m42s` starts playback there (`&end=2m10s`: a clip), `?comment=<id>` brings that comment into view.
   const query = await searchParams;
   const linkedComment = typeof query.comment === "string" && isUuid(query.comment) ? query.comment : null;
-  const target = { startAt: parseStartTime(query.t), commentId: linkedComment };
+  const target = { startAt: parseStartTime(query.t), endAt: parseStartTime(query.end), commentId: linkedComment };
   return (
     <main id="main" className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-10">
       {roomLink}
@@ -154,6 +155,7 @@ export default async function PostPage({ params, searchParams }: { params: Param
             <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>
           )}
           <MomentTimeline />
+          {src ? <PlayerBar share title={post.title} /> : null}
         </div>
         <div className="flex flex-col gap-2">
           <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{post.title}</h1>
