@@ -26,7 +26,7 @@ test("a profile lists the person's open rooms and what they made there — never
   const [adaClient, boClient] = await Promise.all([signedInClient(ada.email, ada.password), signedInClient(bo.email, bo.password)]);
 
   const open = await createRoomAs(boClient, "profile-open");
-  await addMember(open.id, ada.id);
+  await addMember(open.id, ada.id, "moderator");
   const gated = await createRoomAs(adaClient, "profile-gated", true);
   const secret = `members-only-${randomBytes(4).toString("hex")}`;
 
@@ -103,11 +103,13 @@ test("a profile lists the person's open rooms and what they made there — never
   await expect(rooms).toHaveCount(1);
   await expect(rooms.first()).toContainText(open.name);
   await expect(rooms.first()).toContainText("2 members");
+  await expect(rooms.first()).toContainText("Moderator");
 
   await expect(items(page)).toHaveCount(20);
   await expect(items(page).nth(0)).toContainText("Commented at 1:42 on Filter sweep");
   await expect(items(page).nth(0)).toContainText(`in ${open.name} · just now`);
-  await expect(items(page).nth(1)).toContainText("Posted");
+  await expect(items(page).nth(1)).toContainText("Posted · 1 comment");
+  await expect(items(page).nth(1)).toContainText("4:00");
   await expect(items(page).nth(1).getByRole("link", { name: "Filter sweep" })).toHaveAttribute("href", `/r/${open.slug}/p/${postId}`);
   await expectNothingGated(page, secret, gated.name);
 

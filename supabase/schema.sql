@@ -4409,7 +4409,7 @@ COMMENT ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id u
 -- Name: profile_activity(uuid, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20) RETURNS TABLE(kind text, id uuid, created_at timestamp with time zone, room_slug text, room_name text, post_id uuid, post_title text, body text, at_seconds double precision, is_reply boolean)
+CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone DEFAULT NULL::timestamp with time zone, before_id uuid DEFAULT NULL::uuid, page_size integer DEFAULT 20) RETURNS TABLE(kind text, id uuid, created_at timestamp with time zone, room_slug text, room_name text, post_id uuid, post_title text, body text, at_seconds double precision, is_reply boolean, media_kind text, embed jsonb, duration_seconds numeric, comment_count integer)
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
@@ -4420,7 +4420,8 @@ CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestam
   ),
   their_posts as (
     select 'post'::text as kind, p.id, p.created_at, r.slug, r.name, p.id as post_id, p.title,
-           null::text as body, null::double precision as at_seconds, false as is_reply
+           null::text as body, null::double precision as at_seconds, false as is_reply,
+           p.media_kind, p.embed, p.duration_seconds, coalesce(a.comment_count, 0) as comment_count
     from public.posts p
     join public.rooms r on r.id = p.room_id
     cross join bounds b
@@ -4433,7 +4434,8 @@ CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestam
   ),
   their_comments as (
     select 'comment'::text as kind, c.id, c.created_at, r.slug, r.name, p.id as post_id, p.title,
-           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply
+           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply,
+           null::text, null::jsonb, null::numeric, null::integer
     from public.moments c
     join public.posts p on p.id = c.post_id
     join public.rooms r on r.id = c.room_id
@@ -4459,7 +4461,7 @@ ALTER FUNCTION public.profile_activity(profile_id uuid, before_created timestamp
 -- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) IS 'A person''s posts and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
+COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer) IS 'A person''s posts (with their media''s details and comment count) and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
 
 --
 -- Name: profile_rooms(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4468,6 +4470,7 @@ COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created time
 CREATE FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer DEFAULT 50) RETURNS TABLE(room_id uuid, slug text, name text, description text, cover_path text, member_count integer, created_at timestamp with time zone, role text, joined_at timestamp with time zone, last_activity_at timestamp with time zone)
     LANGUAGE sql STABLE
     SET search_path TO ''
+    left join public.post_activity a on a.post_id = p.id
     AS $$
   select r.id, r.slug, r.name, r.description, r.cover_path, r.member_count, r.created_at,
          m.role, m.joined_at, a.last_activity_at

@@ -1618,10 +1618,14 @@ export type Database = {
         Returns: {
           at_seconds: number;
           body: string;
+          comment_count: number;
           created_at: string;
+          duration_seconds: number;
+          embed: Json;
           id: string;
           is_reply: boolean;
           kind: string;
+          media_kind: string;
           post_id: string;
           post_title: string;
           room_name: string;

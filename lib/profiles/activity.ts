@@ -1,6 +1,7 @@
 // A profile's list of what the person made — their posts and comments in public rooms — as the
 // page shows it: one shape for both kinds, where each leads, and the cursor for the next page.
 // Pure: no client, no React (tests/unit/profile-activity.test.ts).
+import { readStoredEmbed } from "@/lib/posts/stored-embed";
 import type { Database } from "@/types/database";
 
 type ActivityRow = Database["public"]["Functions"]["profile_activity"]["Returns"][number];
@@ -17,6 +18,13 @@ interface ActivityBase {
 
 export interface PostActivity extends ActivityBase {
   kind: "post";
+  /** The link's thumbnail (https, from its stored details), or null: an upload, or none given. */
+  thumbnailUrl: string | null;
+  /** An uploaded file rather than a link. */
+  upload: boolean;
+  /** The media's length in seconds, when known. */
+  durationSeconds: number | null;
+  commentCount: number;
 }
 
 export interface CommentActivity extends ActivityBase {
@@ -45,7 +53,17 @@ export function activityItem(row: ActivityRow): ActivityItem | null {
     room: { slug: row.room_slug, name: row.room_name },
     post: { id: row.post_id, title: row.post_title },
   };
-  if (row.kind === "post") return { kind: "post", ...base };
+  if (row.kind === "post") {
+    const duration = Number(row.duration_seconds);
+    return {
+      kind: "post",
+      ...base,
+      thumbnailUrl: readStoredEmbed(row.embed)?.thumbnail_url ?? null,
+      upload: row.media_kind === "upload",
+      durationSeconds: row.duration_seconds !== null && Number.isFinite(duration) && duration > 0 ? duration : null,
+      commentCount: typeof row.comment_count === "number" ? row.comment_count : 0,
+    };
+  }
   if (row.kind === "comment") {
     const atSeconds = typeof row.at_seconds === "number" && Number.isFinite(row.at_seconds) ? row.at_seconds : null;
     return { kind: "comment", ...base, body: row.body ?? "", atSeconds, isReply: row.is_reply === true };

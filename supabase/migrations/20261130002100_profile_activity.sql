@@ -63,7 +63,11 @@ returns table (
   post_title text,
   body text,
   at_seconds double precision,
-  is_reply boolean
+  is_reply boolean,
+  media_kind text,
+  embed jsonb,
+  duration_seconds numeric,
+  comment_count integer
 )
 language sql
 stable
@@ -77,9 +81,11 @@ as $$
   ),
   their_posts as (
     select 'post'::text as kind, p.id, p.created_at, r.slug, r.name, p.id as post_id, p.title,
-           null::text as body, null::double precision as at_seconds, false as is_reply
+           null::text as body, null::double precision as at_seconds, false as is_reply,
+           p.media_kind, p.embed, p.duration_seconds, coalesce(a.comment_count, 0) as comment_count
     from public.posts p
     join public.rooms r on r.id = p.room_id
+    left join public.post_activity a on a.post_id = p.id
     cross join bounds b
     where p.author_id = profile_activity.profile_id
       and r.visibility = 'public'
@@ -90,7 +96,8 @@ as $$
   ),
   their_comments as (
     select 'comment'::text as kind, c.id, c.created_at, r.slug, r.name, p.id as post_id, p.title,
-           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply
+           left(c.body, 280) as body, c.at_seconds, c.parent_id is not null as is_reply,
+           null::text, null::jsonb, null::numeric, null::integer
     from public.moments c
     join public.posts p on p.id = c.post_id
     join public.rooms r on r.id = c.room_id
@@ -110,6 +117,6 @@ as $$
   limit (select n from bounds);
 $$;
 
-comment on function public.profile_activity(uuid, timestamptz, uuid, integer) is 'A person''s posts and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
+comment on function public.profile_activity(uuid, timestamptz, uuid, integer) is 'A person''s posts (with their media''s details and comment count) and comments in public rooms, newest first, paged by (created_at, id): only what everyone may see (nothing hidden, held or deleted, nothing under a hidden post, nothing of a gated room), whoever asks.';
 revoke all on function public.profile_activity(uuid, timestamptz, uuid, integer) from public;
 grant execute on function public.profile_activity(uuid, timestamptz, uuid, integer) to anon, authenticated;

@@ -11,7 +11,17 @@ import {
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
-function row(kind: string, n: number, extra: Partial<{ body: string | null; at_seconds: number | null; is_reply: boolean }> = {}) {
+type RowExtra = Partial<{
+  body: string | null;
+  at_seconds: number | null;
+  is_reply: boolean;
+  media_kind: string | null;
+  embed: unknown;
+  duration_seconds: number | null;
+  comment_count: number | null;
+}>;
+
+function row(kind: string, n: number, extra: RowExtra = {}) {
   return {
     kind,
     id: uuid(n),
@@ -23,6 +33,10 @@ function row(kind: string, n: number, extra: Partial<{ body: string | null; at_s
     body: null as unknown as string,
     at_seconds: null as unknown as number,
     is_reply: false,
+    media_kind: kind === "post" ? "embed" : null,
+    embed: null,
+    duration_seconds: null,
+    comment_count: kind === "post" ? 0 : null,
     ...extra,
   } as Parameters<typeof activityItem>[0];
 }
@@ -38,8 +52,35 @@ test("a post row is a post of its room, leading to the post's page", () => {
     createdAt: "2026-11-27T05:58:00.123456+00:00",
     room: { slug: "late-night", name: "Late Night" },
     post: { id: uuid(900), title: "Modular set" },
+    thumbnailUrl: null,
+    upload: false,
+    durationSeconds: null,
+    commentCount: 0,
   });
   expect(activityHref(item!)).toBe(`/r/late-night/p/${uuid(900)}`);
+});
+
+test("a post shows its link's thumbnail only from well-formed stored details, its length and its comments", () => {
+  const linked = activityItem(
+    row("post", 6, {
+      embed: { provider: "vimeo", thumbnail_url: "https://i.vimeocdn.com/video/1.jpg" },
+      duration_seconds: 240.5,
+      comment_count: 3,
+    }),
+  );
+  expect(linked).toMatchObject({
+    thumbnailUrl: "https://i.vimeocdn.com/video/1.jpg",
+    durationSeconds: 240.5,
+    commentCount: 3,
+    upload: false,
+  });
+  // Postgres numerics may arrive as strings.
+  expect(activityItem(row("post", 7, { duration_seconds: "12.000" as unknown as number }))).toMatchObject({ durationSeconds: 12 });
+  expect(activityItem(row("post", 8, { embed: { provider: "vimeo", thumbnail_url: "javascript:alert(1)" } }))).toMatchObject({
+    thumbnailUrl: null,
+  });
+  expect(activityItem(row("post", 9, { embed: "<iframe>" }))).toMatchObject({ thumbnailUrl: null });
+  expect(activityItem(row("post", 10, { media_kind: "upload" }))).toMatchObject({ upload: true, thumbnailUrl: null });
 });
 
 test("a comment row keeps its words, its time and whether it answers another, and leads to its own address", () => {
