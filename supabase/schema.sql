@@ -3325,6 +3325,28 @@ $$;
 ALTER FUNCTION private.withheld_keeps_edit_time() OWNER TO postgres;
 
 --
+-- Name: account_passkeys(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.account_passkeys() RETURNS TABLE(id uuid, friendly_name text, created_at timestamp with time zone, last_used_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select c.id, c.friendly_name, c.created_at, c.last_used_at
+    from auth.webauthn_credentials c
+   where c.user_id = (select auth.uid())
+   order by c.created_at, c.id;
+$$;
+
+ALTER FUNCTION public.account_passkeys() OWNER TO postgres;
+
+--
+-- Name: FUNCTION account_passkeys(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.account_passkeys() IS 'The caller''s own passkeys (id, name, added, last used), oldest first; nothing signed out.';
+
+--
 -- Name: approve_comment(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -9717,6 +9739,14 @@ REVOKE ALL ON FUNCTION private.wait_words(wait interval) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION account_passkeys(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.account_passkeys() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.account_passkeys() TO authenticated;
+GRANT ALL ON FUNCTION public.account_passkeys() TO service_role;
 
 --
 -- Name: FUNCTION approve_comment(moment_id uuid, reason text); Type: ACL; Schema: public; Owner: postgres

@@ -1306,6 +1306,15 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      account_passkeys: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          created_at: string;
+          friendly_name: string;
+          id: string;
+          last_used_at: string;
+        }[];
+      };
       approve_comment: { Args: { moment_id: string; reason?: string }; Returns: undefined };
       ban_member: {
         Args: { expires_at?: string; reason?: string; room_id: string; user_id: string };

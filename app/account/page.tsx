@@ -4,6 +4,7 @@ import { linkClasses } from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { AvatarUploader } from "@/components/account/avatar-uploader";
 import { ProfileForm } from "@/components/account/profile-form";
+import { PasskeysSection } from "@/components/account/passkeys-section";
 import { TwoFactorSection } from "@/components/account/two-factor-section";
 import { NotificationSettingsSection } from "@/components/notifications/settings-section";
 import { SignOutButton } from "@/components/auth/sign-out-button";
@@ -12,6 +13,7 @@ import { getCurrentUser } from "@/lib/auth/current-user";
 import { publicEnv } from "@/lib/env";
 import { sessionFactors } from "@/lib/auth/mfa";
 import { recoveryStatus } from "@/lib/auth/queries";
+import { accountPasskeys } from "@/lib/passkeys/queries";
 import { shortAddress } from "@/lib/auth/web3-identity";
 import { serverChainCredentials } from "@/lib/chain/server-credentials";
 import { createClient } from "@/lib/supabase/server";
@@ -30,6 +32,7 @@ export default async function AccountPage() {
   const { data: current } = await supabase.auth.getSession();
   const authenticator = sessionFactors(current.session).find((factor) => factor.factor_type === "totp");
   const recovery = await recoveryStatus(supabase);
+  const passkeys = await accountPasskeys(supabase);
   return (
     <main id="main" className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -72,6 +75,7 @@ export default async function AccountPage() {
         <Card>We couldn&apos;t load your profile — reload the page in a moment.</Card>
       )}
       <NotificationSettingsSection hasEmail={Boolean(user.email)} />
+      <PasskeysSection passkeys={passkeys ?? []} unavailable={!passkeys} />
       <TwoFactorSection factorId={authenticator?.id ?? null} recovery={recovery} />
       <WalletsSection
         wallets={wallets ?? []}

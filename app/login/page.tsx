@@ -3,6 +3,7 @@ import Link from "next/link";
 import { linkClasses } from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { MagicLinkForm } from "@/components/auth/magic-link-form";
+import { PasskeySignIn } from "@/components/auth/passkey-sign-in";
 import { PasswordSignInForm } from "@/components/auth/password-sign-in-form";
 import { WalletSignIn } from "@/components/auth/wallet-sign-in";
 import { NarrowPage } from "@/components/ui/card";
@@ -31,6 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     >
       <div className="flex flex-col gap-8">
         <PasswordSignInForm next={next} />
+        <PasskeySignIn />
         <hr className="border-line" />
         <MagicLinkForm next={next} />
         <hr className="border-line" />

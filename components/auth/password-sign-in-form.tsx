@@ -52,7 +52,8 @@ export function PasswordSignInForm({ next }: { next: string }) {
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       {unconfirmed ? <ResendConfirmation email={form.values.email} /> : null}
       <input type="hidden" name="next" value={next} />
-      <TextField id="email" label="Email" type="email" autoComplete="email" inputMode="email" {...form.bind("email")} />
+      {/* "webauthn": the browser may offer a passkey here (PasskeySignIn's autofill request). */}
+      <TextField id="email" label="Email" type="email" autoComplete="username webauthn" inputMode="email" {...form.bind("email")} />
       <TextField id="password" label="Password" type="password" autoComplete="current-password" {...form.bind("password")} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Button type="submit" disabled={pending}>
