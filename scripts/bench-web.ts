@@ -14,6 +14,7 @@
 // BENCH_WEB_DEV_PORT (next dev, default +10), BENCH_WEB_DEBUG_PORT (Chromium for Lighthouse, +20).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 import { createClient } from "@supabase/supabase-js";
 import { type Cookie, chromium, type Page } from "@playwright/test";
 import { loadConfig } from "@cuepoint/stack";
@@ -150,6 +151,34 @@ interface PageFigures {
 const budgetLines: { ok: boolean; text: string }[] = [];
 const budget = (ok: boolean, text: string) => budgetLines.push({ ok, text });
 
+/** A 600×600 PNG in two colours blended, as a room's cover. */
+function benchCover(): Buffer {
+  const size = 600;
+  const rows = Buffer.alloc((size * 3 + 1) * size);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const t = (x + y) / (2 * size);
+      rows.set([Math.round(109 + 142 * t), Math.round(40 + 106 * t), Math.round(217 - 157 * t)], y * (size * 3 + 1) + 1 + x * 3);
+    }
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), data])));
+    return Buffer.concat([length, Buffer.from(type), data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
 /**
  * The bench's account, with a room of theirs holding one post: the room page, its settings, its
  * listening page, the post page (which loads its player after first paint) and the account's public
@@ -189,6 +218,11 @@ const benchAccount = (() => {
             .single()
         : null;
       if (!post?.data) throw new Error(`Could not create the bench's room and post: ${room.error?.message ?? post?.error?.message}`);
+      // A cover, so the room's and the post's link-preview pictures fetch one from Storage as they draw.
+      const cover = `${room.data!.id}/cover-bench.png`;
+      const uploaded = await admin.storage.from("room-covers").upload(cover, benchCover(), { contentType: "image/png" });
+      if (uploaded.error) throw new Error(`Could not upload the bench room's cover: ${uploaded.error.message}`);
+      await admin.from("rooms").update({ cover_path: cover }).eq("id", room.data!.id);
       const profile = await admin.from("profiles").select("username").eq("id", created.data.user.id).single();
       if (!profile.data) throw new Error(`Could not read the bench account's profile: ${profile.error?.message}`);
       return { email, password, username: profile.data.username, postId: post.data.id };
@@ -215,7 +249,9 @@ async function production(measureBytes: boolean, measureLighthouse: boolean, mea
         { label: "/r/[slug]", route: `/r/${benchRoom}` },
         { label: "/r/[slug]/p/[id]", route: `/r/${benchRoom}/p/${postId}` },
       ]);
-      console.log("\nLink-preview pictures (og:image, 1200×630 PNG): time to first byte, production build, local backend");
+      console.log(
+        "\nLink-preview pictures (og:image, 1200×630 PNG, drawn with the room's cover from Storage): time to first byte, production build, local backend",
+      );
       for (const t of timings)
         console.log(
           `  ${t.page.padEnd(22)} cold ${t.coldMs.toFixed(0).padStart(5)} ms   warm ${t.warmMs.toFixed(0).padStart(5)} ms (median)   revalidated (304) ${t.revalidatedMs.toFixed(0).padStart(4)} ms   ${(t.bytes / 1024).toFixed(1)} KB`,
