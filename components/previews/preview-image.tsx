@@ -128,7 +128,7 @@ export function PreviewImage({ card, picture }: { card: PreviewCard; picture: st
     body = (
       <div style={{ display: "flex", flexDirection: "column", gap: 24 }}>
         {card.kind === "room" ? <div style={{ display: "flex", fontSize: 30, color: colors.accent }}>Room · open to all</div> : null}
-        <Words text={card.title} width={textWidth} lines={3} sizes={[84, 72, 64, 56]} color={colors.ink} lineHeight={1.1} />
+        <Words text={card.title} width={textWidth} lines={3} sizes={[84, 72, 64, 56, 48]} color={colors.ink} lineHeight={1.1} />
         {card.detail ? <Words text={card.detail} width={textWidth} lines={2} sizes={[32]} color={colors.muted} lineHeight={1.3} /> : null}
       </div>
     );

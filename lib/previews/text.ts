@@ -39,12 +39,12 @@ export function clip(text: string, max: number): string {
   return `${cut.replace(/[\s,;:.\-–—]+$/u, "")}…`;
 }
 
-/** Average advance of the picture font's letters, in em (Geist measures about 0.5; a little more for safety). */
-const letterEm = 0.55;
+/** Average advance of the picture font's letters, in em (Geist's lower case measures about 0.46; capitals run wider). */
+const letterEm = 0.5;
 
 /**
  * Type for words that must fit `lines` lines of `width` pixels: the largest of `sizes` (descending)
- * at which they fit, at about 0.55 em a letter (and, past one line, a tenth lost to breaking at
+ * at which they fit, at about half an em a letter (and, past one line, some lost to breaking at
  * words). Words that do not fit even at the smallest size are clipped to what it holds, so the
  * renderer never has to cut them mid-word. `extra` letters (quote marks) are kept room for.
  */
@@ -52,7 +52,7 @@ export function fitText(
   text: string,
   { width, lines, sizes, extra = 0 }: { width: number; lines: number; sizes: readonly number[]; extra?: number },
 ): { size: number; text: string } {
-  const capacity = (size: number) => Math.floor(Math.floor(width / (size * letterEm)) * lines * (lines > 1 ? 0.9 : 1)) - extra;
+  const capacity = (size: number) => Math.floor((width * lines * (lines > 1 ? 0.92 : 1)) / (size * letterEm)) - extra;
   const length = Array.from(text).length;
   for (const size of sizes) if (length <= capacity(size)) return { size, text };
   const smallest = sizes[sizes.length - 1];

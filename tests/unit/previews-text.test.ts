@@ -97,21 +97,21 @@ describe("type that fits", () => {
   const box = { width: 1000, lines: 2, sizes: [84, 72, 60] as const };
   test("short titles get the biggest size, longer ones step down, whole", () => {
     expect(fitText("Late Night Synths", box)).toEqual({ size: 84, text: "Late Night Synths" });
-    expect(fitText("word ".repeat(8).trim(), box)).toEqual({ size: 72, text: "word ".repeat(8).trim() });
+    expect(fitText("word ".repeat(10).trim(), box)).toEqual({ size: 72, text: "word ".repeat(10).trim() });
   });
 
   test("words that do not fit at the smallest size are clipped at a word to what it holds", () => {
     const fitted = fitText("word ".repeat(100).trim(), box);
     expect(fitted.size).toBe(60);
-    // 1000 px at 60 px × 0.55 a letter: 30 letters a line, two lines less a tenth for breaking at words.
-    expect(Array.from(fitted.text).length).toBeLessThanOrEqual(54);
+    // Two lines of 1000 px at 60 px, half an em a letter, less 8 % for breaking at words: 61 letters.
+    expect(Array.from(fitted.text).length).toBeLessThanOrEqual(61);
     expect(fitted.text).toMatch(/^(word )+word…$/);
   });
 
   test("room is kept for quote marks", () => {
     const one = { width: 330, lines: 1, sizes: [20] };
-    expect(fitText("a".repeat(30), one).text).toBe("a".repeat(30));
-    expect(fitText("a".repeat(30), { ...one, extra: 2 }).text).toBe(`${"a".repeat(27)}…`);
+    expect(fitText("a".repeat(33), one).text).toBe("a".repeat(33));
+    expect(fitText("a".repeat(33), { ...one, extra: 2 }).text).toBe(`${"a".repeat(30)}…`);
   });
 });
 
