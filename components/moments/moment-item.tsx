@@ -243,7 +243,7 @@ function useShareMoment(moment: Moment) {
       aria-expanded={open}
       onClick={() => (open ? close() : setOpen(true))}
     >
-      Share
+      Share<span className="sr-only"> this {isReply(moment) ? "reply" : "comment"}</span>
     </button>
   );
   const panel = open ? <SharePanel target={{ kind: "moment", momentId: moment.id }} title={excerpt(moment.body)} onClose={close} /> : null;

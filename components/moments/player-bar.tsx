@@ -136,7 +136,7 @@ export function PlayerBar({ share = false, title }: { share?: boolean; title: st
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M12 3v12M7 8l5-5 5 5M5 13v6a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
-            Share
+            Share<span className="sr-only"> this post</span>
           </button>
         ) : null}
       </div>
