@@ -15,6 +15,8 @@ export type ClipStatus = "armed" | "stopped" | "over";
 
 /** How close to `end` counts as there: a tick may land a little before it. */
 export const clipTolerance = 0.05;
+/** Further past `end` than playing could have gone between two looks (a throttled tab's timers): a jump. */
+const clipOvershoot = 1.5;
 
 /**
  * The clip a link's start and end make, or null when there is none: no end, an end at or before the
@@ -45,7 +47,10 @@ export function clipStep(clip: Clip, status: ClipStatus, event: ClipEvent): { st
   const atEnd = (time: number) => time >= clip.end - clipTolerance;
   switch (event.type) {
     case "tick":
-      return status === "armed" && event.playing && atEnd(event.time) ? { status: "stopped", pause: true } : stay;
+      if (status !== "armed" || !event.playing || !atEnd(event.time)) return stay;
+      // Well past the end already: the person moved there (a hosted player may not report its seeks).
+      if (event.time > clip.end + clipOvershoot) return { status: "over", pause: false };
+      return { status: "stopped", pause: true };
     case "seeked":
       if (status === "stopped") {
         // Back inside the part plays the clip again; anywhere else, the person has moved on.

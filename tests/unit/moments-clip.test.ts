@@ -116,6 +116,14 @@ test("a seek past the end before it stopped lets the track play on; the whole tr
     ]),
   ).toEqual({ status: "stopped", pauses: [5] });
   expect(run([{ type: "tick", time: 5, playing: true }], "over")).toEqual({ status: "over", pauses: [] });
+  // A player that does not report its seeks: found well past the end while playing, it was moved there.
+  expect(
+    run([
+      { type: "tick", time: 4, playing: true },
+      { type: "tick", time: 90, playing: true },
+    ]),
+  ).toEqual({ status: "over", pauses: [] });
+  expect(run([{ type: "tick", time: 6.4, playing: true }])).toEqual({ status: "stopped", pauses: [6.4] });
 });
 
 test("the timer aims a little before the end, at the playback rate", () => {
