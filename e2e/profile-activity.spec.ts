@@ -116,12 +116,13 @@ test("a profile lists the person's open rooms and what they made there — never
   await checkPage(page, "profile-activity");
 
   // "Show more" adds the older ones below; what was shown stays.
-  await page.getByRole("button", { name: "Show more" }).click();
+  await page.getByRole("link", { name: "Show more" }).click();
   await expect(items(page)).toHaveCount(2 + 22 + 1);
   await expect(items(page).nth(0)).toContainText("the filter opens here");
   await expect(items(page).last()).toContainText("An older set");
   await expect(items(page).last()).toContainText(/ · [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
-  await expect(page.getByRole("button", { name: "Show more" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Show more" })).toHaveCount(0);
+  await expect(page).toHaveURL(`/u/${username}`);
   await expectNothingGated(page, secret, gated.name);
 
   // The comment leads to its post, at its time, with the comment picked out.
@@ -144,6 +145,21 @@ test("a profile lists the person's open rooms and what they made there — never
   await visitor.getByRole("link", { name: "Filter sweep" }).click();
   await visitor.waitForURL(`/r/${open.slug}/p/${postId}`);
   await visitor.close();
+
+  // Without JavaScript, "Show more" leads to the next page of the profile, which leads back.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(`/u/${username}`);
+  await expect(items(plain)).toHaveCount(20);
+  await plain.getByRole("link", { name: "Show more" }).click();
+  await plain.waitForURL(/\?before=/);
+  await expect(items(plain)).toHaveCount(5);
+  await expect(items(plain).last()).toContainText("An older set");
+  await expectNothingGated(plain, secret, gated.name);
+  await plain.getByRole("link", { name: "Newest posts and comments" }).click();
+  await plain.waitForURL(`/u/${username}`);
+  await expect(items(plain).first()).toContainText("the filter opens here");
+  await noScript.close();
 
   expect(errors).toEqual([]);
 });

@@ -6,6 +6,7 @@ import { ProfileRooms } from "@/components/profiles/profile-rooms";
 import { Alert } from "@/components/ui/alert";
 import { WalletAddress } from "@/components/wallet-address";
 import { getCurrentUser } from "@/lib/auth/current-user";
+import { decodeCursor } from "@/lib/posts/cursor";
 import { getProfileActivity, getProfileRooms } from "@/lib/profiles/queries";
 import { createClient } from "@/lib/supabase/server";
 
@@ -27,14 +28,22 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: profile ? `${profile.display_name} (@${profile.username})` : "Profile not found" };
 }
 
-export default async function PublicProfilePage({ params }: { params: Params }) {
+export default async function PublicProfilePage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<{ before?: string | string[] }>;
+}) {
   const profile = await loadProfile((await params).username);
   if (!profile) notFound();
+  // An older page of their posts and comments, as "Show more" leads without JavaScript.
+  const before = decodeCursor((await searchParams).before);
   const supabase = await createClient();
   const [{ data: wallets }, rooms, activity, viewer] = await Promise.all([
     supabase.rpc("profile_wallets", { profile_id: profile.id }),
     getProfileRooms(supabase, profile.id),
-    getProfileActivity(supabase, profile.id),
+    getProfileActivity(supabase, profile.id, before ? { before_created: before.createdAt, before_id: before.id } : null),
     getCurrentUser(),
   ]);
   const own = viewer?.id === profile.id;
@@ -78,6 +87,8 @@ export default async function PublicProfilePage({ params }: { params: Params }) 
         </h2>
         <ProfileActivity
           profileId={profile.id}
+          username={profile.username}
+          paged={before !== null}
           initial={activity.ok ? activity.data : []}
           initialError={activity.ok ? null : activity.error}
           own={own}
