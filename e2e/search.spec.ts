@@ -73,3 +73,35 @@ test("a word from a comment finds it on the home page, and the result opens the 
   await expect(page.locator(`[data-moment-id="${comment.id}"]`)).toBeFocused();
   expect(errors).toEqual([]);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the search form finds a post by a word of its title, and the result opens it", async ({ page }) => {
+    const word = `vindral${randomUUID().slice(0, 6)}`;
+    const owner = await createConfirmedUser("search-nojs");
+    const client = await signedInClient(owner.email, owner.password);
+    const room = await createRoomAs(client, "search-nojs");
+    const { data: post, error } = await client
+      .from("posts")
+      .insert({
+        room_id: room.id,
+        author_id: owner.id,
+        title: `Über ${word} live`,
+        media_kind: "embed",
+        media_url: "https://vimeo.com/76979871",
+      })
+      .select("id")
+      .single<{ id: string }>();
+    if (error || !post) throw error;
+
+    await page.goto("/");
+    await page.getByRole("main").getByRole("searchbox", { name: "Search rooms, posts and comments" }).fill(`uber ${word}`);
+    await page.getByRole("main").getByRole("button", { name: "Search" }).click();
+    const found = page.getByRole("region", { name: "Posts and comments" });
+    const link = found.getByRole("link", { name: `Über ${word} live` });
+    await expect(link.locator("mark")).toHaveText(["Über", word]);
+    await link.click();
+    await expect(page).toHaveURL(`/r/${room.slug}/p/${post.id}`);
+  });
+});
