@@ -45,6 +45,7 @@ function AddPasskey({ onAdded }: { onAdded: (name: string) => void }) {
         const renamed = await renamePasskeyAction({ passkeyId: data.id, name: checked.name });
         if (!renamed.ok) return setError(renamed.error);
       }
+      setName(null);
       onAdded(checked.name);
     } finally {
       setPending(false);
