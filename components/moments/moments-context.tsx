@@ -77,6 +77,8 @@ type Props = {
   viewer: MomentsViewer;
   initial: { moments: MomentWithReplies[]; next: MomentKey | null };
   target?: PostTarget;
+  /** The key "here now" shares this page's presence under (the person's id), so the room's one channel is joined once, with it. */
+  presenceKey?: string;
   children: ReactNode;
 };
 
@@ -91,7 +93,7 @@ export function PostMoments({ post, children, ...rest }: Props) {
   );
 }
 
-function MomentsState({ post, room, viewer, initial, target = noTarget, children }: Props) {
+function MomentsState({ post, room, viewer, initial, target = noTarget, presenceKey, children }: Props) {
   const [state, dispatch] = useReducer(momentsReducer, initial, ({ moments, next }) => initialMomentsState(moments, next));
   const [picked, setPicked] = useState<Moment | null>(null);
   const [following, setFollowing] = useState(true);
@@ -187,10 +189,14 @@ function MomentsState({ post, room, viewer, initial, target = noTarget, children
     [post.id],
   );
 
-  useRoomChannel(room.id, {
-    onChange: (change) => void applyChange(change),
-    onResync: () => void resync(),
-  });
+  useRoomChannel(
+    room.id,
+    {
+      onChange: (change) => void applyChange(change),
+      onResync: () => void resync(),
+    },
+    presenceKey,
+  );
 
   const value = useMemo(
     () => ({

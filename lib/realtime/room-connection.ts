@@ -195,6 +195,10 @@ export class RoomConnection {
     // The join carries the session's token as it is now: ask for it first, so a join never goes out
     // as anon (which a gated room refuses) while the client is still fetching it.
     await authorizeLive(this.live);
+    // The page's other parts ask for the same channel in the same turn, one of them perhaps with
+    // the presence key (configure → rejoinAs): let them, so the channel is joined once, with it,
+    // even when the token was already at hand (another channel of the page asked for it first).
+    await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== this.generation || this.stopped) return;
     this.epoch = knownEpoch(this.roomId);
     const channel = this.live.channel(roomTopic(this.roomId, this.epoch), {

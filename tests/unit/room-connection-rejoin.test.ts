@@ -115,3 +115,20 @@ test("a member's page joins once, with their key", async () => {
   leave();
   await vi.advanceTimersByTimeAsync(5_000);
 });
+
+test("parts of a member's page asking in the same turn, the first without the key: one join, with the key", async () => {
+  const { roomConnection } = await import("@/lib/realtime/room-connection");
+  const { live, channels } = fakeLive();
+  const roomId = "00000000-0000-4000-8000-0000000000a3";
+  // The feed asks first (it shares no presence), "here now" right after with the person's key; the
+  // token is at hand already (the page's own notification channel asked for it first).
+  const feed = roomConnection(live, roomId, { userId: "u-ada" });
+  const leave = feed.subscribe({});
+  // "Here now" comes a few promise steps later (its own dynamic imports), after the token is set.
+  for (let step = 0; step < 10; step++) await Promise.resolve();
+  roomConnection(live, roomId, { userId: "u-ada", presenceKey: "u-ada" });
+  await settle();
+  expect(channels.map((channel) => channel.presenceKey)).toEqual(["u-ada"]);
+  leave();
+  await vi.advanceTimersByTimeAsync(5_000);
+});

@@ -46,6 +46,7 @@ export async function Feed({ room, canRead, isMember, signedIn, userId, cursor, 
             acceptsNew={!cursor}
             userId={userId}
             gated={room.gated}
+            presenceKey={isMember && userId ? userId : undefined}
             emptyText={cursor ? "No older posts." : isMember ? "No posts yet — share a track or a video." : "No posts yet."}
             now={now}
           />

@@ -19,13 +19,15 @@ export interface LiveFeedProps {
   acceptsNew: boolean;
   userId: string | null;
   gated: boolean;
+  /** The key "here now" shares the member's presence under (their id), so the room's one channel is joined once, with it. */
+  presenceKey?: string;
   emptyText: string;
   /** When the server rendered the page: cards say how long ago things happened from it. */
   now: number;
 }
 
 /** The feed's list, kept up to date from the room's channel (and by REST after a gap). */
-export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText, now }: LiveFeedProps) {
+export function LiveFeed({ room, posts, acceptsNew, userId, gated, presenceKey, emptyText, now }: LiveFeedProps) {
   const [state, dispatch] = useReducer(feedReducer, undefined, () => initialFeed(posts, acceptsNew));
   const latest = useRef(state);
   useEffect(() => {
@@ -88,7 +90,7 @@ export function LiveFeed({ room, posts, acceptsNew, userId, gated, emptyText, no
       // After a gap: catch up by REST; once more a little later if that failed (still offline).
       onResync: () => void resync().catch(() => setTimeout(() => void resync().catch(() => undefined), 3_000)),
     },
-    undefined,
+    presenceKey,
     { userId, gated },
   );
 

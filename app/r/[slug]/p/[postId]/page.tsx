@@ -143,6 +143,7 @@ export default async function PostPage({ params, searchParams }: { params: Param
         viewer={viewer}
         initial={moments}
         target={target}
+        presenceKey={profile?.id}
       >
         <div className="flex flex-col gap-2">
           {src ? (
