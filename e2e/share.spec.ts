@@ -113,6 +113,7 @@ test("?t= starts playback at its time; a clip stops at its end; Share copies the
   expect(stoppedAt).toBeLessThanOrEqual(5.5);
   await page.waitForTimeout(400);
   expect(await paused(audio)()).toBe(true);
+  await checkPage(page, "share-clip-stopped");
   // Play again from there: the person goes on past the end, and the clip is over.
   await play(audio);
   await expect.poll(time(audio), { timeout: 5_000 }).toBeGreaterThan(5.8);
