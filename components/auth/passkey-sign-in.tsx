@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { isSupersededCeremony, passkeyErrorMessage, passkeyMessages } from "@/lib/passkeys/rules";
 import { loadSupabase } from "@/lib/supabase/browser-clients";
 import { networkMessage } from "@/lib/auth/messages";
@@ -29,29 +29,35 @@ export function PasskeySignIn() {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
+  // False once the page is left: a waiting autofill request is not started again.
+  const mounted = useRef(true);
+
+  /** The autofill request; again whenever its challenge expired unused (after five minutes). */
+  const autofill = useCallback(async () => {
+    for (;;) {
+      const supabase = await loadSupabase().catch(() => null);
+      if (!supabase || !mounted.current) return;
+      const { error: failure } = await supabase.auth.signInWithPasskey({ options: { mediation: "conditional" } });
+      if (!failure || !mounted.current || isSupersededCeremony(failure)) return;
+      if (failure.code === "webauthn_challenge_expired") continue;
+      // A dismissed autofill prompt is no failure to announce; anything else is said.
+      const message = passkeyErrorMessage(failure, "sign-in");
+      if (message !== passkeyMessages.cancelledSignIn) setError(message);
+      return;
+    }
+  }, []);
+
   useEffect(() => {
-    let stopped = false;
-    void passkeySupport().then(async (found) => {
-      if (stopped) return;
+    mounted.current = true;
+    void passkeySupport().then((found) => {
+      if (!mounted.current) return;
       setSupport(found);
-      if (found !== "autofill") return;
-      // The autofill request, again whenever its challenge expired unused (after five minutes).
-      for (;;) {
-        const supabase = await loadSupabase().catch(() => null);
-        if (!supabase || stopped) return;
-        const { error: failure } = await supabase.auth.signInWithPasskey({ options: { mediation: "conditional" } });
-        if (!failure || stopped || isSupersededCeremony(failure)) return;
-        if (failure.code !== "webauthn_challenge_expired") {
-          if (passkeyErrorMessage(failure, "sign-in") !== passkeyMessages.cancelledSignIn)
-            setError(passkeyErrorMessage(failure, "sign-in"));
-          return;
-        }
-      }
+      if (found === "autofill") void autofill();
     });
     return () => {
-      stopped = true;
+      mounted.current = false;
     };
-  }, []);
+  }, [autofill]);
 
   async function signIn() {
     setError(null);
@@ -63,7 +69,11 @@ export function PasskeySignIn() {
       const started = performance.now();
       // Replaces the autofill request, if one is waiting (auth-js aborts it first).
       const { error: failure } = await supabase.auth.signInWithPasskey();
-      if (failure) setError(passkeyErrorMessage(failure, "sign-in", performance.now() - started));
+      if (failure) {
+        setError(passkeyErrorMessage(failure, "sign-in", performance.now() - started));
+        // The email field offers the passkey again.
+        if (support === "autofill") void autofill();
+      }
     } finally {
       setPending(false);
     }
