@@ -1,7 +1,7 @@
 import { isMuted } from "@/lib/notifications/settings-data";
 import type { MuteTarget } from "@/lib/notifications/settings";
 import { createClient } from "@/lib/supabase/server";
-import { MuteToggle } from "./mute-toggle";
+import { LazyMuteToggle } from "./lazy-parts";
 
 /**
  * "Mute notifications from this room" on a room's page, "Mute this thread" on a post's: shown only to
@@ -10,5 +10,5 @@ import { MuteToggle } from "./mute-toggle";
 export async function MuteButton({ target, show }: { target: MuteTarget; show: boolean }) {
   if (!show) return null;
   const muted = await isMuted(await createClient(), target);
-  return <MuteToggle target={target} initialMuted={muted} />;
+  return <LazyMuteToggle target={target} initialMuted={muted} />;
 }
