@@ -443,7 +443,10 @@ async function benchSearch(db: pg.Client): Promise<void> {
   db.off("notice", onNotice);
   const plan = plans.find((p) => p.includes("moments_search_idx")) ?? plans.at(-1) ?? "(no plan)";
   console.log(`\nThe plan of a search for "bass" (private.search_hits, as auto_explain logged it):\n${plan}`);
-  console.log(`  uses the GIN indexes: ${plan.includes("moments_search_idx") && plan.includes("posts_search_idx") ? "yes" : "NO"}`);
+  // The comments' index must answer; the few hundred posts here are read whole when that is cheaper
+  // (their words are stored, so a sequential scan no longer parses every post).
+  console.log(`  uses the comments' GIN index: ${plan.includes("moments_search_idx") ? "yes" : "NO"}`);
+  console.log(`  posts: ${plan.includes("posts_search_idx") ? "by their GIN index" : "read whole (a small table)"}`);
 
   console.log(
     `\nSearch: POST /rest/v1/rpc/search_content (20 a page) over ${searchComments.toLocaleString("en")} comments in public rooms, ${runs} sequential requests each, member and signed out interleaved:`,

@@ -266,7 +266,7 @@ CREATE FUNCTION private.broadcast_room_change() RETURNS trigger
 declare
   target_room uuid := case when tg_op = 'DELETE' then old.room_id else new.room_id end;
   room_topic text := private.current_room_topic('room', target_room);
-  now_row jsonb := case when tg_op = 'DELETE' then null else to_jsonb(new) end;
+  now_row jsonb := case when tg_op = 'DELETE' then null else to_jsonb(new) - 'search_document' end;
   was_withheld boolean := tg_op <> 'INSERT' and tg_table_name in ('posts', 'moments') and private.is_withheld(to_jsonb(old));
   now_withheld boolean := tg_op <> 'DELETE' and tg_table_name in ('posts', 'moments') and private.is_withheld(now_row);
   operation text := tg_op;
@@ -2788,20 +2788,16 @@ CREATE FUNCTION private.search_hits(search tsquery, max_rows integer, before_ran
     select private.my_room_ids()
   ),
   hits as (
-    select 'post'::text as kind, p.id,
-           ts_rank(setweight(to_tsvector('public.cuepoint_search'::regconfig, p.title), 'A')
-                   || setweight(to_tsvector('public.cuepoint_search'::regconfig, p.body), 'B'), search, 1) as rank
+    select 'post'::text as kind, p.id, ts_rank(p.search_document, search, 1) as rank
     from public.posts p
-    where (setweight(to_tsvector('public.cuepoint_search'::regconfig, p.title), 'A')
-           || setweight(to_tsvector('public.cuepoint_search'::regconfig, p.body), 'B')) @@ search
+    where p.search_document @@ search
       and p.hidden_at is null
       and p.room_id in (select readable.id from readable)
     union all
-    select 'comment'::text, m.id,
-           ts_rank(setweight(to_tsvector('public.cuepoint_search'::regconfig, m.body), 'B'), search, 1)
+    select 'comment'::text, m.id, ts_rank(m.search_document, search, 1)
     from public.moments m
     join public.posts p on p.id = m.post_id and p.hidden_at is null
-    where setweight(to_tsvector('public.cuepoint_search'::regconfig, m.body), 'B') @@ search
+    where m.search_document @@ search
       and m.deleted_at is null
       and m.hidden_at is null
       and m.held_at is null
@@ -4446,6 +4442,7 @@ CREATE FUNCTION public.profile_activity(profile_id uuid, before_created timestam
            p.media_kind, p.embed, p.duration_seconds, coalesce(a.comment_count, 0) as comment_count
     from public.posts p
     join public.rooms r on r.id = p.room_id
+    left join public.post_activity a on a.post_id = p.id
     cross join bounds b
     where p.author_id = profile_activity.profile_id
       and r.visibility = 'public'
@@ -4492,7 +4489,6 @@ COMMENT ON FUNCTION public.profile_activity(profile_id uuid, before_created time
 CREATE FUNCTION public.profile_rooms(profile_id uuid, max_rooms integer DEFAULT 50) RETURNS TABLE(room_id uuid, slug text, name text, description text, cover_path text, member_count integer, created_at timestamp with time zone, role text, joined_at timestamp with time zone, last_activity_at timestamp with time zone)
     LANGUAGE sql STABLE
     SET search_path TO ''
-    left join public.post_activity a on a.post_id = p.id
     AS $$
   select r.id, r.slug, r.name, r.description, r.cover_path, r.member_count, r.created_at,
          m.role, m.joined_at, a.last_activity_at
@@ -5854,6 +5850,7 @@ CREATE TABLE public.moments (
     held_at timestamp with time zone,
     parent_id uuid,
     deleted_at timestamp with time zone,
+    search_document tsvector GENERATED ALWAYS AS (setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char")) STORED,
     CONSTRAINT moments_at_seconds_range CHECK (((at_seconds IS NULL) OR ((at_seconds >= ((0)::numeric)::double precision) AND (at_seconds <= ((172800)::numeric)::double precision))))
 );
 
@@ -5888,6 +5885,12 @@ COMMENT ON COLUMN public.moments.parent_id IS 'The comment this one answers (a r
 --
 
 COMMENT ON COLUMN public.moments.deleted_at IS 'When a comment that still had replies was deleted: its words are gone and it stands as "Comment deleted" above them.';
+
+--
+-- Name: COLUMN moments.search_document; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.moments.search_document IS 'The comment''s words for search (weighted B; public.cuepoint_search). For private.search_hits only: left out of broadcasts, not read by the app.';
 
 --
 -- Name: CONSTRAINT moments_at_seconds_range ON moments; Type: COMMENT; Schema: public; Owner: postgres
@@ -6041,6 +6044,7 @@ CREATE TABLE public.posts (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     hidden_at timestamp with time zone,
+    search_document tsvector GENERATED ALWAYS AS ((setweight(to_tsvector('public.cuepoint_search'::regconfig, title), 'A'::"char") || setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char"))) STORED,
     CONSTRAINT posts_body_length CHECK ((char_length(body) <= 2000)),
     CONSTRAINT posts_duration_positive CHECK (((duration_seconds IS NULL) OR ((duration_seconds > (0)::numeric) AND (duration_seconds <= (172800)::numeric)))),
     CONSTRAINT posts_embed_is_metadata CHECK (((embed IS NULL) OR ((jsonb_typeof(embed) = 'object'::text) AND (NOT (embed ? 'html'::text)) AND (pg_column_size(embed) <= 4096)))),
@@ -6062,6 +6066,12 @@ COMMENT ON TABLE public.posts IS 'Media shared in a room: a playable link or an 
 --
 
 COMMENT ON COLUMN public.posts.hidden_at IS 'When enough members'' reports hid the post pending review (null: shown).';
+
+--
+-- Name: COLUMN posts.search_document; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.posts.search_document IS 'The post''s words for search (title weighted A, text B; public.cuepoint_search). For private.search_hits only: left out of broadcasts, not read by the app.';
 
 --
 -- Name: CONSTRAINT posts_body_length ON posts; Type: COMMENT; Schema: public; Owner: postgres
@@ -6962,7 +6972,7 @@ CREATE INDEX moments_room_created_idx ON public.moments USING btree (room_id, cr
 -- Name: moments_search_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE INDEX moments_search_idx ON public.moments USING gin (setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char")) WHERE (deleted_at IS NULL);
+CREATE INDEX moments_search_idx ON public.moments USING gin (search_document) WHERE (deleted_at IS NULL);
 
 --
 -- Name: INDEX moments_search_idx; Type: COMMENT; Schema: public; Owner: postgres
@@ -7070,7 +7080,7 @@ CREATE INDEX posts_room_feed_idx ON public.posts USING btree (room_id, created_a
 -- Name: posts_search_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE INDEX posts_search_idx ON public.posts USING gin (((setweight(to_tsvector('public.cuepoint_search'::regconfig, title), 'A'::"char") || setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char"))));
+CREATE INDEX posts_search_idx ON public.posts USING gin (search_document);
 
 --
 -- Name: INDEX posts_search_idx; Type: COMMENT; Schema: public; Owner: postgres

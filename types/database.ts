@@ -361,6 +361,7 @@ export type Database = {
           parent_id: string | null;
           post_id: string;
           room_id: string;
+          search_document: unknown;
           session_id: string | null;
           updated_at: string;
         };
@@ -377,6 +378,7 @@ export type Database = {
           parent_id?: string | null;
           post_id: string;
           room_id: string;
+          search_document?: never;
           session_id?: string | null;
           updated_at?: string;
         };
@@ -392,6 +394,7 @@ export type Database = {
           parent_id?: string | null;
           post_id?: string;
           room_id?: string;
+          search_document?: never;
           session_id?: string | null;
           updated_at?: string;
         };
@@ -644,6 +647,7 @@ export type Database = {
           media_kind: string;
           media_url: string | null;
           room_id: string;
+          search_document: unknown;
           storage_path: string | null;
           title: string;
           updated_at: string;
@@ -660,6 +664,7 @@ export type Database = {
           media_kind: string;
           media_url?: string | null;
           room_id: string;
+          search_document?: never;
           storage_path?: string | null;
           title: string;
           updated_at?: string;
@@ -675,6 +680,7 @@ export type Database = {
           media_kind?: string;
           media_url?: string | null;
           room_id?: string;
+          search_document?: never;
           storage_path?: string | null;
           title?: string;
           updated_at?: string;

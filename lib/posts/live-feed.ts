@@ -130,8 +130,8 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
   }
 }
 
-/** A post row as the room's channel sends it (no author), shaped as the feed shows posts. */
-export function postFromRow(row: Tables<"posts">): Post {
+/** A post row as the room's channel sends it (no author, no search words), shaped as the feed shows posts. */
+export function postFromRow(row: Omit<Tables<"posts">, "search_document">): Post {
   return { ...row, embed: readStoredEmbed(row.embed), author: null, activity: null };
 }
 

@@ -12,7 +12,8 @@ const feedPageSize = 20;
 export const postColumns =
   "id, room_id, author_id, title, body, media_kind, media_url, storage_path, embed, duration_seconds, created_at, updated_at, hidden_at, author:profiles!posts_author_id_fkey(username, display_name, avatar_path, ens_name), activity:post_activity(comment_count, last_activity_at)";
 
-type Row = Database["public"]["Tables"]["posts"]["Row"];
+// search_document: the post's words for search, read only by the database's search (never selected).
+type Row = Omit<Database["public"]["Tables"]["posts"]["Row"], "search_document">;
 export type Post = Omit<Row, "embed" | "hidden_at"> & {
   embed: StoredEmbed | null;
   /** Hidden by members' reports until a moderator reviews it: only its author and moderators read it then. */

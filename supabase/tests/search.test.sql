@@ -1,10 +1,11 @@
 -- Searching posts and comments (20261130002000_search_posts_and_comments.sql): accents folded,
 -- best match first, the last word a prefix; a gated room's content only for its current members;
--- hidden, held and deleted items never to others; anything typed is harmless; nothing typed finds nothing.
+-- hidden, held and deleted items never to others; anything typed is harmless; nothing typed finds nothing;
+-- the stored words (20261130002200_search_documents_stored.sql) never ride the room's channel.
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(23);
+select plan(25);
 
 -- owner o (…a), member k (…b), gated member g (…c, fresh), lapsed gated member l (…d), outsider x (…e)
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -45,6 +46,12 @@ update public.moments set held_at = now() where id = '4a300000-0000-4000-8000-00
 insert into public.moments (post_id, author_id, parent_id, body) values
   ('4a200000-0000-4000-8000-000000000001', '4a000000-0000-4000-8000-00000000000a', '4a300000-0000-4000-8000-000000000005', 'A reply');
 delete from public.moments where id = '4a300000-0000-4000-8000-000000000005';
+
+-- The stored search words (20261130002200_search_documents_stored.sql) stay off the room's channel.
+select ok((select count(*) from realtime.messages where topic like 'room:4a100000-0000-4000-8000-000000000001%'
+  and event in ('posts', 'moments') and payload -> 'record' ? 'body') >= 5, 'the open room''s channel carried its posts and comments');
+select is((select count(*)::int from realtime.messages where topic like 'room:4a100000-0000-4000-8000-000000000001%'
+  and event in ('posts', 'moments') and payload -> 'record' ? 'search_document'), 0, 'without their stored search words');
 
 create function pg_temp.found(q text) returns text language sql as $$
   select coalesce(string_agg(right(id::text, 1) || ':' || kind, ',' order by rank desc, id desc), '') from public.search_content(q) $$;
