@@ -59,7 +59,7 @@ test("B replies to A's comment at 1:42 and mentions C: A's bell counts live and 
   // Bea replies under Ada's comment, mentioning Cleo from the @ list.
   const thread = comments(beaPage).locator(":scope > li").filter({ hasText: "The turn at 1:42" });
   await thread.getByRole("button", { name: "Reply", exact: true }).click();
-  const field = thread.getByRole("combobox", { name: `Reply to ${adaProfile.display_name}` });
+  const field = thread.getByRole("textbox", { name: `Reply to ${adaProfile.display_name}` });
   await field.pressSequentially(`you have to hear this @${cleoProfile.username.slice(0, 6)}`);
   const option = beaPage
     .getByRole("listbox", { name: "People in this room" })

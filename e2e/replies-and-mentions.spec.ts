@@ -52,7 +52,7 @@ test("B replies to A's comment with an @mention; A sees it live; A deletes the c
   const bThread = thread(bPage, "Listen to the turn at 1:42");
   const replyButton = bThread.getByRole("button", { name: "Reply", exact: true });
   await replyButton.click();
-  const field = bThread.getByRole("combobox", { name: `Reply to ${a.profile.display_name}` });
+  const field = bThread.getByRole("textbox", { name: `Reply to ${a.profile.display_name}` });
   await expect(field).toBeFocused();
   await field.pressSequentially("so good ");
   await field.press("Escape");
@@ -67,7 +67,7 @@ test("B replies to A's comment with an @mention; A sees it live; A deletes the c
   await field.press("End");
   await field.pressSequentially(`@${a.profile.username.slice(0, 4)}`);
   const options = bPage.getByRole("listbox", { name: "People in this room" });
-  await expect(field).toHaveAttribute("aria-expanded", "true");
+  await expect(options).toBeVisible();
   const option = options.getByRole("option", { name: new RegExp(`@${a.profile.username}`) });
   await expect(option).toBeVisible();
   await expect(options.getByRole("option").first()).toHaveAttribute("aria-selected", "true");

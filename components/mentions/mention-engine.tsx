@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
+import { startTransition, useEffect, useLayoutEffect, useReducer, useRef } from "react";
 import { Avatar } from "@/components/avatar";
 import {
   announcement,
@@ -95,7 +95,9 @@ export function MentionEngine({ fieldId, listId, roomId, value, onValueChange, o
   useEffect(() => {
     const element = document.getElementById(fieldId) as HTMLTextAreaElement | null;
     if (!element) return;
-    const follow = () => dispatch({ type: "typed", at: queryAt(element.value, element.selectionStart) });
+    // A transition: these listeners run before React's own onChange, and an urgent update here
+    // would render the field with the text before this keystroke and so drop the keystroke.
+    const follow = () => startTransition(() => dispatch({ type: "typed", at: queryAt(element.value, element.selectionStart) }));
     const caretMoved = () => {
       if (document.activeElement === element) follow();
     };

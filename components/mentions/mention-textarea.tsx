@@ -22,7 +22,8 @@ type Props = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChan
 /**
  * A text field where typing "@" offers the room's members matching what follows (username or
  * display name). Keyboard first: ArrowUp/ArrowDown move, Enter or Tab inserts "@username ", Escape
- * closes the list and keeps the text. A combobox with its listbox, the active option announced.
+ * closes the list and keeps the text. The field stays a textbox (ARIA allows a <textarea> no other
+ * role) that names its listbox and its active option, which is announced.
  */
 export function MentionTextArea({ roomId, value, onValueChange, id, onFocus, ...field }: Props) {
   const [engaged, setEngaged] = useState(false);
@@ -35,10 +36,8 @@ export function MentionTextArea({ roomId, value, onValueChange, id, onFocus, ...
         {...field}
         id={id}
         value={value}
-        role="combobox"
         aria-autocomplete="list"
         aria-haspopup="listbox"
-        aria-expanded={aria.expanded}
         aria-controls={listId}
         aria-activedescendant={aria.active}
         onFocus={(event) => {
