@@ -1,4 +1,5 @@
-import { fixedSizeImage, fluidImage, type ImageConfig, type ImageSource } from "@/lib/storage/image-url";
+import { fluidImage } from "@/lib/storage/fluid-image";
+import { fixedSizeImage, type ImageConfig, type ImageSource } from "@/lib/storage/image-url";
 
 // A room's cover lives in the public room-covers bucket, whose policies let only the room's owner and
 // moderators write `{room id}/…`. What the bucket takes and where a new cover goes: lib/storage/upload.ts.

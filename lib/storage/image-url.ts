@@ -10,8 +10,6 @@ import { publicObjectUrl } from "@/lib/storage/public-url";
 /** Storage clamps a side to 2,000 px; never ask for more. */
 export const maxTransformSide = 2000;
 const densities = [1, 2, 3] as const;
-/** Widths offered for a picture whose drawn width depends on the screen. */
-const fluidSteps = [160, 320, 480, 640, 960, 1280, 1600, 2000];
 
 export interface ImageSource {
   src: string;
@@ -40,7 +38,8 @@ export function transformsEnabled(setting: string | undefined, supabaseUrl: stri
   return isLocalHost(supabaseUrl);
 }
 
-const defaultConfig = (): ImageConfig => ({
+/** The app's own settings: its Supabase URL and whether transformations are on. */
+export const defaultConfig = (): ImageConfig => ({
   supabaseUrl: publicConfig.supabaseUrl,
   transforms: transformsEnabled(publicConfig.storageImageTransforms, publicConfig.supabaseUrl),
 });
@@ -69,26 +68,4 @@ export function fixedSizeImage(
     renderedImageUrl(config.supabaseUrl, bucket, path, Math.round(size.width * density), Math.round(size.height * density));
   const fitting = densities.filter((density) => density === 1 || Math.max(size.width, size.height) * density <= maxTransformSide);
   return { src: url(1), srcSet: fitting.map((density) => `${url(density)} ${density}x`).join(", ") };
-}
-
-/**
- * A picture whose drawn width follows the screen (a cover): copies from 160 px up to three times
- * `maxWidth` with width descriptors, for an <img sizes> that says how wide it is drawn. `aspect`
- * (width / height) crops each copy to the box the picture fills; without it the height follows.
- */
-export function fluidImage(
-  bucket: string,
-  path: string,
-  options: { maxWidth: number; aspect?: number },
-  config: ImageConfig = defaultConfig(),
-): ImageSource {
-  if (!config.transforms) return { src: publicObjectUrl(config.supabaseUrl, bucket, path) };
-  const largest = Math.min(options.maxWidth * 3, maxTransformSide);
-  const widths = [...new Set([...fluidSteps.filter((width) => width < largest), largest])];
-  const url = (width: number) =>
-    renderedImageUrl(config.supabaseUrl, bucket, path, width, options.aspect ? Math.max(1, Math.round(width / options.aspect)) : undefined);
-  return {
-    src: url(Math.min(options.maxWidth, maxTransformSide)),
-    srcSet: widths.map((width) => `${url(width)} ${width}w`).join(", "),
-  };
 }

@@ -1,10 +1,11 @@
-// lib/storage/image-url.ts: the URLs and srcsets avatars and covers are asked for with, and the
+// lib/storage/image-url.ts (and fluid-image.ts, covers' widths): the URLs and srcsets avatars and covers are asked for with, and the
 // switch that falls back to the original file where the Supabase plan has no image transformations.
 import { describe, expect, test } from "vitest";
 import { avatarImage } from "../../lib/avatars.ts";
 import { parsePublicEnv } from "../../lib/env.ts";
 import { roomCoverImage } from "../../lib/rooms/covers.ts";
-import { fixedSizeImage, fluidImage, renderedImageUrl, transformsEnabled } from "../../lib/storage/image-url.ts";
+import { fluidImage } from "../../lib/storage/fluid-image.ts";
+import { fixedSizeImage, renderedImageUrl, transformsEnabled } from "../../lib/storage/image-url.ts";
 
 const local = { supabaseUrl: "http://127.0.0.1:54321", transforms: true };
 const off = { supabaseUrl: "https://abc.supabase.co", transforms: false };
