@@ -707,7 +707,9 @@ begin
   end if;
   select coalesce(array_agg(m.user_id), '{}') into everyone_named from public.mentions m where m.moment_id = new.id;
   foreach person in array everyone_named loop
-    if person is distinct from parent_author then
+    -- Told once: as a reply when they take replies from here, else as a mention.
+    if person is distinct from parent_author
+       or not private.wants_notification(person, 'reply', new.room_id, new.post_id) then
       perform private.notify(person, 'mention', new.author_id, new.room_id, new.post_id, new.id);
     end if;
   end loop;

@@ -7,7 +7,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(61);
+select plan(64);
 
 -- o owner (…a), m moderator (…b), h member (…c), p member (…d), n outsider (…e)
 select pg_temp.verify_gated_members();
@@ -196,6 +196,45 @@ delete from public.moments where id = '5e300000-0000-4000-8000-000000000002';
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
 delete from public.moments where parent_id = '5e300000-0000-4000-8000-000000000001';
 select is((select count(*)::int from public.moments where id = '5e300000-0000-4000-8000-000000000001'), 0, 'when the last reply goes, the emptied comment goes too');
+
+-- ---------------------------------------------------------------------------------------------
+-- Muting stops new ones (and only those it names)
+
+select pg_temp.claims_of('5e000000-0000-4000-8000-00000000000d');
+insert into public.moments (id, post_id, author_id, at_seconds, body) values
+  ('5e300000-0000-4000-8000-000000000030', '5e200000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-00000000000d', 4, 'on p2'),
+  ('5e300000-0000-4000-8000-000000000031', '5e200000-0000-4000-8000-000000000003', '5e000000-0000-4000-8000-00000000000d', null, 'on p3');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
+insert into public.notification_mutes (user_id, post_id) values ('5e000000-0000-4000-8000-00000000000d', '5e200000-0000-4000-8000-000000000002');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000c');
+insert into public.moments (post_id, author_id, body, parent_id) values
+  ('5e200000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-00000000000c', 'muted thread', '5e300000-0000-4000-8000-000000000030'),
+  ('5e200000-0000-4000-8000-000000000003', '5e000000-0000-4000-8000-00000000000c', 'other thread', '5e300000-0000-4000-8000-000000000031');
+select pg_temp.act_as_superuser();
+select results_eq($$ select c.body from public.notifications n join public.moments c on c.id = n.moment_id
+                    where n.user_id = '5e000000-0000-4000-8000-00000000000d' and n.kind = 'reply' and c.body in ('muted thread', 'other thread') $$,
+  $$ values ('other thread'::text) $$, 'a muted thread tells its person nothing new; another thread still does');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
+insert into public.notification_mutes (user_id, room_id) values ('5e000000-0000-4000-8000-00000000000d', '5e100000-0000-4000-8000-000000000001');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000c');
+insert into public.moments (post_id, author_id, body, parent_id) values
+  ('5e200000-0000-4000-8000-000000000003', '5e000000-0000-4000-8000-00000000000c', 'muted room', '5e300000-0000-4000-8000-000000000031');
+insert into public.reactions (moment_id, user_id, emoji) values ('5e300000-0000-4000-8000-000000000031', '5e000000-0000-4000-8000-00000000000c', '🔥');
+select pg_temp.act_as_superuser();
+select is((select count(*)::int from public.notifications n
+           where n.user_id = '5e000000-0000-4000-8000-00000000000d' and n.moment_id in (select id from public.moments where body = 'muted room')
+              or (n.user_id = '5e000000-0000-4000-8000-00000000000d' and n.kind = 'reaction' and n.moment_id = '5e300000-0000-4000-8000-000000000031')), 0,
+  'a muted room tells its person nothing new: no reply, no reaction');
+delete from public.notification_mutes where user_id = '5e000000-0000-4000-8000-00000000000d';
+insert into public.notification_settings (user_id, muted_kinds) values ('5e000000-0000-4000-8000-00000000000d', array['reply']);
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000c');
+insert into public.moments (post_id, author_id, body, parent_id) values
+  ('5e200000-0000-4000-8000-000000000003', '5e000000-0000-4000-8000-00000000000c', 'kind off @ls_member', '5e300000-0000-4000-8000-000000000031');
+select pg_temp.act_as_superuser();
+select results_eq($$ select n.kind from public.notifications n join public.moments c on c.id = n.moment_id
+                    where n.user_id = '5e000000-0000-4000-8000-00000000000d' and c.body = 'kind off @ls_member' $$,
+  $$ values ('mention'::text) $$, 'replies switched off: the reply tells nothing, the mention in it still does');
+delete from public.notification_settings where user_id = '5e000000-0000-4000-8000-00000000000d';
 
 -- ---------------------------------------------------------------------------------------------
 -- Sessions, roles, memberships, moderation
