@@ -1,10 +1,12 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState, useSyncExternalStore, useTransition } from "react";
 import { networkMessage } from "@/lib/auth/messages";
 import type { MuteTarget } from "@/lib/notifications/settings";
 import { setNotificationMute } from "@/lib/notifications/settings-actions";
 import { fail } from "@/lib/result";
+
+const noSubscription = () => () => {};
 
 /**
  * A quiet toggle: a ghost button whose label says what pressing it does ("Mute this thread" /
@@ -13,6 +15,13 @@ import { fail } from "@/lib/result";
  * says it did, and a refusal shows next to it in words.
  */
 export function MuteToggle({ target, initialMuted }: { target: MuteTarget; initialMuted: boolean }) {
+  // Its code arrives after first paint: until then the server's button is disabled, so a press is
+  // never swallowed by a button that cannot act yet.
+  const ready = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const [muted, setMuted] = useState(initialMuted);
   const [error, setError] = useState<string | null>(null);
   const [announce, setAnnounce] = useState("");
@@ -29,7 +38,7 @@ export function MuteToggle({ target, initialMuted }: { target: MuteTarget; initi
       ) : null}
       <button
         type="button"
-        disabled={pending}
+        disabled={pending || !ready}
         className="inline-flex min-h-11 items-center gap-1.5 rounded-lg px-3 font-medium text-muted hover:bg-line/60 hover:text-ink disabled:opacity-60 sm:min-h-9"
         onClick={() => {
           setError(null);
