@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { publicEnv } from "@/lib/env";
 import { oembedDiscoveryHref, requestOrigin } from "./oembed";
 
 /**
@@ -7,6 +8,6 @@ import { oembedDiscoveryHref, requestOrigin } from "./oembed";
  * type="application/json+oembed">`), for the page's metadata: how other sites find its embed.
  */
 export async function oembedAlternates(pagePath: string, title: string): Promise<Metadata["alternates"]> {
-  const origin = requestOrigin(await headers(), process.env.NEXT_PUBLIC_SITE_URL ?? "http://localhost:3000");
+  const origin = requestOrigin(await headers(), publicEnv().siteUrl);
   return { types: { "application/json+oembed": [{ url: oembedDiscoveryHref(origin, `${origin}${pagePath}`), title }] } };
 }
