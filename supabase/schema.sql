@@ -2438,6 +2438,43 @@ $$;
 ALTER FUNCTION private.reaction_from_moment() OWNER TO postgres;
 
 --
+-- Name: record_session_history(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.record_session_history() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  closes_at timestamptz;
+begin
+  if tg_op = 'UPDATE'
+     and (new.post_id, new.position_seconds, new.playing, new.rate, new.state_at, new.ended_at)
+         is not distinct from (old.post_id, old.position_seconds, old.playing, old.rate, old.state_at, old.ended_at) then
+    return null;
+  end if;
+  -- The stretch that was playing ends when the new state begins (or when the session ended).
+  closes_at := coalesce(new.ended_at, new.state_at);
+  update public.session_history h
+    set ended_at = greatest(h.started_at, closes_at)
+    where h.session_id = new.id and h.ended_at is null;
+  if new.ended_at is null and new.post_id is not null then
+    insert into public.session_history (session_id, room_id, post_id, started_at, position_seconds, playing, rate, played_by)
+    values (new.id, new.room_id, new.post_id, new.state_at, new.position_seconds, new.playing, new.rate, new.host_id);
+  end if;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.record_session_history() OWNER TO postgres;
+
+--
+-- Name: FUNCTION record_session_history(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.record_session_history() IS 'Keeps public.session_history: closes the stretch that was playing and opens the one the session''s new state begins.';
+
+--
 -- Name: refuse_banned_membership(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4998,6 +5035,39 @@ $$;
 ALTER FUNCTION public.session_heartbeat(session_id uuid) OWNER TO postgres;
 
 --
+-- Name: session_replays(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.session_replays(room_id uuid, max_count integer DEFAULT 3) RETURNS TABLE(session_id uuid, started_at timestamp with time zone, ended_at timestamp with time zone, tracks integer, comments integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select s.id, s.started_at, s.ended_at,
+    (select count(*)::integer from (
+       select h.post_id, lag(h.post_id) over (order by h.started_at, h.id) as before
+       from public.session_history h
+       join public.posts p on p.id = h.post_id
+       where h.session_id = s.id
+     ) played where played.before is distinct from played.post_id),
+    (select count(*)::integer from public.moments m
+       where m.session_id = s.id and m.parent_id is null and m.deleted_at is null)
+  from public.listening_sessions s
+  where s.room_id = session_replays.room_id
+    and s.ended_at is not null
+    and exists (select 1 from public.session_history h where h.session_id = s.id)
+  order by s.ended_at desc
+  limit least(greatest(coalesce(max_count, 3), 1), 20);
+$$;
+
+ALTER FUNCTION public.session_replays(room_id uuid, max_count integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION session_replays(room_id uuid, max_count integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.session_replays(room_id uuid, max_count integer) IS 'The room''s most recent ended sessions that played something (at most 20), with how many tracks and comments the caller may see. Security invoker: the tables'' own read rules decide.';
+
+--
 -- Name: set_report_threshold(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -6275,6 +6345,45 @@ ALTER TABLE public.room_visits OWNER TO postgres;
 COMMENT ON TABLE public.room_visits IS 'When each person last opened each of their rooms: written only by mark_room_visited, for the caller.';
 
 --
+-- Name: session_history; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.session_history (
+    id bigint NOT NULL,
+    session_id uuid NOT NULL,
+    room_id uuid NOT NULL,
+    post_id uuid NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    position_seconds double precision NOT NULL,
+    playing boolean NOT NULL,
+    rate double precision NOT NULL,
+    played_by uuid,
+    CONSTRAINT session_history_ends_after_start CHECK (((ended_at IS NULL) OR (ended_at >= started_at)))
+);
+
+ALTER TABLE public.session_history OWNER TO postgres;
+
+--
+-- Name: TABLE session_history; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.session_history IS 'What a listening session played, for its replay: one row per stretch of one post from one position (playing or paused, at a rate). Written only by the database.';
+
+--
+-- Name: session_history_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.session_history ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.session_history_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: session_queue; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -6717,6 +6826,13 @@ ALTER TABLE ONLY public.rooms
 --
 
 COMMENT ON CONSTRAINT rooms_slug_key ON public.rooms IS 'That address is taken';
+
+--
+-- Name: session_history session_history_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_history
+    ADD CONSTRAINT session_history_pkey PRIMARY KEY (id);
 
 --
 -- Name: session_queue session_queue_one_per_post; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -7211,6 +7327,30 @@ CREATE INDEX rooms_name_trgm_idx ON public.rooms USING gin (name extensions.gin_
 CREATE INDEX rooms_owner_id_idx ON public.rooms USING btree (owner_id);
 
 --
+-- Name: session_history_played_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_history_played_by_idx ON public.session_history USING btree (played_by);
+
+--
+-- Name: session_history_post_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_history_post_id_idx ON public.session_history USING btree (post_id);
+
+--
+-- Name: session_history_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_history_room_id_idx ON public.session_history USING btree (room_id);
+
+--
+-- Name: session_history_session_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_history_session_idx ON public.session_history USING btree (session_id, started_at, id);
+
+--
 -- Name: session_queue_added_by_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7287,6 +7427,12 @@ CREATE TRIGGER listening_sessions_broadcast_update AFTER UPDATE ON public.listen
 --
 
 CREATE TRIGGER listening_sessions_notify_started AFTER INSERT ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.notify_session_started();
+
+--
+-- Name: listening_sessions listening_sessions_record_history; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_record_history AFTER INSERT OR UPDATE ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.record_session_history();
 
 --
 -- Name: listening_sessions listening_sessions_timed_out_host_refused; Type: TRIGGER; Schema: public; Owner: postgres
@@ -8135,6 +8281,34 @@ ALTER TABLE ONLY public.rooms
     ADD CONSTRAINT rooms_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: session_history session_history_played_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_history
+    ADD CONSTRAINT session_history_played_by_fkey FOREIGN KEY (played_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: session_history session_history_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_history
+    ADD CONSTRAINT session_history_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE CASCADE;
+
+--
+-- Name: session_history session_history_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_history
+    ADD CONSTRAINT session_history_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: session_history session_history_session_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_history
+    ADD CONSTRAINT session_history_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE CASCADE;
+
+--
 -- Name: session_queue session_queue_added_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -8244,6 +8418,12 @@ ALTER TABLE private.recovery_codes ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE private.room_term_patterns ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: session_history A session's history is readable by whoever may read the room; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "A session's history is readable by whoever may read the room" ON public.session_history FOR SELECT TO anon, authenticated USING (( SELECT private.can_read_room_content(session_history.room_id) AS can_read_room_content));
 
 --
 -- Name: room_gates A user with a verified factor changes a gate only at aal2; Type: POLICY; Schema: public; Owner: postgres
@@ -8782,6 +8962,12 @@ ALTER TABLE public.room_visits ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.rooms ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: session_history; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.session_history ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: session_queue; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -9511,6 +9697,12 @@ GRANT ALL ON FUNCTION private.rate_limits() TO service_role;
 REVOKE ALL ON FUNCTION private.reaction_from_moment() FROM PUBLIC;
 
 --
+-- Name: FUNCTION record_session_history(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.record_session_history() FROM PUBLIC;
+
+--
 -- Name: FUNCTION refuse_banned_membership(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -10135,6 +10327,15 @@ GRANT ALL ON FUNCTION public.session_heartbeat(session_id uuid) TO authenticated
 GRANT ALL ON FUNCTION public.session_heartbeat(session_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION session_replays(room_id uuid, max_count integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.session_replays(room_id uuid, max_count integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.session_replays(room_id uuid, max_count integer) TO anon;
+GRANT ALL ON FUNCTION public.session_replays(room_id uuid, max_count integer) TO authenticated;
+GRANT ALL ON FUNCTION public.session_replays(room_id uuid, max_count integer) TO service_role;
+
+--
 -- Name: FUNCTION set_report_threshold(room_id uuid, threshold integer); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10562,6 +10763,22 @@ GRANT INSERT(term) ON TABLE public.room_blocked_terms TO authenticated;
 
 GRANT ALL ON TABLE public.room_visits TO service_role;
 GRANT SELECT ON TABLE public.room_visits TO authenticated;
+
+--
+-- Name: TABLE session_history; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.session_history TO anon;
+GRANT SELECT ON TABLE public.session_history TO authenticated;
+GRANT SELECT ON TABLE public.session_history TO service_role;
+
+--
+-- Name: SEQUENCE session_history_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON SEQUENCE public.session_history_id_seq TO anon;
+GRANT ALL ON SEQUENCE public.session_history_id_seq TO authenticated;
+GRANT ALL ON SEQUENCE public.session_history_id_seq TO service_role;
 
 --
 -- Name: TABLE session_queue; Type: ACL; Schema: public; Owner: postgres

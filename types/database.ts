@@ -1141,6 +1141,75 @@ export type Database = {
           },
         ];
       };
+      session_history: {
+        Row: {
+          ended_at: string | null;
+          id: number;
+          played_by: string | null;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string;
+          rate: number;
+          room_id: string;
+          session_id: string;
+          started_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          ended_at?: string | null;
+          id?: never;
+          played_by?: string | null;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string;
+          rate: number;
+          room_id: string;
+          session_id: string;
+          started_at: string;
+        };
+        Update: {
+          ended_at?: string | null;
+          id?: never;
+          played_by?: string | null;
+          playing?: boolean;
+          position_seconds?: number;
+          post_id?: string;
+          rate?: number;
+          room_id?: string;
+          session_id?: string;
+          started_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "session_history_played_by_fkey";
+            columns: ["played_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_history_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_history_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_history_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "listening_sessions";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       session_queue: {
         Row: {
           added_by: string | null;
@@ -1769,6 +1838,16 @@ export type Database = {
       };
       server_clock_ms: { Args: Record<PropertyKey, never>; Returns: number };
       session_heartbeat: { Args: { session_id: string }; Returns: string };
+      session_replays: {
+        Args: { max_count?: number; room_id: string };
+        Returns: {
+          comments: number;
+          ended_at: string;
+          session_id: string;
+          started_at: string;
+          tracks: number;
+        }[];
+      };
       set_report_threshold: { Args: { room_id: string; threshold: number }; Returns: number };
       set_room_gate: {
         Args: { gate: Json; room_id: string };
