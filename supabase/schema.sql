@@ -266,7 +266,7 @@ CREATE FUNCTION private.broadcast_room_change() RETURNS trigger
 declare
   target_room uuid := case when tg_op = 'DELETE' then old.room_id else new.room_id end;
   room_topic text := private.current_room_topic('room', target_room);
-  now_row jsonb := case when tg_op = 'DELETE' then null else to_jsonb(new) - 'search_document' end;
+  now_row jsonb := case when tg_op = 'DELETE' then null else to_jsonb(new) - 'search_document' - 'waveform' end;
   was_withheld boolean := tg_op <> 'INSERT' and tg_table_name in ('posts', 'moments') and private.is_withheld(to_jsonb(old));
   now_withheld boolean := tg_op <> 'DELETE' and tg_table_name in ('posts', 'moments') and private.is_withheld(now_row);
   operation text := tg_op;
@@ -1705,9 +1705,12 @@ CREATE TABLE public.listening_sessions (
     version bigint DEFAULT 1 NOT NULL,
     started_at timestamp with time zone DEFAULT now() NOT NULL,
     ended_at timestamp with time zone,
+    ready_check_seconds smallint DEFAULT 10 NOT NULL,
+    ready_check_each_track boolean DEFAULT false NOT NULL,
     CONSTRAINT listening_sessions_ended_after_start CHECK (((ended_at IS NULL) OR (ended_at >= started_at))),
     CONSTRAINT listening_sessions_position_range CHECK (((position_seconds >= (0)::double precision) AND (position_seconds <= (172800)::double precision))),
-    CONSTRAINT listening_sessions_rate_range CHECK (((rate >= (0.5)::double precision) AND (rate <= (2)::double precision)))
+    CONSTRAINT listening_sessions_rate_range CHECK (((rate >= (0.5)::double precision) AND (rate <= (2)::double precision))),
+    CONSTRAINT listening_sessions_ready_check_seconds CHECK ((ready_check_seconds = ANY (ARRAY[0, 5, 10, 30])))
 );
 
 ALTER TABLE public.listening_sessions OWNER TO postgres;
@@ -1717,6 +1720,18 @@ ALTER TABLE public.listening_sessions OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.listening_sessions IS 'A room''s listening session: its host and the playback everyone follows.';
+
+--
+-- Name: COLUMN listening_sessions.ready_check_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.ready_check_seconds IS 'How long the host''s page waits for everyone following to be ready before a track starts (s); 0: no ready check.';
+
+--
+-- Name: COLUMN listening_sessions.ready_check_each_track; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.ready_check_each_track IS 'Whether the ready check runs before every track, not only when the session starts.';
 
 --
 -- Name: CONSTRAINT listening_sessions_position_range ON listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
@@ -3342,6 +3357,25 @@ ALTER FUNCTION private.wants_notification(recipient uuid, what text, target_room
 COMMENT ON FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) IS 'Whether the person takes this kind of notification from this room and post (kinds switched off, rooms and threads muted).';
 
 --
+-- Name: waveform_keeps_edit_time(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.waveform_keeps_edit_time() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  -- (search_document is left out: a stored generated column is not yet computed in a before trigger.)
+  if (to_jsonb(new) - 'waveform' - 'updated_at' - 'search_document') = (to_jsonb(old) - 'waveform' - 'updated_at' - 'search_document') then
+    new.updated_at := old.updated_at;
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.waveform_keeps_edit_time() OWNER TO postgres;
+
+--
 -- Name: withheld_keeps_edit_time(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4156,6 +4190,77 @@ ALTER FUNCTION public.mark_room_visited(target_room uuid) OWNER TO postgres;
 COMMENT ON FUNCTION public.mark_room_visited(target_room uuid) IS 'A member opened the room now; answers when they had last opened it (null: never).';
 
 --
+-- Name: mark_session_ready(uuid, uuid, double precision); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision) RETURNS timestamp with time zone
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  found_session public.listening_sessions;
+  ready timestamptz := clock_timestamp();
+  earlier double precision;
+  topic text;
+begin
+  if caller is null then
+    raise exception 'Sign in to listen together' using errcode = '42501';
+  end if;
+  select * into found_session from public.listening_sessions s where s.id = mark_session_ready.session_id;
+  if not found or (select private.room_role(found_session.room_id)) is null then
+    raise exception 'Only members of the room can take part in its session' using errcode = '42501';
+  end if;
+  if found_session.ended_at is not null then
+    raise exception 'This session has ended' using errcode = 'PT409';
+  end if;
+  if mark_session_ready.post_id is null
+     or not exists (select 1 from public.posts p where p.id = mark_session_ready.post_id and p.room_id = found_session.room_id) then
+    raise exception 'That post isn''t in this room' using errcode = '22023';
+  end if;
+  if mark_session_ready.position_seconds is null or mark_session_ready.position_seconds = 'NaN'::double precision
+     or mark_session_ready.position_seconds < 0 or mark_session_ready.position_seconds > 172800 then
+    raise exception 'Give the position your player is ready at, in seconds' using errcode = '22023';
+  end if;
+
+  select r.position_seconds into earlier
+    from public.session_readiness r
+    where r.session_id = found_session.id and r.user_id = caller and r.post_id = mark_session_ready.post_id;
+  insert into public.session_readiness as r (session_id, room_id, user_id, post_id, position_seconds, ready_at)
+    values (found_session.id, found_session.room_id, caller, mark_session_ready.post_id, mark_session_ready.position_seconds, ready)
+    on conflict on constraint session_readiness_pkey
+    do update set position_seconds = excluded.position_seconds, ready_at = excluded.ready_at;
+
+  if earlier is null or abs(earlier - mark_session_ready.position_seconds) >= 0.5 then
+    topic := private.current_room_topic('session', found_session.room_id);
+    if topic is not null then
+      perform realtime.send(
+        jsonb_build_object(
+          'session_id', found_session.id,
+          'user_id', caller,
+          'post_id', mark_session_ready.post_id,
+          'position_seconds', mark_session_ready.position_seconds,
+          'ready_at', ready
+        ),
+        'ready',
+        topic,
+        true
+      );
+    end if;
+  end if;
+  return ready;
+end;
+$$;
+
+ALTER FUNCTION public.mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision) OWNER TO postgres;
+
+--
+-- Name: FUNCTION mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision) IS 'Any member: their player has buffered this post of the session at this position (advice for the host''s ready check).';
+
+--
 -- Name: media_orphan_uploads(interval, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4461,6 +4566,88 @@ ALTER FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, 
 --
 
 COMMENT ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone) IS 'Host only: plays the first queued post if after_post_id still plays; with nothing queued, pauses.';
+
+--
+-- Name: post_heat(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.post_heat(post_id uuid, buckets integer DEFAULT 48) RETURNS TABLE(bucket integer, starts_at double precision, ends_at double precision, comments integer, reactions integer, hot integer, peak_at double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS $$
+#variable_conflict use_column
+begin
+  if buckets is null or buckets < 1 or buckets > 200 then
+    raise exception 'A heat strip has between 1 and 200 parts' using errcode = '22023';
+  end if;
+  return query
+  with timed as (
+    -- the comments on the timeline (general ones have no time; a deleted comment's words are gone)
+    select m.id, m.at_seconds as at
+    from public.moments m
+    where m.post_id = post_heat.post_id and m.at_seconds is not null and m.deleted_at is null
+  ),
+  reacted as (
+    select r.moment_id, count(*)::int as n
+    from public.reactions r
+    where r.post_id = post_heat.post_id
+    group by r.moment_id
+  ),
+  weighed as (
+    -- a reaction counts where its comment is, and only with a comment the caller may read
+    select t.at, coalesce(x.n, 0) as n
+    from timed t
+    left join reacted x on x.moment_id = t.id
+  ),
+  span as (
+    -- the media's length, or (not known yet) up to the last comment
+    select greatest(coalesce((select p.duration_seconds::double precision from public.posts p where p.id = post_heat.post_id), 0),
+                    coalesce(max(w.at), 0), 1) as seconds
+    from weighed w
+  ),
+  placed as (
+    select least(floor(w.at / (s.seconds / post_heat.buckets))::integer, post_heat.buckets - 1) as part, w.at, w.n
+    from weighed w cross join span s
+  ),
+  per_second as (
+    select p.part, min(p.at) as first_at, count(*)::integer as c, sum(p.n)::integer as n
+    from placed p
+    group by p.part, floor(p.at)
+  ),
+  parts as (
+    -- each part's counts, and the second in it where most happened (the earliest of equals)
+    select s.part, sum(s.c)::integer as c, sum(s.n)::integer as n,
+           (array_agg(s.first_at order by s.c + s.n desc, s.first_at))[1] as peak
+    from per_second s
+    group by s.part
+  ),
+  shaped as (
+    -- a hot moment is a peak: more than the part before it, no less than the part after it
+    select q.*,
+           q.c + q.n > coalesce(case when lag(q.part) over w = q.part - 1 then lag(q.c + q.n) over w end, 0)
+             and q.c + q.n >= coalesce(case when lead(q.part) over w = q.part + 1 then lead(q.c + q.n) over w end, 0) as is_peak
+    from parts q
+    window w as (order by q.part)
+  ),
+  ranked as (
+    select q.*, case when q.is_peak then row_number() over (partition by q.is_peak order by q.c + q.n desc, q.c desc, q.part) end as place
+    from shaped q
+  )
+  select q.part, q.part * s.seconds / post_heat.buckets, (q.part + 1) * s.seconds / post_heat.buckets, q.c, q.n,
+         case when q.place <= 3 then q.place::integer end, q.peak
+  from ranked q cross join span s
+  order by q.part;
+end
+$$;
+
+ALTER FUNCTION public.post_heat(post_id uuid, buckets integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION post_heat(post_id uuid, buckets integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.post_heat(post_id uuid, buckets integer) IS 'A post''s comments and reactions counted along its timeline in `buckets` equal parts (1–200; only parts with something in them), the caller''s policies deciding what counts; `hot` ranks the three hottest peaks, `peak_at` the busiest second of a part.';
 
 --
 -- Name: profile_activity(uuid, timestamp with time zone, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5258,6 +5445,44 @@ ALTER FUNCTION public.set_session_playback(session_id uuid, post_id uuid, positi
 --
 
 COMMENT ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) IS 'Host only: sets the playback everyone follows.';
+
+--
+-- Name: set_session_ready_check(uuid, integer, boolean); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  found_session public.listening_sessions := private.live_session_for_change(set_session_ready_check.session_id);
+begin
+  if found_session.host_id is distinct from (select auth.uid()) then
+    raise exception 'Only the host sets the ready check' using errcode = '42501';
+  end if;
+  if set_session_ready_check.seconds is null or set_session_ready_check.seconds not in (0, 5, 10, 30) then
+    raise exception 'Wait 5, 10 or 30 seconds for everyone, or don''t check' using errcode = '22023';
+  end if;
+  if set_session_ready_check.each_track is null then
+    raise exception 'Say whether to check before every track' using errcode = '22023';
+  end if;
+  update public.listening_sessions s
+    set ready_check_seconds = set_session_ready_check.seconds,
+        ready_check_each_track = set_session_ready_check.each_track,
+        version = s.version + 1
+    where s.id = found_session.id
+    returning * into found_session;
+  return found_session;
+end;
+$$;
+
+ALTER FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_session_ready_check(session_id uuid, seconds integer, each_track boolean); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) IS 'Host only: how long the ready check waits for everyone (0, 5, 10 or 30 s; 0: none) and whether it runs before every track.';
 
 --
 -- Name: set_slow_mode(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6117,12 +6342,14 @@ CREATE TABLE public.posts (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     hidden_at timestamp with time zone,
     search_document tsvector GENERATED ALWAYS AS ((setweight(to_tsvector('public.cuepoint_search'::regconfig, title), 'A'::"char") || setweight(to_tsvector('public.cuepoint_search'::regconfig, body), 'B'::"char"))) STORED,
+    waveform smallint[],
     CONSTRAINT posts_body_length CHECK ((char_length(body) <= 2000)),
     CONSTRAINT posts_duration_positive CHECK (((duration_seconds IS NULL) OR ((duration_seconds > (0)::numeric) AND (duration_seconds <= (172800)::numeric)))),
     CONSTRAINT posts_embed_is_metadata CHECK (((embed IS NULL) OR ((jsonb_typeof(embed) = 'object'::text) AND (NOT (embed ? 'html'::text)) AND (pg_column_size(embed) <= 4096)))),
     CONSTRAINT posts_media_kind CHECK ((media_kind = ANY (ARRAY['embed'::text, 'upload'::text]))),
     CONSTRAINT posts_media_source CHECK ((((media_kind = 'embed'::text) AND (media_url IS NOT NULL) AND (storage_path IS NULL)) OR ((media_kind = 'upload'::text) AND (storage_path IS NOT NULL) AND (media_url IS NULL)))),
-    CONSTRAINT posts_media_url_https CHECK (((media_url IS NULL) OR ((media_url ~ '^https://[^\s/?#]+[^\s]*$'::text) AND (char_length(media_url) <= 2048))))
+    CONSTRAINT posts_media_url_https CHECK (((media_url IS NULL) OR ((media_url ~ '^https://[^\s/?#]+[^\s]*$'::text) AND (char_length(media_url) <= 2048)))),
+    CONSTRAINT posts_waveform_shape CHECK (((waveform IS NULL) OR ((media_kind = 'upload'::text) AND (array_ndims(waveform) = 1) AND (array_lower(waveform, 1) = 1) AND ((cardinality(waveform) >= 1) AND (cardinality(waveform) <= 1000)) AND (array_position(waveform, NULL::smallint) IS NULL) AND (0 <= ALL (waveform)) AND (255 >= ALL (waveform)))))
 );
 
 ALTER TABLE public.posts OWNER TO postgres;
@@ -6144,6 +6371,12 @@ COMMENT ON COLUMN public.posts.hidden_at IS 'When enough members'' reports hid t
 --
 
 COMMENT ON COLUMN public.posts.search_document IS 'The post''s words for search (title weighted A, text B; public.cuepoint_search). For private.search_hits only: left out of broadcasts, not read by the app.';
+
+--
+-- Name: COLUMN posts.waveform; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.posts.waveform IS 'An uploaded file''s peaks along its length (1–1000 values, 0–255 of full scale), drawn as its seek bar; written with the post or by the backfill.';
 
 --
 -- Name: CONSTRAINT posts_body_length ON posts; Type: COMMENT; Schema: public; Owner: postgres
@@ -6168,6 +6401,12 @@ COMMENT ON CONSTRAINT posts_media_source ON public.posts IS 'A post has either a
 --
 
 COMMENT ON CONSTRAINT posts_media_url_https ON public.posts IS 'Links must start with https://';
+
+--
+-- Name: CONSTRAINT posts_waveform_shape ON posts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT posts_waveform_shape ON public.posts IS 'A waveform is 1 to 1000 peaks from 0 to 255, on an uploaded file only';
 
 --
 -- Name: presence; Type: TABLE; Schema: public; Owner: postgres
@@ -6412,6 +6651,28 @@ COMMENT ON TABLE public.session_queue IS 'What a session plays next (queued, in 
 --
 
 COMMENT ON CONSTRAINT session_queue_status ON public.session_queue IS 'A queue entry is queued or suggested';
+
+--
+-- Name: session_readiness; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.session_readiness (
+    session_id uuid NOT NULL,
+    room_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    post_id uuid NOT NULL,
+    position_seconds double precision NOT NULL,
+    ready_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT session_readiness_position_range CHECK (((position_seconds >= (0)::double precision) AND (position_seconds <= (172800)::double precision)))
+);
+
+ALTER TABLE public.session_readiness OWNER TO postgres;
+
+--
+-- Name: TABLE session_readiness; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.session_readiness IS 'Who said their player had buffered which post of a session, at which position: advice for the host''s ready check.';
 
 --
 -- Name: wallet_nonces; Type: TABLE; Schema: public; Owner: postgres
@@ -6860,6 +7121,13 @@ ALTER TABLE ONLY public.session_queue
 
 ALTER TABLE public.session_queue
     ADD CONSTRAINT session_queue_sort_key_finite CHECK ((sort_key <> ALL (ARRAY['NaN'::double precision, 'Infinity'::double precision, '-Infinity'::double precision]))) NOT VALID;
+
+--
+-- Name: session_readiness session_readiness_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_readiness
+    ADD CONSTRAINT session_readiness_pkey PRIMARY KEY (session_id, user_id, post_id);
 
 --
 -- Name: timeouts timeouts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -7375,6 +7643,24 @@ CREATE INDEX session_queue_post_id_idx ON public.session_queue USING btree (post
 CREATE INDEX session_queue_room_id_idx ON public.session_queue USING btree (room_id);
 
 --
+-- Name: session_readiness_post_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_readiness_post_id_idx ON public.session_readiness USING btree (post_id);
+
+--
+-- Name: session_readiness_room_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_readiness_room_id_idx ON public.session_readiness USING btree (room_id);
+
+--
+-- Name: session_readiness_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_readiness_user_id_idx ON public.session_readiness USING btree (user_id);
+
+--
 -- Name: timeouts_by_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7667,6 +7953,12 @@ CREATE TRIGGER posts_timed_out_refused BEFORE INSERT OR UPDATE ON public.posts F
 --
 
 CREATE TRIGGER posts_touch_updated_at BEFORE UPDATE ON public.posts FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
+
+--
+-- Name: posts posts_waveform_keeps_edit_time; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER posts_waveform_keeps_edit_time BEFORE UPDATE OF waveform ON public.posts FOR EACH ROW EXECUTE FUNCTION private.waveform_keeps_edit_time();
 
 --
 -- Name: posts posts_withheld_keeps_edit_time; Type: TRIGGER; Schema: public; Owner: postgres
@@ -8337,6 +8629,34 @@ ALTER TABLE ONLY public.session_queue
     ADD CONSTRAINT session_queue_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE CASCADE;
 
 --
+-- Name: session_readiness session_readiness_post_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_readiness
+    ADD CONSTRAINT session_readiness_post_id_fkey FOREIGN KEY (post_id) REFERENCES public.posts(id) ON DELETE CASCADE;
+
+--
+-- Name: session_readiness session_readiness_room_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_readiness
+    ADD CONSTRAINT session_readiness_room_id_fkey FOREIGN KEY (room_id) REFERENCES public.rooms(id) ON DELETE CASCADE;
+
+--
+-- Name: session_readiness session_readiness_session_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_readiness
+    ADD CONSTRAINT session_readiness_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE CASCADE;
+
+--
+-- Name: session_readiness session_readiness_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_readiness
+    ADD CONSTRAINT session_readiness_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
 -- Name: timeouts timeouts_by_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -8708,6 +9028,12 @@ CREATE POLICY "Reactions are readable by whoever may read the room" ON public.re
   WHERE ((r.id = reactions.room_id) AND (r.visibility = 'public'::text))))));
 
 --
+-- Name: session_readiness Readiness is readable by the room's members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Readiness is readable by the room's members" ON public.session_readiness FOR SELECT TO authenticated USING ((( SELECT private.room_role(session_readiness.room_id) AS room_role) IS NOT NULL));
+
+--
 -- Name: reports Reporters read their own reports; the owner and moderators read; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -8974,6 +9300,12 @@ ALTER TABLE public.session_history ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.session_queue ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: session_readiness; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.session_readiness ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: timeouts; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -9945,6 +10277,12 @@ REVOKE ALL ON FUNCTION private.wait_words(wait interval) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.wants_notification(recipient uuid, what text, target_room uuid, target_post uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION waveform_keeps_edit_time(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.waveform_keeps_edit_time() FROM PUBLIC;
+
+--
 -- Name: FUNCTION account_passkeys(); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10147,6 +10485,14 @@ GRANT ALL ON FUNCTION public.mark_room_visited(target_room uuid) TO authenticate
 GRANT ALL ON FUNCTION public.mark_room_visited(target_room uuid) TO service_role;
 
 --
+-- Name: FUNCTION mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision) TO authenticated;
+GRANT ALL ON FUNCTION public.mark_session_ready(session_id uuid, post_id uuid, position_seconds double precision) TO service_role;
+
+--
 -- Name: FUNCTION media_orphan_uploads(grace interval, max_files integer); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10193,6 +10539,15 @@ GRANT ALL ON FUNCTION public.my_rooms(max_rooms integer) TO service_role;
 REVOKE ALL ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone) TO authenticated;
 GRANT ALL ON FUNCTION public.play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION post_heat(post_id uuid, buckets integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.post_heat(post_id uuid, buckets integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.post_heat(post_id uuid, buckets integer) TO anon;
+GRANT ALL ON FUNCTION public.post_heat(post_id uuid, buckets integer) TO authenticated;
+GRANT ALL ON FUNCTION public.post_heat(post_id uuid, buckets integer) TO service_role;
 
 --
 -- Name: FUNCTION profile_activity(profile_id uuid, before_created timestamp with time zone, before_id uuid, page_size integer); Type: ACL; Schema: public; Owner: postgres
@@ -10366,6 +10721,14 @@ GRANT ALL ON FUNCTION public.set_room_gate(room_id uuid, gate jsonb) TO service_
 REVOKE ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) TO authenticated;
 GRANT ALL ON FUNCTION public.set_session_playback(session_id uuid, post_id uuid, position_seconds double precision, playing boolean, rate double precision, at timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION set_session_ready_check(session_id uuid, seconds integer, each_track boolean); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) TO authenticated;
+GRANT ALL ON FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) TO service_role;
 
 --
 -- Name: FUNCTION set_slow_mode(room_id uuid, seconds integer); Type: ACL; Schema: public; Owner: postgres
@@ -10666,6 +11029,12 @@ GRANT INSERT(storage_path) ON TABLE public.posts TO authenticated;
 GRANT INSERT(duration_seconds),UPDATE(duration_seconds) ON TABLE public.posts TO authenticated;
 
 --
+-- Name: COLUMN posts.waveform; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT INSERT(waveform) ON TABLE public.posts TO authenticated;
+
+--
 -- Name: TABLE presence; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10817,6 +11186,13 @@ GRANT UPDATE(status) ON TABLE public.session_queue TO authenticated;
 --
 
 GRANT UPDATE(sort_key) ON TABLE public.session_queue TO authenticated;
+
+--
+-- Name: TABLE session_readiness; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.session_readiness TO service_role;
+GRANT SELECT ON TABLE public.session_readiness TO authenticated;
 
 --
 -- Name: TABLE wallet_nonces; Type: ACL; Schema: public; Owner: postgres

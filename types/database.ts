@@ -81,6 +81,8 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;
@@ -97,6 +99,8 @@ export type Database = {
           position_seconds?: number;
           post_id?: string | null;
           rate?: number;
+          ready_check_each_track?: boolean;
+          ready_check_seconds?: number;
           room_id: string;
           started_at?: string;
           started_by?: string | null;
@@ -112,6 +116,8 @@ export type Database = {
           position_seconds?: number;
           post_id?: string | null;
           rate?: number;
+          ready_check_each_track?: boolean;
+          ready_check_seconds?: number;
           room_id?: string;
           started_at?: string;
           started_by?: string | null;
@@ -651,6 +657,7 @@ export type Database = {
           storage_path: string | null;
           title: string;
           updated_at: string;
+          waveform: number[] | null;
         };
         ComputedFields: never;
         Insert: {
@@ -668,6 +675,7 @@ export type Database = {
           storage_path?: string | null;
           title: string;
           updated_at?: string;
+          waveform?: number[] | null;
         };
         Update: {
           author_id?: string;
@@ -684,6 +692,7 @@ export type Database = {
           storage_path?: string | null;
           title?: string;
           updated_at?: string;
+          waveform?: number[] | null;
         };
         Relationships: [
           {
@@ -1273,6 +1282,56 @@ export type Database = {
           },
         ];
       };
+      session_readiness: {
+        Row: {
+          position_seconds: number;
+          post_id: string;
+          ready_at: string;
+          room_id: string;
+          session_id: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          position_seconds: number;
+          post_id: string;
+          ready_at?: string;
+          room_id: string;
+          session_id: string;
+          user_id: string;
+        };
+        Update: {
+          position_seconds?: number;
+          post_id?: string;
+          ready_at?: string;
+          room_id?: string;
+          session_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "session_readiness_post_id_fkey";
+            columns: ["post_id"];
+            isOneToOne: false;
+            referencedRelation: "posts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_readiness_room_id_fkey";
+            columns: ["room_id"];
+            isOneToOne: false;
+            referencedRelation: "rooms";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_readiness_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "listening_sessions";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       timeouts: {
         Row: {
           by_user_id: string | null;
@@ -1420,6 +1479,8 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;
@@ -1490,6 +1551,8 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;
@@ -1514,6 +1577,8 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;
@@ -1580,6 +1645,10 @@ export type Database = {
       };
       mark_notifications_read: { Args: { ids?: string[] }; Returns: number };
       mark_room_visited: { Args: { target_room: string }; Returns: string };
+      mark_session_ready: {
+        Args: { position_seconds: number; post_id: string; session_id: string };
+        Returns: string;
+      };
       media_orphan_uploads: { Args: { grace?: string; max_files?: number }; Returns: string[] };
       moderation_queue: {
         Args: { before_at?: string; before_id?: string; page_size?: number; room_id: string };
@@ -1679,6 +1748,8 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;
@@ -1691,6 +1762,18 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      post_heat: {
+        Args: { buckets?: number; post_id: string };
+        Returns: {
+          bucket: number;
+          comments: number;
+          ends_at: number;
+          hot: number;
+          peak_at: number;
+          reactions: number;
+          starts_at: number;
+        }[];
       };
       profile_activity: {
         Args: {
@@ -1885,6 +1968,34 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      set_session_ready_check: {
+        Args: { each_track: boolean; seconds: number; session_id: string };
+        Returns: {
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;
@@ -1910,6 +2021,8 @@ export type Database = {
           position_seconds: number;
           post_id: string | null;
           rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
           room_id: string;
           started_at: string;
           started_by: string | null;

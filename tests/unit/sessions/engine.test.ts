@@ -39,6 +39,8 @@ const sessionRow = (patch: Partial<SessionRow> = {}): SessionRow => ({
   started_by: "host",
   ended_at: null,
   host_seen_at: iso(t0),
+  ready_check_seconds: 10,
+  ready_check_each_track: false,
   ...patch,
 });
 

@@ -11,6 +11,8 @@ const row = (over: Partial<SessionRow> = {}): SessionRow => ({
   started_by: "u1",
   host_id: "u1",
   host_seen_at: "2026-11-25T10:00:00Z",
+  ready_check_seconds: 10,
+  ready_check_each_track: false,
   post_id: "p1",
   position_seconds: 0,
   playing: false,
