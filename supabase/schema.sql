@@ -580,6 +580,161 @@ ALTER FUNCTION private.check_room_moderator(target_room uuid, what text) OWNER T
 COMMENT ON FUNCTION private.check_room_moderator(target_room uuid, what text) IS 'Raises unless the caller is the room''s owner or a moderator (at aal2 with a second factor); answers their role.';
 
 --
+-- Name: listening_sessions; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.listening_sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    room_id uuid NOT NULL,
+    started_by uuid,
+    host_id uuid,
+    host_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    post_id uuid,
+    position_seconds double precision DEFAULT 0 NOT NULL,
+    playing boolean DEFAULT false NOT NULL,
+    rate double precision DEFAULT 1 NOT NULL,
+    state_at timestamp with time zone DEFAULT now() NOT NULL,
+    version bigint DEFAULT 1 NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    ended_at timestamp with time zone,
+    mode text DEFAULT 'host'::text NOT NULL,
+    track bigint DEFAULT 1 NOT NULL,
+    turn bigint DEFAULT 0 NOT NULL,
+    turn_ends_at timestamp with time zone,
+    dj_waitlist jsonb DEFAULT '[]'::jsonb NOT NULL,
+    skip_votes integer DEFAULT 0 NOT NULL,
+    skip_needed integer,
+    skip_voters uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    ready_check_seconds smallint DEFAULT 10 NOT NULL,
+    ready_check_each_track boolean DEFAULT false NOT NULL,
+    CONSTRAINT listening_sessions_ended_after_start CHECK (((ended_at IS NULL) OR (ended_at >= started_at))),
+    CONSTRAINT listening_sessions_mode CHECK ((mode = ANY (ARRAY['host'::text, 'dj_turns'::text]))),
+    CONSTRAINT listening_sessions_position_range CHECK (((position_seconds >= (0)::double precision) AND (position_seconds <= (172800)::double precision))),
+    CONSTRAINT listening_sessions_rate_range CHECK (((rate >= (0.5)::double precision) AND (rate <= (2)::double precision))),
+    CONSTRAINT listening_sessions_ready_check_seconds CHECK ((ready_check_seconds = ANY (ARRAY[0, 5, 10, 30]))),
+    CONSTRAINT listening_sessions_skip_tally CHECK (((skip_votes >= 0) AND ((skip_needed IS NULL) OR (skip_needed >= 1)))),
+    CONSTRAINT listening_sessions_waitlist_shape CHECK (((jsonb_typeof(dj_waitlist) = 'array'::text) AND (jsonb_array_length(dj_waitlist) <= 50)))
+);
+
+ALTER TABLE public.listening_sessions OWNER TO postgres;
+
+--
+-- Name: TABLE listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.listening_sessions IS 'A room''s listening session: its host and the playback everyone follows.';
+
+--
+-- Name: COLUMN listening_sessions.mode; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.mode IS 'hosted (host) or DJ turns (dj_turns), from the room when the session started.';
+
+--
+-- Name: COLUMN listening_sessions.track; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.track IS 'Which track plays: moves on with every new post or turn (votes to skip are per track).';
+
+--
+-- Name: COLUMN listening_sessions.turn; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.turn IS 'DJ turns: how many turns have started (the DJ is host_id).';
+
+--
+-- Name: COLUMN listening_sessions.turn_ends_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.turn_ends_at IS 'DJ turns: when the current turn runs out.';
+
+--
+-- Name: COLUMN listening_sessions.dj_waitlist; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.dj_waitlist IS 'DJ turns: who plays next, in order: [{user_id, post_id}] (post_id null: not picked yet).';
+
+--
+-- Name: COLUMN listening_sessions.skip_votes; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.skip_votes IS 'Votes to skip the current track.';
+
+--
+-- Name: COLUMN listening_sessions.skip_needed; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.skip_needed IS 'Votes that skip the current track, fixed by its first vote (null: no vote yet).';
+
+--
+-- Name: COLUMN listening_sessions.skip_voters; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.skip_voters IS 'Who voted to skip the current track.';
+
+--
+-- Name: COLUMN listening_sessions.ready_check_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.ready_check_seconds IS 'How long the host''s page waits for everyone following to be ready before a track starts (s); 0: no ready check.';
+
+--
+-- Name: COLUMN listening_sessions.ready_check_each_track; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.listening_sessions.ready_check_each_track IS 'Whether the ready check runs before every track, not only when the session starts.';
+
+--
+-- Name: CONSTRAINT listening_sessions_position_range ON listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT listening_sessions_position_range ON public.listening_sessions IS 'A position is a time within the media';
+
+--
+-- Name: CONSTRAINT listening_sessions_rate_range ON listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT listening_sessions_rate_range ON public.listening_sessions IS 'Playback speed is between 0.5× and 2×';
+
+--
+-- Name: CONSTRAINT listening_sessions_waitlist_shape ON listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT listening_sessions_waitlist_shape ON public.listening_sessions IS 'The waitlist holds up to 50 DJs';
+
+--
+-- Name: checked_pick(public.listening_sessions, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.checked_pick(target public.listening_sessions, pick uuid) RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  post_room uuid;
+  seconds numeric;
+  max_seconds integer := (select r.dj_turn_max_seconds from public.rooms r where r.id = target.room_id);
+begin
+  if pick is null then
+    raise exception 'Pick a post to play on your turn' using errcode = '22023';
+  end if;
+  select p.room_id, p.duration_seconds into post_room, seconds from public.posts p where p.id = pick;
+  if post_room is distinct from target.room_id then
+    raise exception 'That post isn''t in this room' using errcode = '23503';
+  end if;
+  if seconds is not null and seconds > max_seconds then
+    raise exception 'Turns last up to % in this room — pick a shorter post',
+      case when max_seconds % 60 = 0 then (max_seconds / 60) || ' minute' || case when max_seconds = 60 then '' else 's' end
+           else max_seconds || ' seconds' end
+      using errcode = '22023';
+  end if;
+  return pick;
+end;
+$$;
+
+ALTER FUNCTION private.checked_pick(target public.listening_sessions, pick uuid) OWNER TO postgres;
+
+--
 -- Name: close_reports_of_deleted_item(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -911,6 +1066,59 @@ ALTER FUNCTION private.current_room_topic(kind text, room uuid) OWNER TO postgre
 COMMENT ON FUNCTION private.current_room_topic(kind text, room uuid) IS 'The topic the database sends a room''s channel (room or session) to now, after moving the epoch past any gated membership that lapsed since it last looked.';
 
 --
+-- Name: dj_leaves_with_membership(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.dj_leaves_with_membership() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  found_session public.listening_sessions;
+begin
+  for found_session in
+    select * from public.listening_sessions s
+    where s.room_id = old.room_id and s.ended_at is null and s.mode = 'dj_turns'
+      -- (not when the room itself is going)
+      and exists (select 1 from public.rooms r where r.id = old.room_id)
+      and (s.host_id = old.user_id or private.waitlist_place(s.dj_waitlist, old.user_id) is not null)
+    for update
+  loop
+    if found_session.host_id = old.user_id then
+      perform private.pass_turn(found_session, false);
+    else
+      perform private.turns_changing(true);
+      update public.listening_sessions s set dj_waitlist = private.without_person(s.dj_waitlist, old.user_id) where s.id = found_session.id;
+      perform private.turns_changing(false);
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+
+ALTER FUNCTION private.dj_leaves_with_membership() OWNER TO postgres;
+
+--
+-- Name: dj_session_for_change(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.dj_session_for_change(target_session uuid) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  found_session public.listening_sessions := private.live_session_for_change(target_session);
+begin
+  if found_session.mode <> 'dj_turns' then
+    raise exception 'This session has a host — DJ turns are off' using errcode = 'PT409';
+  end if;
+  return found_session;
+end;
+$$;
+
+ALTER FUNCTION private.dj_session_for_change(target_session uuid) OWNER TO postgres;
+
+--
 -- Name: email_digest_address(uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1187,6 +1395,39 @@ $$;
 ALTER FUNCTION private.guard_room_update() OWNER TO postgres;
 
 --
+-- Name: guard_turns(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.guard_turns() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  new.mode := old.mode;
+  if old.mode = 'dj_turns' and old.ended_at is null and new.ended_at is null
+     and coalesce(current_setting('cuepoint.turns', true), '') <> 'on' then
+    if new.host_id is not null and new.host_id is distinct from old.host_id then
+      raise exception 'In DJ turns, the waitlist decides who plays' using errcode = '42501';
+    end if;
+    if new.post_id is not null and new.post_id is distinct from old.post_id then
+      raise exception 'Each turn plays the post its DJ picked' using errcode = '42501';
+    end if;
+  end if;
+  if new.post_id is distinct from old.post_id or new.turn is distinct from old.turn then
+    new.track := old.track + 1;
+  end if;
+  if new.track is distinct from old.track then
+    new.skip_votes := 0;
+    new.skip_needed := null;
+    new.skip_voters := '{}';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.guard_turns() OWNER TO postgres;
+
+--
 -- Name: has_verified_factor(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1309,6 +1550,24 @@ CREATE FUNCTION private.hosts_session(target_session uuid) RETURNS boolean
 $$;
 
 ALTER FUNCTION private.hosts_session(target_session uuid) OWNER TO postgres;
+
+--
+-- Name: in_session(public.listening_sessions, uuid, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.in_session(target public.listening_sessions, person uuid, following boolean DEFAULT false) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select private.is_current_member(target.room_id, person) and exists (
+    select 1 from public.presence p
+    where p.room_id = target.room_id and p.user_id = person and p.session_id = target.id
+      and p.seen_at > clock_timestamp() - private.presence_lifetime()
+      and (p.following or not in_session.following)
+  );
+$$;
+
+ALTER FUNCTION private.in_session(target public.listening_sessions, person uuid, following boolean) OWNER TO postgres;
 
 --
 -- Name: is_body_characters(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1686,64 +1945,6 @@ end;
 $_$;
 
 ALTER FUNCTION private.link_web3_identity_wallet() OWNER TO postgres;
-
---
--- Name: listening_sessions; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.listening_sessions (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    room_id uuid NOT NULL,
-    started_by uuid,
-    host_id uuid,
-    host_seen_at timestamp with time zone DEFAULT now() NOT NULL,
-    post_id uuid,
-    position_seconds double precision DEFAULT 0 NOT NULL,
-    playing boolean DEFAULT false NOT NULL,
-    rate double precision DEFAULT 1 NOT NULL,
-    state_at timestamp with time zone DEFAULT now() NOT NULL,
-    version bigint DEFAULT 1 NOT NULL,
-    started_at timestamp with time zone DEFAULT now() NOT NULL,
-    ended_at timestamp with time zone,
-    ready_check_seconds smallint DEFAULT 10 NOT NULL,
-    ready_check_each_track boolean DEFAULT false NOT NULL,
-    CONSTRAINT listening_sessions_ended_after_start CHECK (((ended_at IS NULL) OR (ended_at >= started_at))),
-    CONSTRAINT listening_sessions_position_range CHECK (((position_seconds >= (0)::double precision) AND (position_seconds <= (172800)::double precision))),
-    CONSTRAINT listening_sessions_rate_range CHECK (((rate >= (0.5)::double precision) AND (rate <= (2)::double precision))),
-    CONSTRAINT listening_sessions_ready_check_seconds CHECK ((ready_check_seconds = ANY (ARRAY[0, 5, 10, 30])))
-);
-
-ALTER TABLE public.listening_sessions OWNER TO postgres;
-
---
--- Name: TABLE listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.listening_sessions IS 'A room''s listening session: its host and the playback everyone follows.';
-
---
--- Name: COLUMN listening_sessions.ready_check_seconds; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.listening_sessions.ready_check_seconds IS 'How long the host''s page waits for everyone following to be ready before a track starts (s); 0: no ready check.';
-
---
--- Name: COLUMN listening_sessions.ready_check_each_track; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.listening_sessions.ready_check_each_track IS 'Whether the ready check runs before every track, not only when the session starts.';
-
---
--- Name: CONSTRAINT listening_sessions_position_range ON listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON CONSTRAINT listening_sessions_position_range ON public.listening_sessions IS 'A position is a time within the media';
-
---
--- Name: CONSTRAINT listening_sessions_rate_range ON listening_sessions; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON CONSTRAINT listening_sessions_rate_range ON public.listening_sessions IS 'Playback speed is between 0.5× and 2×';
 
 --
 -- Name: live_session_for_change(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2273,6 +2474,73 @@ $$;
 ALTER FUNCTION private.only_owner_sets_session_starters() OWNER TO postgres;
 
 --
+-- Name: pass_turn(public.listening_sessions, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.pass_turn(target public.listening_sessions, dj_stays boolean) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  waitlist jsonb := target.dj_waitlist;
+  kept jsonb := '[]'::jsonb;
+  chosen jsonb;
+  entry jsonb;
+  person uuid;
+  max_seconds integer := (select r.dj_turn_max_seconds from public.rooms r where r.id = target.room_id);
+  changed public.listening_sessions;
+begin
+  if dj_stays and target.host_id is not null and private.in_session(target, target.host_id)
+     and not exists (select 1 from jsonb_array_elements(waitlist) e where e ->> 'user_id' = target.host_id::text) then
+    waitlist := waitlist || jsonb_build_array(jsonb_build_object('user_id', target.host_id, 'post_id', null));
+  end if;
+  for entry in select e from jsonb_array_elements(waitlist) e loop
+    person := (entry ->> 'user_id')::uuid;
+    if not private.in_session(target, person) then
+      continue;
+    end if;
+    if chosen is null and entry ->> 'post_id' is not null
+       and exists (select 1 from public.posts p where p.id = (entry ->> 'post_id')::uuid and p.room_id = target.room_id) then
+      chosen := entry;
+      continue;
+    end if;
+    kept := kept || jsonb_build_array(entry);
+  end loop;
+  perform private.turns_changing(true);
+  if chosen is not null then
+    update public.listening_sessions s
+      set host_id = (chosen ->> 'user_id')::uuid,
+          post_id = (chosen ->> 'post_id')::uuid,
+          position_seconds = 0,
+          playing = true,
+          rate = 1,
+          state_at = clock_timestamp(),
+          host_seen_at = clock_timestamp(),
+          turn = s.turn + 1,
+          turn_ends_at = clock_timestamp() + make_interval(secs => max_seconds),
+          dj_waitlist = kept
+      where s.id = target.id
+      returning * into changed;
+  else
+    update public.listening_sessions s
+      set host_id = null,
+          post_id = null,
+          position_seconds = 0,
+          playing = false,
+          state_at = clock_timestamp(),
+          turn_ends_at = null,
+          dj_waitlist = kept
+      where s.id = target.id
+      returning * into changed;
+  end if;
+  perform private.turns_changing(false);
+  return changed;
+end;
+$$;
+
+ALTER FUNCTION private.pass_turn(target public.listening_sessions, dj_stays boolean) OWNER TO postgres;
+
+--
 -- Name: person_can_read_room(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2401,6 +2669,30 @@ CREATE FUNCTION private.queue_limit() RETURNS integer
     AS $$ select 200 $$;
 
 ALTER FUNCTION private.queue_limit() OWNER TO postgres;
+
+--
+-- Name: queue_not_in_dj_turns(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_not_in_dj_turns() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  parent public.listening_sessions;
+begin
+  select * into parent from public.listening_sessions s where s.id = new.session_id;
+  if found and parent.mode = 'dj_turns' then
+    if parent.started_at = now() and parent.started_by = (select auth.uid()) then
+      return null;
+    end if;
+    raise exception 'In DJ turns, each DJ picks their own post — join the waitlist' using errcode = 'PT409';
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.queue_not_in_dj_turns() OWNER TO postgres;
 
 --
 -- Name: rate_limits(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2965,6 +3257,28 @@ ALTER FUNCTION private.session_is_over(target public.listening_sessions) OWNER T
 COMMENT ON FUNCTION private.session_is_over(target public.listening_sessions) IS 'A live session nobody follows: no heartbeat from its host and no page in it for private.session_idle_after().';
 
 --
+-- Name: session_mode_from_room(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.session_mode_from_room() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  new.mode := coalesce((select r.session_mode from public.rooms r where r.id = new.room_id), 'host');
+  if new.mode = 'dj_turns' then
+    new.host_id := null;
+    new.post_id := null;
+    new.playing := false;
+    new.position_seconds := 0;
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.session_mode_from_room() OWNER TO postgres;
+
+--
 -- Name: session_post_duration(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2984,6 +3298,29 @@ end;
 $$;
 
 ALTER FUNCTION private.session_post_duration(target_room uuid, target_post uuid) OWNER TO postgres;
+
+--
+-- Name: set_waitlist(public.listening_sessions, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.set_waitlist(target public.listening_sessions, waitlist jsonb) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  changed public.listening_sessions;
+begin
+  perform private.turns_changing(true);
+  update public.listening_sessions s set dj_waitlist = waitlist where s.id = target.id returning * into changed;
+  perform private.turns_changing(false);
+  if changed.host_id is null then
+    changed := private.pass_turn(changed, false);
+  end if;
+  return changed;
+end;
+$$;
+
+ALTER FUNCTION private.set_waitlist(target public.listening_sessions, waitlist jsonb) OWNER TO postgres;
 
 --
 -- Name: shares_a_room(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3038,6 +3375,38 @@ ALTER FUNCTION private.signal_moderators(target_room uuid, target_post uuid, tar
 --
 
 COMMENT ON FUNCTION private.signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text) IS 'Tells the room''s moderators'' topic that an item was reported, hidden, held or resolved (ids only).';
+
+--
+-- Name: skip_track(public.listening_sessions); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.skip_track(target public.listening_sessions) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  next_entry public.session_queue;
+  changed public.listening_sessions;
+begin
+  if target.mode = 'dj_turns' then
+    return private.pass_turn(target, true);
+  end if;
+  select * into next_entry from public.session_queue q
+    where q.session_id = target.id and q.status = 'queued'
+    order by q.sort_key, q.created_at
+    limit 1;
+  if found then
+    delete from public.session_queue q where q.id = next_entry.id;
+  end if;
+  update public.listening_sessions s
+    set post_id = next_entry.post_id, position_seconds = 0, playing = next_entry.post_id is not null, state_at = clock_timestamp()
+    where s.id = target.id
+    returning * into changed;
+  return changed;
+end;
+$$;
+
+ALTER FUNCTION private.skip_track(target public.listening_sessions) OWNER TO postgres;
 
 --
 -- Name: state_time(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3241,6 +3610,17 @@ $$;
 ALTER FUNCTION private.touch_updated_at() OWNER TO postgres;
 
 --
+-- Name: turns_changing(boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.turns_changing(on_off boolean) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select null::void from (select set_config('cuepoint.turns', case when on_off then 'on' else '' end, true)) s $$;
+
+ALTER FUNCTION private.turns_changing(on_off boolean) OWNER TO postgres;
+
+--
 -- Name: unsubscribe_token_hash(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3316,6 +3696,26 @@ $$;
 ALTER FUNCTION private.version_session_state() OWNER TO postgres;
 
 --
+-- Name: version_turns(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.version_turns() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.version = old.version
+     and (new.track, new.turn, new.turn_ends_at, new.dj_waitlist, new.skip_votes, new.skip_needed, new.skip_voters)
+       is distinct from (old.track, old.turn, old.turn_ends_at, old.dj_waitlist, old.skip_votes, old.skip_needed, old.skip_voters) then
+    new.version := old.version + 1;
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.version_turns() OWNER TO postgres;
+
+--
 -- Name: wait_words(interval); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3333,6 +3733,19 @@ CREATE FUNCTION private.wait_words(wait interval) RETURNS text
 $$;
 
 ALTER FUNCTION private.wait_words(wait interval) OWNER TO postgres;
+
+--
+-- Name: waitlist_place(jsonb, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.waitlist_place(waitlist jsonb, person uuid) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select min(e.place)::integer from jsonb_array_elements(waitlist) with ordinality as e(entry, place) where e.entry ->> 'user_id' = person::text;
+$$;
+
+ALTER FUNCTION private.waitlist_place(waitlist jsonb, person uuid) OWNER TO postgres;
 
 --
 -- Name: wants_notification(uuid, text, uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3392,6 +3805,20 @@ end;
 $$;
 
 ALTER FUNCTION private.withheld_keeps_edit_time() OWNER TO postgres;
+
+--
+-- Name: without_person(jsonb, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.without_person(waitlist jsonb, person uuid) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(jsonb_agg(e.entry order by e.place), '[]'::jsonb)
+  from jsonb_array_elements(waitlist) with ordinality as e(entry, place) where e.entry ->> 'user_id' <> person::text;
+$$;
+
+ALTER FUNCTION private.without_person(waitlist jsonb, person uuid) OWNER TO postgres;
 
 --
 -- Name: account_passkeys(); Type: FUNCTION; Schema: public; Owner: postgres
@@ -3604,6 +4031,12 @@ begin
          and private.is_current_member(found_session.room_id, found_session.host_id)) then
     return found_session;
   end if;
+  if found_session.mode = 'dj_turns' then
+    if found_session.host_id is null then
+      return found_session;
+    end if;
+    return private.pass_turn(found_session, false);
+  end if;
   update public.listening_sessions s set host_id = caller, host_seen_at = clock_timestamp()
     where s.id = found_session.id
     returning * into found_session;
@@ -3639,12 +4072,18 @@ CREATE TABLE public.rooms (
     lapses_counted_at timestamp with time zone DEFAULT now() NOT NULL,
     slow_mode_seconds integer DEFAULT 0 NOT NULL,
     report_threshold integer DEFAULT 3 NOT NULL,
+    session_mode text DEFAULT 'host'::text NOT NULL,
+    dj_turn_max_seconds integer DEFAULT 600 NOT NULL,
+    skip_share numeric(3,2) DEFAULT 0.5 NOT NULL,
     CONSTRAINT rooms_access_epoch_not_negative CHECK ((access_epoch >= 0)),
     CONSTRAINT rooms_cover_path_in_own_folder CHECK (((cover_path IS NULL) OR private.is_path_in_folder(cover_path, (id)::text))),
     CONSTRAINT rooms_description_length CHECK ((char_length(description) <= 500)),
+    CONSTRAINT rooms_dj_turn_max_seconds_range CHECK (((dj_turn_max_seconds >= 60) AND (dj_turn_max_seconds <= 3600))),
     CONSTRAINT rooms_member_count_not_negative CHECK ((member_count >= 0)),
     CONSTRAINT rooms_report_threshold_range CHECK (((report_threshold >= 1) AND (report_threshold <= 100))),
+    CONSTRAINT rooms_session_mode CHECK ((session_mode = ANY (ARRAY['host'::text, 'dj_turns'::text]))),
     CONSTRAINT rooms_session_starters CHECK ((session_starters = ANY (ARRAY['moderators'::text, 'members'::text]))),
+    CONSTRAINT rooms_skip_share_range CHECK (((skip_share >= 0.1) AND (skip_share <= (1)::numeric))),
     CONSTRAINT rooms_slow_mode_seconds_range CHECK (((slow_mode_seconds >= 0) AND (slow_mode_seconds <= 3600))),
     CONSTRAINT rooms_slug_format CHECK ((slug ~ '^[a-z0-9]([a-z0-9-]{1,46})[a-z0-9]$'::text)),
     CONSTRAINT rooms_visibility CHECK ((visibility = ANY (ARRAY['public'::text, 'gated'::text])))
@@ -3689,16 +4128,52 @@ COMMENT ON COLUMN public.rooms.slow_mode_seconds IS 'Least seconds between one p
 COMMENT ON COLUMN public.rooms.report_threshold IS 'Distinct members whose reports hide a post or comment until a moderator reviews it.';
 
 --
+-- Name: COLUMN rooms.session_mode; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.rooms.session_mode IS 'How listening sessions run: one host (host), or members taking turns from a waitlist (dj_turns).';
+
+--
+-- Name: COLUMN rooms.dj_turn_max_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.rooms.dj_turn_max_seconds IS 'In DJ turns, the longest a turn lasts (seconds).';
+
+--
+-- Name: COLUMN rooms.skip_share; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.rooms.skip_share IS 'The share of the people listening along whose votes skip a track.';
+
+--
 -- Name: CONSTRAINT rooms_description_length ON rooms; Type: COMMENT; Schema: public; Owner: postgres
 --
 
 COMMENT ON CONSTRAINT rooms_description_length ON public.rooms IS 'Descriptions are up to 500 characters';
 
 --
+-- Name: CONSTRAINT rooms_dj_turn_max_seconds_range ON rooms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT rooms_dj_turn_max_seconds_range ON public.rooms IS 'Turns last between 1 and 60 minutes';
+
+--
+-- Name: CONSTRAINT rooms_session_mode ON rooms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT rooms_session_mode ON public.rooms IS 'Sessions are hosted or run in DJ turns';
+
+--
 -- Name: CONSTRAINT rooms_session_starters ON rooms; Type: COMMENT; Schema: public; Owner: postgres
 --
 
 COMMENT ON CONSTRAINT rooms_session_starters ON public.rooms IS 'Choose who may start listening sessions: moderators or members';
+
+--
+-- Name: CONSTRAINT rooms_skip_share_range ON rooms; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON CONSTRAINT rooms_skip_share_range ON public.rooms IS 'The share to skip is between 10% and 100%';
 
 --
 -- Name: CONSTRAINT rooms_slug_format ON rooms; Type: COMMENT; Schema: public; Owner: postgres
@@ -3852,6 +4327,33 @@ ALTER FUNCTION public.email_digests_due(person uuid, max_people integer) OWNER T
 COMMENT ON FUNCTION public.email_digests_due(person uuid, max_people integer) IS 'Service role (notification-digest): the people due a digest now (or the one named, if due) with their address and the notifications it would carry, newest first. Reads only; claim_email_digest records the sending.';
 
 --
+-- Name: end_dj_turn_if_over(uuid, bigint); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.end_dj_turn_if_over(session_id uuid, turn bigint) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  found_session public.listening_sessions := private.dj_session_for_change(end_dj_turn_if_over.session_id);
+begin
+  if found_session.turn <> end_dj_turn_if_over.turn or found_session.host_id is null
+     or found_session.turn_ends_at > clock_timestamp() then
+    return found_session;
+  end if;
+  return private.pass_turn(found_session, true);
+end;
+$$;
+
+ALTER FUNCTION public.end_dj_turn_if_over(session_id uuid, turn bigint) OWNER TO postgres;
+
+--
+-- Name: FUNCTION end_dj_turn_if_over(session_id uuid, turn bigint); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.end_dj_turn_if_over(session_id uuid, turn bigint) IS 'DJ turns: passes the turn when its time is up; answers the session.';
+
+--
 -- Name: end_listening_session(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3954,6 +4456,73 @@ ALTER FUNCTION public.join_ban_check(room_id uuid, user_id uuid) OWNER TO postgr
 --
 
 COMMENT ON FUNCTION public.join_ban_check(room_id uuid, user_id uuid) IS 'Service role (join-room): whether the person is banned from the room and until when, and which of their linked wallets a ban holds against.';
+
+--
+-- Name: join_dj_waitlist(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.join_dj_waitlist(session_id uuid, post_id uuid) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  found_session public.listening_sessions := private.dj_session_for_change(join_dj_waitlist.session_id);
+begin
+  if found_session.host_id = caller then
+    raise exception 'It''s your turn now — pick your next post once it ends' using errcode = 'PT409';
+  end if;
+  if private.waitlist_place(found_session.dj_waitlist, caller) is not null then
+    raise exception 'You''re already on the waitlist' using errcode = 'PT409';
+  end if;
+  if not private.in_session(found_session, caller) then
+    raise exception 'Open the session to join the waitlist' using errcode = 'PT409';
+  end if;
+  if jsonb_array_length(found_session.dj_waitlist) >= 50 then
+    raise exception 'The waitlist holds up to 50 DJs' using errcode = '23514';
+  end if;
+  return private.set_waitlist(found_session,
+    found_session.dj_waitlist || jsonb_build_array(jsonb_build_object('user_id', caller, 'post_id', private.checked_pick(found_session, join_dj_waitlist.post_id))));
+end;
+$$;
+
+ALTER FUNCTION public.join_dj_waitlist(session_id uuid, post_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION join_dj_waitlist(session_id uuid, post_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.join_dj_waitlist(session_id uuid, post_id uuid) IS 'DJ turns: the caller joins the waitlist with the post they will play.';
+
+--
+-- Name: leave_dj_waitlist(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.leave_dj_waitlist(session_id uuid) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  found_session public.listening_sessions := private.dj_session_for_change(leave_dj_waitlist.session_id);
+begin
+  if found_session.host_id = caller then
+    return private.pass_turn(found_session, false);
+  end if;
+  if private.waitlist_place(found_session.dj_waitlist, caller) is null then
+    raise exception 'You''re not on the waitlist' using errcode = 'PT409';
+  end if;
+  return private.set_waitlist(found_session, private.without_person(found_session.dj_waitlist, caller));
+end;
+$$;
+
+ALTER FUNCTION public.leave_dj_waitlist(session_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION leave_dj_waitlist(session_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.leave_dj_waitlist(session_id uuid) IS 'DJ turns: the caller leaves the waitlist (their turn, if it is theirs, passes).';
 
 --
 -- Name: leave_here(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4358,6 +4927,51 @@ ALTER FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with ti
 COMMENT ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) IS 'The owner''s and moderators'' queue: open reported posts and comments and held comments, newest first (by their last report or when held), with the item in context and its open reports; paged by (queued_at, item_id).';
 
 --
+-- Name: move_dj(uuid, uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.move_dj(session_id uuid, dj_id uuid, place integer) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  found_session public.listening_sessions := private.dj_session_for_change(move_dj.session_id);
+  current_place integer := private.waitlist_place(found_session.dj_waitlist, move_dj.dj_id);
+  rest jsonb;
+  target_place integer;
+begin
+  if (select private.room_role(found_session.room_id)) not in ('owner', 'moderator') then
+    raise exception 'Only moderators and the owner reorder the waitlist' using errcode = '42501';
+  end if;
+  if current_place is null then
+    raise exception 'That person isn''t on the waitlist' using errcode = 'PT409';
+  end if;
+  if move_dj.place is null then
+    raise exception 'Say where in the waitlist to move them' using errcode = '22023';
+  end if;
+  rest := private.without_person(found_session.dj_waitlist, move_dj.dj_id);
+  target_place := least(greatest(move_dj.place, 1), jsonb_array_length(rest) + 1);
+  return private.set_waitlist(found_session, (
+    select coalesce(jsonb_agg(x.entry order by x.place), '[]'::jsonb)
+    from (
+      select e.entry, case when e.place < target_place then e.place else e.place + 1 end as place
+      from jsonb_array_elements(rest) with ordinality as e(entry, place)
+      union all
+      select found_session.dj_waitlist -> (current_place - 1), target_place
+    ) x
+  ));
+end;
+$$;
+
+ALTER FUNCTION public.move_dj(session_id uuid, dj_id uuid, place integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION move_dj(session_id uuid, dj_id uuid, place integer); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.move_dj(session_id uuid, dj_id uuid, place integer) IS 'DJ turns, moderators and the owner: moves a DJ to a place in the waitlist.';
+
+--
 -- Name: my_notifications(timestamp with time zone, uuid, integer, boolean); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4517,6 +5131,35 @@ ALTER FUNCTION public.my_rooms(max_rooms integer) OWNER TO postgres;
 COMMENT ON FUNCTION public.my_rooms(max_rooms integer) IS 'The caller''s rooms (at most 100): live session, who is here, and others'' posts and comments (counted to 100) since the caller last opened the room. A gated membership that no longer counts shows the room only.';
 
 --
+-- Name: pick_dj_post(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.pick_dj_post(session_id uuid, post_id uuid) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  found_session public.listening_sessions := private.dj_session_for_change(pick_dj_post.session_id);
+  place integer := private.waitlist_place(found_session.dj_waitlist, caller);
+begin
+  if place is null then
+    raise exception 'Join the waitlist to pick a post' using errcode = 'PT409';
+  end if;
+  return private.set_waitlist(found_session,
+    jsonb_set(found_session.dj_waitlist, array[(place - 1)::text, 'post_id'], to_jsonb(private.checked_pick(found_session, pick_dj_post.post_id))));
+end;
+$$;
+
+ALTER FUNCTION public.pick_dj_post(session_id uuid, post_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION pick_dj_post(session_id uuid, post_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.pick_dj_post(session_id uuid, post_id uuid) IS 'DJ turns: the caller changes the post for their next turn.';
+
+--
 -- Name: play_next_in_session(uuid, uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4528,6 +5171,15 @@ declare
   found_session public.listening_sessions := private.live_session_for_change(play_next_in_session.session_id);
   next_entry public.session_queue;
 begin
+  if found_session.mode = 'dj_turns' then
+    if found_session.host_id is distinct from (select auth.uid()) then
+      raise exception 'It''s not your turn' using errcode = '42501';
+    end if;
+    if found_session.post_id is distinct from play_next_in_session.after_post_id then
+      return found_session;
+    end if;
+    return private.pass_turn(found_session, true);
+  end if;
   if found_session.host_id is distinct from (select auth.uid()) then
     raise exception 'Only the host controls playback' using errcode = '42501';
   end if;
@@ -4919,6 +5571,38 @@ ALTER FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) 
 --
 
 COMMENT ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) IS 'The owner or a moderator deletes a post or comment (exactly one) of their room; its open reports become actioned, and the removal is logged with the reason.';
+
+--
+-- Name: remove_dj(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.remove_dj(session_id uuid, dj_id uuid) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  found_session public.listening_sessions := private.dj_session_for_change(remove_dj.session_id);
+begin
+  if (select private.room_role(found_session.room_id)) not in ('owner', 'moderator') then
+    raise exception 'Only moderators and the owner take DJs off the waitlist' using errcode = '42501';
+  end if;
+  if found_session.host_id = remove_dj.dj_id then
+    return private.pass_turn(found_session, false);
+  end if;
+  if private.waitlist_place(found_session.dj_waitlist, remove_dj.dj_id) is null then
+    raise exception 'That person isn''t on the waitlist' using errcode = 'PT409';
+  end if;
+  return private.set_waitlist(found_session, private.without_person(found_session.dj_waitlist, remove_dj.dj_id));
+end;
+$$;
+
+ALTER FUNCTION public.remove_dj(session_id uuid, dj_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION remove_dj(session_id uuid, dj_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.remove_dj(session_id uuid, dj_id uuid) IS 'DJ turns, moderators and the owner: takes a DJ off the waitlist (ends their turn if it is theirs).';
 
 --
 -- Name: replace_recovery_codes(text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5485,6 +6169,50 @@ ALTER FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, 
 COMMENT ON FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) IS 'Host only: how long the ready check waits for everyone (0, 5, 10 or 30 s; 0: none) and whether it runs before every track.';
 
 --
+-- Name: set_session_rules(uuid, text, integer, numeric); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric) RETURNS public.rooms
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  changed public.rooms;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to change the room' using errcode = '42501';
+  end if;
+  if (select private.room_role(set_session_rules.room_id)) is distinct from 'owner' then
+    raise exception 'Only the owner decides how listening sessions run' using errcode = '42501';
+  end if;
+  if mode is null or mode not in ('host', 'dj_turns') then
+    raise exception 'Choose hosted sessions or DJ turns' using errcode = '22023';
+  end if;
+  if turn_max_seconds is null or turn_max_seconds < 60 or turn_max_seconds > 3600 then
+    raise exception 'Turns last between 1 and 60 minutes' using errcode = '22023';
+  end if;
+  if share is null or share < 0.1 or share > 1 then
+    raise exception 'The share to skip is between 10%% and 100%%' using errcode = '22023';
+  end if;
+  update public.rooms r
+    set session_mode = set_session_rules.mode,
+        dj_turn_max_seconds = set_session_rules.turn_max_seconds,
+        skip_share = round(set_session_rules.share, 2)
+    where r.id = set_session_rules.room_id
+    returning * into changed;
+  return changed;
+end;
+$$;
+
+ALTER FUNCTION public.set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric) IS 'Owner only: hosted sessions or DJ turns, the longest turn (s), and the share of listeners whose votes skip a track.';
+
+--
 -- Name: set_slow_mode(uuid, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -5790,6 +6518,75 @@ ALTER FUNCTION public.unsubscribe_from_email(token text) OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION public.unsubscribe_from_email(token text) IS 'One-click unsubscribe: a valid unused token stops its kind of email (or all email) for its person and is spent; a spent one answers already_used; anything else is refused. Needs no session.';
+
+--
+-- Name: vote_to_skip(uuid, bigint); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.vote_to_skip(session_id uuid, track bigint) RETURNS public.listening_sessions
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  caller uuid := (select auth.uid());
+  found_session public.listening_sessions := private.live_session_for_change(vote_to_skip.session_id);
+  share numeric := (select r.skip_share from public.rooms r where r.id = found_session.room_id);
+  needed integer := found_session.skip_needed;
+  eligible integer;
+  counted integer;
+begin
+  if found_session.post_id is null then
+    raise exception 'Nothing is playing to skip' using errcode = 'PT409';
+  end if;
+  if vote_to_skip.track is distinct from found_session.track then
+    raise exception 'That track has already moved on' using errcode = 'PT409';
+  end if;
+  if found_session.host_id = caller then
+    raise exception '%', case when found_session.mode = 'dj_turns' then 'It''s your turn — press Next to move on'
+                              else 'You''re the host — press Next to skip' end
+      using errcode = 'PT409';
+  end if;
+  if not private.in_session(found_session, caller, true) then
+    raise exception 'Only people listening along can vote' using errcode = '42501';
+  end if;
+  if needed is null then
+    -- The first vote on this track: who may vote is who listens along now.
+    insert into public.session_skip_ballots (session_id, track, user_id)
+    select found_session.id, found_session.track, m.user_id
+    from public.memberships m
+    where m.room_id = found_session.room_id and m.user_id is distinct from found_session.host_id
+      and private.in_session(found_session, m.user_id, true)
+    on conflict do nothing;
+    select count(*) into eligible from public.session_skip_ballots b where b.session_id = found_session.id and b.track = found_session.track;
+    needed := greatest(1, ceil(eligible * share)::integer);
+  end if;
+  update public.session_skip_ballots b set voted_at = clock_timestamp()
+    where b.session_id = found_session.id and b.track = found_session.track and b.user_id = caller and b.voted_at is null;
+  get diagnostics counted = row_count;
+  if counted = 0 then
+    if exists (select 1 from public.session_skip_ballots b where b.session_id = found_session.id and b.track = found_session.track and b.user_id = caller) then
+      raise exception 'You already voted on this track' using errcode = '23505';
+    end if;
+    raise exception 'You joined after this vote started — you can vote on the next track' using errcode = 'PT409';
+  end if;
+  if found_session.skip_votes + 1 >= needed then
+    return private.skip_track(found_session);
+  end if;
+  update public.listening_sessions s
+    set skip_votes = s.skip_votes + 1, skip_needed = needed, skip_voters = s.skip_voters || caller
+    where s.id = found_session.id
+    returning * into found_session;
+  return found_session;
+end;
+$$;
+
+ALTER FUNCTION public.vote_to_skip(session_id uuid, track bigint) OWNER TO postgres;
+
+--
+-- Name: FUNCTION vote_to_skip(session_id uuid, track bigint); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.vote_to_skip(session_id uuid, track bigint) IS 'A listener following the session votes to skip the track; the vote that reaches the room''s share skips it.';
 
 --
 -- Name: who_is_here(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6675,6 +7472,25 @@ ALTER TABLE public.session_readiness OWNER TO postgres;
 COMMENT ON TABLE public.session_readiness IS 'Who said their player had buffered which post of a session, at which position: advice for the host''s ready check.';
 
 --
+-- Name: session_skip_ballots; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.session_skip_ballots (
+    session_id uuid NOT NULL,
+    track bigint NOT NULL,
+    user_id uuid NOT NULL,
+    voted_at timestamp with time zone
+);
+
+ALTER TABLE public.session_skip_ballots OWNER TO postgres;
+
+--
+-- Name: TABLE session_skip_ballots; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.session_skip_ballots IS 'The people who may vote to skip a session''s track (fixed when its first vote came) and when each voted.';
+
+--
 -- Name: wallet_nonces; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -7128,6 +7944,13 @@ ALTER TABLE public.session_queue
 
 ALTER TABLE ONLY public.session_readiness
     ADD CONSTRAINT session_readiness_pkey PRIMARY KEY (session_id, user_id, post_id);
+
+--
+-- Name: session_skip_ballots session_skip_ballots_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_skip_ballots
+    ADD CONSTRAINT session_skip_ballots_pkey PRIMARY KEY (session_id, track, user_id);
 
 --
 -- Name: timeouts timeouts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -7661,6 +8484,12 @@ CREATE INDEX session_readiness_room_id_idx ON public.session_readiness USING btr
 CREATE INDEX session_readiness_user_id_idx ON public.session_readiness USING btree (user_id);
 
 --
+-- Name: session_skip_ballots_user_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX session_skip_ballots_user_idx ON public.session_skip_ballots USING btree (user_id);
+
+--
 -- Name: timeouts_by_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7709,6 +8538,12 @@ CREATE TRIGGER listening_sessions_broadcast_insert AFTER INSERT ON public.listen
 CREATE TRIGGER listening_sessions_broadcast_update AFTER UPDATE ON public.listening_sessions FOR EACH ROW WHEN ((old.version IS DISTINCT FROM new.version)) EXECUTE FUNCTION private.broadcast_session_change();
 
 --
+-- Name: listening_sessions listening_sessions_mode; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_mode BEFORE INSERT ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.session_mode_from_room();
+
+--
 -- Name: listening_sessions listening_sessions_notify_started; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -7733,10 +8568,22 @@ CREATE TRIGGER listening_sessions_timed_out_host_refused BEFORE UPDATE OF host_i
 CREATE TRIGGER listening_sessions_timed_out_refused BEFORE INSERT ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.refuse_timed_out_writes('host_id');
 
 --
+-- Name: listening_sessions listening_sessions_turns; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_turns BEFORE UPDATE ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.guard_turns();
+
+--
 -- Name: listening_sessions listening_sessions_version; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER listening_sessions_version BEFORE UPDATE ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.version_session_state();
+
+--
+-- Name: listening_sessions listening_sessions_versioned_turns; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER listening_sessions_versioned_turns BEFORE UPDATE ON public.listening_sessions FOR EACH ROW EXECUTE FUNCTION private.version_turns();
 
 --
 -- Name: memberships memberships_broadcast; Type: TRIGGER; Schema: public; Owner: postgres
@@ -7749,6 +8596,12 @@ CREATE TRIGGER memberships_broadcast AFTER INSERT OR DELETE OR UPDATE OF role ON
 --
 
 CREATE TRIGGER memberships_count_members AFTER INSERT OR DELETE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.count_room_members();
+
+--
+-- Name: memberships memberships_dj_leaves; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER memberships_dj_leaves AFTER DELETE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.dj_leaves_with_membership();
 
 --
 -- Name: memberships memberships_log_removal; Type: TRIGGER; Schema: public; Owner: postgres
@@ -8085,6 +8938,12 @@ CREATE TRIGGER rooms_touch_updated_at BEFORE UPDATE ON public.rooms FOR EACH ROW
 --
 
 CREATE TRIGGER session_queue_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.session_queue FOR EACH ROW EXECUTE FUNCTION private.broadcast_queue_change();
+
+--
+-- Name: session_queue session_queue_dj_turns; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER session_queue_dj_turns BEFORE INSERT ON public.session_queue FOR EACH ROW EXECUTE FUNCTION private.queue_not_in_dj_turns();
 
 --
 -- Name: session_queue session_queue_from_session; Type: TRIGGER; Schema: public; Owner: postgres
@@ -8657,6 +9516,20 @@ ALTER TABLE ONLY public.session_readiness
     ADD CONSTRAINT session_readiness_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
+-- Name: session_skip_ballots session_skip_ballots_session_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_skip_ballots
+    ADD CONSTRAINT session_skip_ballots_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.listening_sessions(id) ON DELETE CASCADE;
+
+--
+-- Name: session_skip_ballots session_skip_ballots_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.session_skip_ballots
+    ADD CONSTRAINT session_skip_ballots_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: timeouts timeouts_by_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -9218,6 +10091,12 @@ ALTER TABLE public.notification_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.notifications ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: session_skip_ballots people read their own ballots; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "people read their own ballots" ON public.session_skip_ballots FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
 -- Name: presence people read their own presence rows; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -9306,6 +10185,12 @@ ALTER TABLE public.session_queue ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.session_readiness ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: session_skip_ballots; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.session_skip_ballots ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: timeouts; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -9580,6 +10465,20 @@ REVOKE ALL ON FUNCTION private.check_room_moderator(target_room uuid, what text)
 GRANT ALL ON FUNCTION private.check_room_moderator(target_room uuid, what text) TO authenticated;
 
 --
+-- Name: TABLE listening_sessions; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.listening_sessions TO service_role;
+GRANT SELECT ON TABLE public.listening_sessions TO anon;
+GRANT SELECT ON TABLE public.listening_sessions TO authenticated;
+
+--
+-- Name: FUNCTION checked_pick(target public.listening_sessions, pick uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.checked_pick(target public.listening_sessions, pick uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION converse_about_comment(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -9621,6 +10520,18 @@ REVOKE ALL ON FUNCTION private.create_profile_for_new_user() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.current_room_topic(kind text, room uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.current_room_topic(kind text, room uuid) TO service_role;
+
+--
+-- Name: FUNCTION dj_leaves_with_membership(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.dj_leaves_with_membership() FROM PUBLIC;
+
+--
+-- Name: FUNCTION dj_session_for_change(target_session uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.dj_session_for_change(target_session uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION email_digest_address(person uuid); Type: ACL; Schema: private; Owner: postgres
@@ -9685,6 +10596,12 @@ GRANT ALL ON FUNCTION private.gated_membership_lifetime() TO authenticated;
 GRANT ALL ON FUNCTION private.gated_membership_lifetime() TO service_role;
 
 --
+-- Name: FUNCTION guard_turns(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.guard_turns() FROM PUBLIC;
+
+--
 -- Name: FUNCTION has_verified_factor(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -9723,6 +10640,12 @@ REVOKE ALL ON FUNCTION private.hosts_session(target_session uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.hosts_session(target_session uuid) TO anon;
 GRANT ALL ON FUNCTION private.hosts_session(target_session uuid) TO authenticated;
 GRANT ALL ON FUNCTION private.hosts_session(target_session uuid) TO service_role;
+
+--
+-- Name: FUNCTION in_session(target public.listening_sessions, person uuid, following boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.in_session(target public.listening_sessions, person uuid, following boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION is_body_characters(value text); Type: ACL; Schema: private; Owner: postgres
@@ -9830,14 +10753,6 @@ REVOKE ALL ON FUNCTION private.limit_wallet_links() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.link_web3_identity_wallet() FROM PUBLIC;
-
---
--- Name: TABLE listening_sessions; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT ALL ON TABLE public.listening_sessions TO service_role;
-GRANT SELECT ON TABLE public.listening_sessions TO anon;
-GRANT SELECT ON TABLE public.listening_sessions TO authenticated;
 
 --
 -- Name: FUNCTION live_session_for_change(target_session uuid); Type: ACL; Schema: private; Owner: postgres
@@ -9972,6 +10887,12 @@ REVOKE ALL ON FUNCTION private.notify_session_started() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.only_owner_sets_session_starters() FROM PUBLIC;
 
 --
+-- Name: FUNCTION pass_turn(target public.listening_sessions, dj_stays boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.pass_turn(target public.listening_sessions, dj_stays boolean) FROM PUBLIC;
+
+--
 -- Name: FUNCTION person_can_read_room(person uuid, target_room uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -10012,6 +10933,12 @@ REVOKE ALL ON FUNCTION private.queue_entry_from_session() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.queue_limit() TO anon;
 GRANT ALL ON FUNCTION private.queue_limit() TO authenticated;
 GRANT ALL ON FUNCTION private.queue_limit() TO service_role;
+
+--
+-- Name: FUNCTION queue_not_in_dj_turns(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_not_in_dj_turns() FROM PUBLIC;
 
 --
 -- Name: FUNCTION rate_limits(); Type: ACL; Schema: private; Owner: postgres
@@ -10182,10 +11109,22 @@ GRANT ALL ON FUNCTION private.session_idle_after() TO service_role;
 REVOKE ALL ON FUNCTION private.session_is_over(target public.listening_sessions) FROM PUBLIC;
 
 --
+-- Name: FUNCTION session_mode_from_room(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.session_mode_from_room() FROM PUBLIC;
+
+--
 -- Name: FUNCTION session_post_duration(target_room uuid, target_post uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.session_post_duration(target_room uuid, target_post uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION set_waitlist(target public.listening_sessions, waitlist jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.set_waitlist(target public.listening_sessions, waitlist jsonb) FROM PUBLIC;
 
 --
 -- Name: FUNCTION shares_a_room(person uuid, other uuid); Type: ACL; Schema: private; Owner: postgres
@@ -10198,6 +11137,12 @@ REVOKE ALL ON FUNCTION private.shares_a_room(person uuid, other uuid) FROM PUBLI
 --
 
 REVOKE ALL ON FUNCTION private.signal_moderators(target_room uuid, target_post uuid, target_moment uuid, what text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION skip_track(target public.listening_sessions); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.skip_track(target public.listening_sessions) FROM PUBLIC;
 
 --
 -- Name: FUNCTION state_time(claimed timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -10253,6 +11198,12 @@ GRANT ALL ON FUNCTION private.time_words(moment timestamp with time zone) TO ser
 REVOKE ALL ON FUNCTION private.timed_out_until(target_room uuid, person uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION turns_changing(on_off boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.turns_changing(on_off boolean) FROM PUBLIC;
+
+--
 -- Name: FUNCTION unsubscribe_token_hash(token text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -10265,10 +11216,22 @@ REVOKE ALL ON FUNCTION private.unsubscribe_token_hash(token text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.version_session_state() FROM PUBLIC;
 
 --
+-- Name: FUNCTION version_turns(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.version_turns() FROM PUBLIC;
+
+--
 -- Name: FUNCTION wait_words(wait interval); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.wait_words(wait interval) FROM PUBLIC;
+
+--
+-- Name: FUNCTION waitlist_place(waitlist jsonb, person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.waitlist_place(waitlist jsonb, person uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION wants_notification(recipient uuid, what text, target_room uuid, target_post uuid); Type: ACL; Schema: private; Owner: postgres
@@ -10281,6 +11244,12 @@ REVOKE ALL ON FUNCTION private.wants_notification(recipient uuid, what text, tar
 --
 
 REVOKE ALL ON FUNCTION private.waveform_keeps_edit_time() FROM PUBLIC;
+
+--
+-- Name: FUNCTION without_person(waitlist jsonb, person uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.without_person(waitlist jsonb, person uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION account_passkeys(); Type: ACL; Schema: public; Owner: postgres
@@ -10404,6 +11373,14 @@ REVOKE ALL ON FUNCTION public.email_digests_due(person uuid, max_people integer)
 GRANT ALL ON FUNCTION public.email_digests_due(person uuid, max_people integer) TO service_role;
 
 --
+-- Name: FUNCTION end_dj_turn_if_over(session_id uuid, turn bigint); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.end_dj_turn_if_over(session_id uuid, turn bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.end_dj_turn_if_over(session_id uuid, turn bigint) TO authenticated;
+GRANT ALL ON FUNCTION public.end_dj_turn_if_over(session_id uuid, turn bigint) TO service_role;
+
+--
 -- Name: FUNCTION end_listening_session(session_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10425,6 +11402,22 @@ GRANT ALL ON FUNCTION public.hand_over_session(session_id uuid, new_host_id uuid
 
 REVOKE ALL ON FUNCTION public.join_ban_check(room_id uuid, user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.join_ban_check(room_id uuid, user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION join_dj_waitlist(session_id uuid, post_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.join_dj_waitlist(session_id uuid, post_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.join_dj_waitlist(session_id uuid, post_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.join_dj_waitlist(session_id uuid, post_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION leave_dj_waitlist(session_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.leave_dj_waitlist(session_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.leave_dj_waitlist(session_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.leave_dj_waitlist(session_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION leave_here(target_room uuid, tab uuid); Type: ACL; Schema: public; Owner: postgres
@@ -10508,6 +11501,14 @@ GRANT ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp 
 GRANT ALL ON FUNCTION public.moderation_queue(room_id uuid, before_at timestamp with time zone, before_id uuid, page_size integer) TO service_role;
 
 --
+-- Name: FUNCTION move_dj(session_id uuid, dj_id uuid, place integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.move_dj(session_id uuid, dj_id uuid, place integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.move_dj(session_id uuid, dj_id uuid, place integer) TO authenticated;
+GRANT ALL ON FUNCTION public.move_dj(session_id uuid, dj_id uuid, place integer) TO service_role;
+
+--
 -- Name: FUNCTION my_notifications(before_created timestamp with time zone, before_id uuid, page_size integer, held_back boolean); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10531,6 +11532,14 @@ GRANT ALL ON FUNCTION public.my_room_standing(room_id uuid) TO service_role;
 REVOKE ALL ON FUNCTION public.my_rooms(max_rooms integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.my_rooms(max_rooms integer) TO authenticated;
 GRANT ALL ON FUNCTION public.my_rooms(max_rooms integer) TO service_role;
+
+--
+-- Name: FUNCTION pick_dj_post(session_id uuid, post_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.pick_dj_post(session_id uuid, post_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.pick_dj_post(session_id uuid, post_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.pick_dj_post(session_id uuid, post_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION play_next_in_session(session_id uuid, after_post_id uuid, at timestamp with time zone); Type: ACL; Schema: public; Owner: postgres
@@ -10623,6 +11632,14 @@ GRANT ALL ON FUNCTION public.release_session_host(session_id uuid) TO service_ro
 REVOKE ALL ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) TO authenticated;
 GRANT ALL ON FUNCTION public.remove_content(post_id uuid, moment_id uuid, reason text) TO service_role;
+
+--
+-- Name: FUNCTION remove_dj(session_id uuid, dj_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.remove_dj(session_id uuid, dj_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.remove_dj(session_id uuid, dj_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.remove_dj(session_id uuid, dj_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION replace_recovery_codes(code_hashes text[]); Type: ACL; Schema: public; Owner: postgres
@@ -10731,6 +11748,14 @@ GRANT ALL ON FUNCTION public.set_session_ready_check(session_id uuid, seconds in
 GRANT ALL ON FUNCTION public.set_session_ready_check(session_id uuid, seconds integer, each_track boolean) TO service_role;
 
 --
+-- Name: FUNCTION set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric) TO authenticated;
+GRANT ALL ON FUNCTION public.set_session_rules(room_id uuid, mode text, turn_max_seconds integer, share numeric) TO service_role;
+
+--
 -- Name: FUNCTION set_slow_mode(room_id uuid, seconds integer); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10794,6 +11819,14 @@ REVOKE ALL ON FUNCTION public.unsubscribe_from_email(token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.unsubscribe_from_email(token text) TO anon;
 GRANT ALL ON FUNCTION public.unsubscribe_from_email(token text) TO authenticated;
 GRANT ALL ON FUNCTION public.unsubscribe_from_email(token text) TO service_role;
+
+--
+-- Name: FUNCTION vote_to_skip(session_id uuid, track bigint); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.vote_to_skip(session_id uuid, track bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.vote_to_skip(session_id uuid, track bigint) TO authenticated;
+GRANT ALL ON FUNCTION public.vote_to_skip(session_id uuid, track bigint) TO service_role;
 
 --
 -- Name: FUNCTION who_is_here(target_room uuid); Type: ACL; Schema: public; Owner: postgres
@@ -11193,6 +12226,13 @@ GRANT UPDATE(sort_key) ON TABLE public.session_queue TO authenticated;
 
 GRANT ALL ON TABLE public.session_readiness TO service_role;
 GRANT SELECT ON TABLE public.session_readiness TO authenticated;
+
+--
+-- Name: TABLE session_skip_ballots; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT ALL ON TABLE public.session_skip_ballots TO service_role;
+GRANT SELECT ON TABLE public.session_skip_ballots TO authenticated;
 
 --
 -- Name: TABLE wallet_nonces; Type: ACL; Schema: public; Owner: postgres

@@ -73,10 +73,12 @@ export type Database = {
       };
       listening_sessions: {
         Row: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -84,17 +86,25 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         ComputedFields: never;
         Insert: {
+          dj_waitlist?: NonNullable<Json>;
           ended_at?: string | null;
           host_id?: string | null;
           host_seen_at?: string;
           id?: string;
+          mode?: string;
           playing?: boolean;
           position_seconds?: number;
           post_id?: string | null;
@@ -102,16 +112,24 @@ export type Database = {
           ready_check_each_track?: boolean;
           ready_check_seconds?: number;
           room_id: string;
+          skip_needed?: number | null;
+          skip_voters?: string[];
+          skip_votes?: number;
           started_at?: string;
           started_by?: string | null;
           state_at?: string;
+          track?: number;
+          turn?: number;
+          turn_ends_at?: string | null;
           version?: number;
         };
         Update: {
+          dj_waitlist?: NonNullable<Json>;
           ended_at?: string | null;
           host_id?: string | null;
           host_seen_at?: string;
           id?: string;
+          mode?: string;
           playing?: boolean;
           position_seconds?: number;
           post_id?: string | null;
@@ -119,9 +137,15 @@ export type Database = {
           ready_check_each_track?: boolean;
           ready_check_seconds?: number;
           room_id?: string;
+          skip_needed?: number | null;
+          skip_voters?: string[];
+          skip_votes?: number;
           started_at?: string;
           started_by?: string | null;
           state_at?: string;
+          track?: number;
+          turn?: number;
+          turn_ends_at?: string | null;
           version?: number;
         };
         Relationships: [
@@ -1093,13 +1117,16 @@ export type Database = {
           cover_path: string | null;
           created_at: string;
           description: string;
+          dj_turn_max_seconds: number;
           id: string;
           lapses_counted_at: string;
           member_count: number;
           name: string;
           owner_id: string;
           report_threshold: number;
+          session_mode: string;
           session_starters: string;
+          skip_share: number;
           slow_mode_seconds: number;
           slug: string;
           updated_at: string;
@@ -1111,13 +1138,16 @@ export type Database = {
           cover_path?: string | null;
           created_at?: string;
           description?: string;
+          dj_turn_max_seconds?: number;
           id?: string;
           lapses_counted_at?: string;
           member_count?: number;
           name: string;
           owner_id: string;
           report_threshold?: number;
+          session_mode?: string;
           session_starters?: string;
+          skip_share?: number;
           slow_mode_seconds?: number;
           slug: string;
           updated_at?: string;
@@ -1128,13 +1158,16 @@ export type Database = {
           cover_path?: string | null;
           created_at?: string;
           description?: string;
+          dj_turn_max_seconds?: number;
           id?: string;
           lapses_counted_at?: string;
           member_count?: number;
           name?: string;
           owner_id?: string;
           report_threshold?: number;
+          session_mode?: string;
           session_starters?: string;
+          skip_share?: number;
           slow_mode_seconds?: number;
           slug?: string;
           updated_at?: string;
@@ -1332,6 +1365,43 @@ export type Database = {
           },
         ];
       };
+      session_skip_ballots: {
+        Row: {
+          session_id: string;
+          track: number;
+          user_id: string;
+          voted_at: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          session_id: string;
+          track: number;
+          user_id: string;
+          voted_at?: string | null;
+        };
+        Update: {
+          session_id?: string;
+          track?: number;
+          user_id?: string;
+          voted_at?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "session_skip_ballots_session_id_fkey";
+            columns: ["session_id"];
+            isOneToOne: false;
+            referencedRelation: "listening_sessions";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "session_skip_ballots_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       timeouts: {
         Row: {
           by_user_id: string | null;
@@ -1471,10 +1541,12 @@ export type Database = {
       claim_session_host: {
         Args: { expected_host_id: string; session_id: string };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -1482,9 +1554,15 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -1501,13 +1579,16 @@ export type Database = {
           cover_path: string | null;
           created_at: string;
           description: string;
+          dj_turn_max_seconds: number;
           id: string;
           lapses_counted_at: string;
           member_count: number;
           name: string;
           owner_id: string;
           report_threshold: number;
+          session_mode: string;
           session_starters: string;
+          skip_share: number;
           slow_mode_seconds: number;
           slug: string;
           updated_at: string;
@@ -1540,13 +1621,15 @@ export type Database = {
           user_id: string;
         }[];
       };
-      end_listening_session: {
-        Args: { session_id: string };
+      end_dj_turn_if_over: {
+        Args: { session_id: string; turn: number };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -1554,9 +1637,49 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      end_listening_session: {
+        Args: { session_id: string };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -1569,10 +1692,12 @@ export type Database = {
       hand_over_session: {
         Args: { new_host_id: string; session_id: string };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -1580,9 +1705,15 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -1600,6 +1731,74 @@ export type Database = {
           barred_wallets: string[];
           reason: string;
         }[];
+      };
+      join_dj_waitlist: {
+        Args: { post_id: string; session_id: string };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      leave_dj_waitlist: {
+        Args: { session_id: string };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       leave_here: { Args: { tab: string; target_room: string }; Returns: undefined };
       lift_timeout: { Args: { room_id: string; user_id: string }; Returns: undefined };
@@ -1672,6 +1871,40 @@ export type Database = {
           reports: Json;
         }[];
       };
+      move_dj: {
+        Args: { dj_id: string; place: number; session_id: string };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       my_notifications: {
         Args: {
           before_created?: string;
@@ -1737,13 +1970,15 @@ export type Database = {
           visibility: string;
         }[];
       };
-      play_next_in_session: {
-        Args: { after_post_id: string; at?: string; session_id: string };
+      pick_dj_post: {
+        Args: { post_id: string; session_id: string };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -1751,9 +1986,49 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      play_next_in_session: {
+        Args: { after_post_id: string; at?: string; session_id: string };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -1848,6 +2123,40 @@ export type Database = {
         Args: { moment_id?: string; post_id?: string; reason?: string };
         Returns: undefined;
       };
+      remove_dj: {
+        Args: { dj_id: string; session_id: string };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       replace_recovery_codes: { Args: { code_hashes: string[] }; Returns: number };
       report_content: {
         Args: { category: string; moment_id?: string; note?: string; post_id?: string };
@@ -1900,13 +2209,16 @@ export type Database = {
           cover_path: string | null;
           created_at: string;
           description: string;
+          dj_turn_max_seconds: number;
           id: string;
           lapses_counted_at: string;
           member_count: number;
           name: string;
           owner_id: string;
           report_threshold: number;
+          session_mode: string;
           session_starters: string;
+          skip_share: number;
           slow_mode_seconds: number;
           slug: string;
           updated_at: string;
@@ -1960,10 +2272,12 @@ export type Database = {
           session_id: string;
         };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -1971,9 +2285,15 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -1986,10 +2306,12 @@ export type Database = {
       set_session_ready_check: {
         Args: { each_track: boolean; seconds: number; session_id: string };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -1997,9 +2319,15 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -2009,14 +2337,45 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      set_session_rules: {
+        Args: { mode: string; room_id: string; share: number; turn_max_seconds: number };
+        Returns: {
+          access_epoch: number;
+          cover_path: string | null;
+          created_at: string;
+          description: string;
+          dj_turn_max_seconds: number;
+          id: string;
+          lapses_counted_at: string;
+          member_count: number;
+          name: string;
+          owner_id: string;
+          report_threshold: number;
+          session_mode: string;
+          session_starters: string;
+          skip_share: number;
+          slow_mode_seconds: number;
+          slug: string;
+          updated_at: string;
+          visibility: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "rooms";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       set_slow_mode: { Args: { room_id: string; seconds: number }; Returns: number };
       start_listening_session: {
         Args: { post_id?: string; queue_recent?: number; room_id: string };
         Returns: {
+          dj_waitlist: NonNullable<Json>;
           ended_at: string | null;
           host_id: string | null;
           host_seen_at: string;
           id: string;
+          mode: string;
           playing: boolean;
           position_seconds: number;
           post_id: string | null;
@@ -2024,9 +2383,15 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
           started_at: string;
           started_by: string | null;
           state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
           version: number;
         };
         SetofOptions: {
@@ -2075,6 +2440,40 @@ export type Database = {
           kind: string;
           outcome: string;
         }[];
+      };
+      vote_to_skip: {
+        Args: { session_id: string; track: number };
+        Returns: {
+          dj_waitlist: NonNullable<Json>;
+          ended_at: string | null;
+          host_id: string | null;
+          host_seen_at: string;
+          id: string;
+          mode: string;
+          playing: boolean;
+          position_seconds: number;
+          post_id: string | null;
+          rate: number;
+          ready_check_each_track: boolean;
+          ready_check_seconds: number;
+          room_id: string;
+          skip_needed: number | null;
+          skip_voters: string[];
+          skip_votes: number;
+          started_at: string;
+          started_by: string | null;
+          state_at: string;
+          track: number;
+          turn: number;
+          turn_ends_at: string | null;
+          version: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "listening_sessions";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       who_is_here: {
         Args: { target_room: string };

@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { MentionTextArea } from "@/components/mentions/mention-textarea";
+import { filePeaks } from "@/lib/media/decode-peaks";
 import { acceptedTypes, checkUploadFile, uploadMessages } from "@/lib/storage/buckets";
 import { readDuration } from "./read-duration";
 
@@ -16,9 +17,15 @@ const cancelledMessage = "Upload cancelled — nothing was posted.";
 
 type Errors = Partial<Record<"file" | "title" | "body", string>>;
 
+/** How long a finished upload waits for its waveform before posting without it (the backfill adds it later). */
+const waveformWaitMs = 10_000;
+const within = <T,>(promise: Promise<T>, ms: number): Promise<T | null> =>
+  Promise.race([promise, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
+
 /**
  * Upload a file: checked here before a byte is sent (type, 50 MB), stored through a signed upload
  * URL with a progress bar, and posted only once stored. Cancelling or a failure removes what was sent.
+ * Meanwhile the browser computes the file's waveform (lib/media/decode-peaks.ts), posted with it.
  */
 export function UploadPostForm({ room }: { room: { id: string; slug: string } }) {
   const router = useRouter();
@@ -53,6 +60,8 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
     if (!file || Object.values(found).some(Boolean)) return;
 
     upload.begin();
+    // The browser decodes the file for its waveform while it uploads; a file it can't decode posts without one.
+    const peaks = filePeaks(file).catch(() => null);
     const durationSeconds = await readDuration(file);
     const started = await startUpload(room.id, { type: file.type, size: file.size }).catch(() => null);
     if (!started?.ok) {
@@ -70,7 +79,8 @@ export function UploadPostForm({ room }: { room: { id: string; slug: string } })
       upload.finish();
       return setMessage(sent.reason === "cancelled" ? cancelledMessage : sent.error);
     }
-    const posted = await createUploadPost(room, { title, body, path, durationSeconds }).catch(() => null);
+    const waveform = await within(peaks, waveformWaitMs);
+    const posted = await createUploadPost(room, { title, body, path, durationSeconds, waveform }).catch(() => null);
     upload.finish();
     if (!posted?.ok) {
       await discardUpload(path).catch(() => null);

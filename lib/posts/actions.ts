@@ -27,6 +27,7 @@ function insertProblem(error: { code?: string; message: string }): string {
   if (error.message.includes("posts_storage_path_uploaded") || error.message.includes("upload has not finished"))
     return postMessages.uploadMissing;
   if (error.message.includes("posts_title_length")) return postMessages.titleTooLong;
+  if (error.message.includes("posts_waveform_shape")) return postMessages.waveformInvalid;
   if (error.message.includes("posts_body_length")) return postMessages.bodyTooLong;
   if (error.message.includes("posts_title_characters")) return textMessages.lineCharacters;
   if (error.message.includes("posts_body_characters")) return textMessages.bodyCharacters;
@@ -103,7 +104,10 @@ export async function discardUpload(path: string): Promise<PostResult> {
   });
 }
 
-/** The last step of an upload: the post, once its file is stored (the database refuses it before). */
+/**
+ * The last step of an upload: the post, once its file is stored (the database refuses it before),
+ * with the file's waveform when the browser could compute it (checked here and by posts_waveform_shape).
+ */
 export async function createUploadPost(
   room: { id: string; slug: string },
   input: UploadPostInput,
@@ -127,6 +131,7 @@ export async function createUploadPost(
       media_kind: "upload",
       storage_path: upload.path,
       duration_seconds: upload.durationSeconds,
+      waveform: upload.waveform ?? null,
     })
     .select("id")
     .single();

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { type Result, fail, ok } from "@/lib/result";
 import { isUuid } from "@/lib/validation/ids";
+import { readWaveform } from "@/lib/media/peaks";
 import type { Mention } from "@/lib/moments/types";
 import type { Database } from "@/types/database";
 import { readStoredEmbed, type StoredEmbed } from "./stored-embed";
@@ -14,7 +15,7 @@ export const postColumns =
 
 // search_document: the post's words for search, read only by the database's search (never selected).
 type Row = Omit<Database["public"]["Tables"]["posts"]["Row"], "search_document">;
-export type Post = Omit<Row, "embed" | "hidden_at"> & {
+export type Post = Omit<Row, "embed" | "hidden_at" | "waveform"> & {
   embed: StoredEmbed | null;
   /** Hidden by members' reports until a moderator reviews it: only its author and moderators read it then. */
   hidden_at?: string | null;
@@ -23,6 +24,8 @@ export type Post = Omit<Row, "embed" | "hidden_at"> & {
   activity: PostActivity | null;
   /** Who its text's @names name (read on the post page only). */
   mentions?: Mention[];
+  /** An upload's peaks, checked (read on the post page only: lib/media/peaks.ts). */
+  waveform?: number[] | null;
 };
 
 export interface PostActivity {
@@ -34,7 +37,9 @@ export interface PostActivity {
 export function shapePost(row: Record<string, unknown>): Post {
   // A one-to-one embed: an object, or (from some servers) a list of at most one.
   const activity = (Array.isArray(row.activity) ? row.activity[0] : row.activity) as PostActivity | undefined | null;
-  return { ...(row as unknown as Post), embed: readStoredEmbed(row.embed), activity: activity ?? null };
+  const post: Post = { ...(row as unknown as Post), embed: readStoredEmbed(row.embed), activity: activity ?? null };
+  if ("waveform" in row) post.waveform = readWaveform(row.waveform);
+  return post;
 }
 
 /** One page of a room's feed, newest first, and the cursor of the next page if there is one. */
@@ -63,7 +68,7 @@ export async function getPost(supabase: SupabaseClient<Database>, roomId: string
   if (!isUuid(postId)) return null;
   const { data } = await supabase
     .from("posts")
-    .select(`${postColumns}, mentions(user_id, handle, person:profiles(username))`)
+    .select(`${postColumns}, waveform, mentions(user_id, handle, person:profiles(username))`)
     .eq("room_id", roomId)
     .eq("id", postId)
     .maybeSingle();

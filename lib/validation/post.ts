@@ -1,4 +1,5 @@
 import { checkPlayableUrl } from "../media/playable.ts";
+import { waveformLength, waveformTop } from "../media/peaks.ts";
 import { bodyText, lineText } from "./text.ts";
 import { z } from "./zod.ts";
 
@@ -11,6 +12,7 @@ export const postMessages = {
   bodyTooLong: "Posts are up to 2000 characters",
   notMember: "Join the room to post in it",
   uploadMissing: "The upload has not finished — try again once it has",
+  waveformInvalid: "The file's waveform couldn't be read — post it again",
 } as const;
 
 const postTitleSchema = lineText(120, { required: postMessages.titleRequired, tooLong: postMessages.titleTooLong });
@@ -38,5 +40,19 @@ export const uploadPostSchema = z.object({
   body: postBodySchema,
   path: z.string().regex(/^[0-9a-f-]{36}\/[0-9a-f-]{36}\/[A-Za-z0-9-]+\.[a-z0-9]{1,5}$/, "That upload isn't one of yours"),
   durationSeconds: z.number().positive().max(maxPostDurationSeconds).nullable(),
+  /** The file's peaks (lib/media/peaks.ts), as posts_waveform_shape allows; null when the browser could not read them. */
+  waveform: z
+    .array(
+      z
+        .number(postMessages.waveformInvalid)
+        .int(postMessages.waveformInvalid)
+        .min(0, postMessages.waveformInvalid)
+        .max(waveformTop, postMessages.waveformInvalid),
+      postMessages.waveformInvalid,
+    )
+    .min(1, postMessages.waveformInvalid)
+    .max(waveformLength, postMessages.waveformInvalid)
+    .nullable()
+    .optional(),
 });
 export type UploadPostInput = z.infer<typeof uploadPostSchema>;
