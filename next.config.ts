@@ -33,6 +33,9 @@ const nextConfig: NextConfig = {
     return [
       { source: "/((?!embed/).*)", headers: staticSecurityHeaders(production) },
       { source: "/embed/:path*", headers: staticSecurityHeaders(production, { framable: true }) },
+      // The service worker's script is checked for a new version on every visit, never taken from a
+      // cache unasked; its scope stays the default, the site's root (no Service-Worker-Allowed).
+      { source: "/sw.js", headers: [{ key: "Cache-Control", value: "no-cache" }] },
     ];
   },
 };

@@ -1,10 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { ServiceWorker } from "@/components/pwa/service-worker";
 import { SiteHeader } from "@/components/site-header";
 import { SupabaseProvider } from "@/components/supabase-provider";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { embedChromeHeader } from "@/lib/embed/oembed";
+import { appBuildId } from "@/lib/pwa/build-id";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -16,11 +18,18 @@ export const viewport: Viewport = {
   width: "device-width",
   initialScale: 1,
   colorScheme: "light dark",
+  // The browser's and the installed app's title bar take the header's colour, light or dark.
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#1c1917" },
+  ],
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // An embedded player (/embed/…, framed by other sites) is the page alone: no header, no session.
-  if ((await headers()).get(embedChromeHeader) === "embed") {
+  // So is the offline page ("bare"), which the service worker keeps for anyone.
+  const chrome = (await headers()).get(embedChromeHeader);
+  if (chrome === "embed" || chrome === "bare") {
     return (
       <html lang="en">
         <body>{children}</body>
@@ -35,6 +44,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <SiteHeader user={user} />
           {children}
         </SupabaseProvider>
+        <ServiceWorker buildId={appBuildId()} />
       </body>
     </html>
   );

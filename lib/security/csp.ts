@@ -91,7 +91,9 @@ export function contentSecurityPolicy({
       ...chainRpcUrls.flatMap(withWebsocket),
       ...mediaProviders.connect,
     ],
+    // The service worker (public/sw.js) and the web app manifest (app/manifest.ts) are the site's own.
     "worker-src": ["'self'", "blob:"],
+    "manifest-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

@@ -74,6 +74,9 @@ describe("Content-Security-Policy", () => {
     expect(policy["object-src"]).toEqual(["'none'"]);
     expect(policy["base-uri"]).toEqual(["'self'"]);
     expect(policy["form-action"]).toEqual(["'self'"]);
+    // The service worker and the app manifest come from the site itself, nowhere else.
+    expect(policy["worker-src"]).toEqual(["'self'", "blob:"]);
+    expect(policy["manifest-src"]).toEqual(["'self'"]);
   });
 
   test("the embeddable player may be framed by any site, and keeps the rest of the policy, its nonce included", () => {
