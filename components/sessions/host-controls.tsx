@@ -8,6 +8,7 @@ import type { SessionPost } from "@/lib/sessions/types";
 import { type HostPrimary, hostPrimaryAction } from "@/lib/sessions/host-action";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
 import { PostSelect } from "./post-select";
+import { ReadyCheckSettings, ReadyCheckStatus, useReadyCheckWaiting } from "./ready-check";
 
 const rates = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -62,14 +63,18 @@ export function HostControls({
   const [choice, setChoice] = useState("");
   const hasPost = Boolean(playback?.postId);
   const queued = queue.filter((entry) => entry.status === "queued" && entry.post_id !== playback?.postId).length;
-  const primary = hostPrimaryAction({
-    hasPost,
-    playing: playback?.playing ?? false,
-    positionSeconds: playback?.positionSeconds ?? 0,
-    duration,
-    queued,
-    armed,
-  });
+  // While the ready check waits, its "Start anyway" is the one primary action (./ready-check.tsx).
+  const waiting = useReadyCheckWaiting();
+  const primary = waiting
+    ? null
+    : hostPrimaryAction({
+        hasPost,
+        playing: playback?.playing ?? false,
+        positionSeconds: playback?.positionSeconds ?? 0,
+        duration,
+        queued,
+        armed,
+      });
   const variant = (action: HostPrimary) => (primary === action ? "primary" : "secondary");
   const act = (run: () => Promise<boolean>) => {
     onArm();
@@ -113,7 +118,7 @@ export function HostControls({
                 Pause
               </Button>
             ) : (
-              <Button variant={primary === "replay" ? "primary" : variant("play")} onClick={() => act(actions.play)}>
+              <Button variant={primary === "replay" ? "primary" : variant("play")} onClick={() => act(actions.play)} disabled={waiting}>
                 {primary === "replay" ? "Play again" : "Play"}
               </Button>
             )}
@@ -136,6 +141,7 @@ export function HostControls({
             </label>
           </div>
           {primary === "queue" ? <p className="text-sm text-muted">That post has played out — play the next one in the queue.</p> : null}
+          <ReadyCheckStatus />
           <label className="flex flex-col gap-1 text-sm">
             <span>Position</span>
             <input
@@ -171,6 +177,7 @@ export function HostControls({
           Play now
         </Button>
       </form>
+      <ReadyCheckSettings />
       {error ? (
         <p role="alert" className="text-sm text-danger">
           {error}

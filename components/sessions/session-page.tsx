@@ -14,6 +14,7 @@ import { HostControls, PlaybackTime } from "./host-controls";
 import { ListenersList } from "./listeners-list";
 import { PostSelect } from "./post-select";
 import { QueuePanel } from "./queue-panel";
+import { ReadyAnnouncer, ReadyCheck } from "./ready-check";
 import { SessionBar } from "./session-bar";
 import { SessionMomentComposer } from "./session-moment-composer";
 import { SessionPlayer, VolumeControl } from "./session-player";
@@ -26,7 +27,9 @@ export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetu
   return (
     <ListeningSessionProvider setup={{ ...setup, durations }}>
       <PlaybackProvider duration={null}>
-        <SessionView posts={posts} />
+        <ReadyCheck>
+          <SessionView posts={posts} />
+        </ReadyCheck>
       </PlaybackProvider>
     </ListeningSessionProvider>
   );
@@ -102,6 +105,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
         <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
           <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
           <PreloadNext posts={posts} />
+          <ReadyAnnouncer post={post} />
           {post && !armed && !session.isHost ? (
             <div className="flex flex-col items-start gap-2">
               <Button onClick={arm}>Join the session</Button>

@@ -9,14 +9,16 @@ import { type QueueChange, type SessionRow, sessionTopic } from "./types";
 import { probeSocketAfterOnline } from "@/lib/realtime/socket-probe";
 import { deliver, isSessionRow, rowChangeOf } from "@/lib/realtime/live-updates";
 import { type HostBeat, hostBeatOf } from "./host-silence";
+import { type ReadyMark, readyMarkOf } from "./ready-check";
 
 /**
  * The session page's connection to `session:{room id}`, the room's private session channel:
  *
  * - joins with the session's current access token (asked for before joining, as the room's
  *   connection does), presence keyed by the person's id;
- * - hears `session` (the row, each new version), `queue` (a queue change) and `host` (the host's
- *   heartbeat) broadcasts, which only the database sends;
+ * - hears `session` (the row, each new version), `queue` (a queue change), `host` (the host's
+ *   heartbeat) and `ready` (a member's player is ready: ./ready-check.ts) broadcasts, which only the
+ *   database sends;
  * - after any gap (socket lost and rejoined, the server closing the channel, the browser offline
  *   and back) asks for a fetch through REST (`onResync`): what it missed is not replayed;
  * - when who may read the room narrows, the channel moves to a new topic (lib/realtime/access-epoch.ts):
@@ -33,6 +35,8 @@ export interface SessionChannelHandlers {
   onPresence(ids: Set<string>): void;
   /** The host's page beat (the database sends each heartbeat: ./host-silence.ts). */
   onHostBeat?(beat: HostBeat): void;
+  /** A member's page said its player is ready (the database sends it: ./ready-check.ts). */
+  onReady?(mark: ReadyMark): void;
   onStatus(status: SessionChannelStatus, detail?: string): void;
   /** Live again after a gap: fetch the session and queue through REST. */
   onResync(): void;
@@ -110,6 +114,10 @@ export class SessionConnection {
     channel.on("broadcast", { event: "host" }, ({ payload }) => {
       const beat = hostBeatOf(payload);
       if (beat && channel === this.channel) this.handlers.onHostBeat?.(beat);
+    });
+    channel.on("broadcast", { event: "ready" }, ({ payload }) => {
+      const mark = readyMarkOf(payload);
+      if (mark && channel === this.channel) this.handlers.onReady?.(mark);
     });
     channel.on("presence", { event: "sync" }, () => {
       if (channel !== this.channel) return;

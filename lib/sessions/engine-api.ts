@@ -1,6 +1,7 @@
 import type { PresenceMeta } from "@/lib/realtime/presence";
 import type { SessionBackend } from "./backend";
 import type { SessionChannelHandlers, SessionChannelStatus } from "./connection";
+import type { ReadyMark } from "./ready-check";
 import type { Listener, ListenerMeta, PlaybackState, QueueEntry, SessionRow } from "./types";
 
 // The session engine's API (./engine.ts): what the page gives it (the setup), what it gives the
@@ -38,6 +39,8 @@ export interface ListeningSessionActions {
   playPost(postId: string): Promise<boolean>;
   /** Host: playback speed (0.5–2). */
   setRate(rate: number): Promise<boolean>;
+  /** Host: load this post of the room paused at its start, for the ready check to run (it leaves the queue if it was there). */
+  load(postId: string): Promise<boolean>;
   /** Follow the host again: the player jumps to the live position. */
   follow(): void;
   /** Stop following: the player is the person's own (the session goes on). */
@@ -89,6 +92,8 @@ export interface ListeningSessionValue {
   /** The current post's duration (s), when known. */
   duration: number | null;
   actions: ListeningSessionActions;
+  /** Hears each `ready` mark on the session's channel (./ready-check.ts); returns the unlisten. */
+  watchReady(listener: (mark: ReadyMark) => void): () => void;
 }
 
 /** The engine's snapshot: all of the value but what the page's props say (the room, the person, what they may do). */

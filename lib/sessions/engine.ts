@@ -9,6 +9,7 @@ import { watchHostSilence } from "./host-silence";
 import { sessionMessages } from "./rpc";
 import { applyQueueChange, listenersOf, orderQueue, supersedes } from "./state";
 import { HostSuccession } from "./succession";
+import type { ReadyMark } from "./ready-check";
 import { positionAt } from "./timeline";
 import {
   type ListenerMeta,
@@ -85,6 +86,12 @@ export class SessionEngine {
   /** The last host heartbeat this page heard on the session's channel, and when (local time). */
   private lastBeat: { hostId: string; at: number } | null = null;
   private readonly token: { current: string | null } = { current: null };
+  /** Who hears the `ready` marks (the host's ready check: lib/sessions/ready-check-store.ts). */
+  private readonly readyListeners = new Set<(mark: ReadyMark) => void>();
+  private readonly watchReady = (listener: (mark: ReadyMark) => void): (() => void) => {
+    this.readyListeners.add(listener);
+    return () => this.readyListeners.delete(listener);
+  };
   private running = false;
   private batching = 0;
   private dirty = false;
@@ -233,6 +240,7 @@ export class SessionEngine {
       position: () => (playback ? positionAt(playback, clock.serverNow(), duration) : 0),
       duration,
       actions: this.actionsFor(playback, duration),
+      watchReady: this.watchReady,
     };
     return [snapshot, { liveId, hostId, isHost, channelLive, silenceKey, heard, postId: playback?.postId ?? null }];
   }
@@ -343,6 +351,7 @@ export class SessionEngine {
       },
       playPost: (id) => this.change({ postId: id, positionSeconds: 0, playing: true, rate }),
       setRate: (nextRate) => this.change({ postId, positionSeconds: now(), playing: playback?.playing ?? false, rate: nextRate }),
+      load: (id) => this.change({ postId: id, positionSeconds: 0, playing: false, rate }),
       follow: () => this.set({ following: true }),
       listenAlone: () => this.set({ alonePostId: postId, following: false }),
       handOver: (userId) => (session() ? this.run((backend) => backend.handOver(session()!.id, userId)) : Promise.resolve(false)),
@@ -372,6 +381,7 @@ export class SessionEngine {
           onStatus: (status, detail) => this.set({ status, detail: detail ?? null }),
           onResync: () => void this.resync(),
           onHostBeat: (beat) => (this.lastBeat = { hostId: beat.host_id, at: this.deps.now() }),
+          onReady: (mark) => this.readyListeners.forEach((listener) => listener(mark)),
         });
         // What happened between the server's render and this join.
         void this.resync();

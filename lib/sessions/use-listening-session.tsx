@@ -2,7 +2,7 @@
 
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { SessionEngine } from "./engine";
-import type { ListeningSessionSetup, ListeningSessionValue } from "./engine-api";
+import type { ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue } from "./engine-api";
 import { browserEngineDeps } from "./engine-browser";
 
 export type { ListenerSelf, ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue } from "./engine-api";
@@ -23,6 +23,17 @@ export function ListeningSessionProvider({ setup, children }: { setup: Listening
       {children}
     </SessionEngineProvider>
   );
+}
+
+/**
+ * Everything inside reads the session with some of its actions in place of the engine's (the host's
+ * ready check, components/sessions/ready-check.tsx, puts play and the moves to a new track through
+ * its check, whichever control or shortcut asks). `actions` should keep its identity.
+ */
+export function WithSessionActions({ actions, children }: { actions: Partial<ListeningSessionActions>; children: ReactNode }) {
+  const outer = useListeningSession();
+  const value = useMemo<ListeningSessionValue>(() => ({ ...outer, actions: { ...outer.actions, ...actions } }), [outer, actions]);
+  return <ListeningSessionContext.Provider value={value}>{children}</ListeningSessionContext.Provider>;
 }
 
 function SessionEngineProvider({ setup, children }: { setup: ListeningSessionSetup; children: ReactNode }) {
