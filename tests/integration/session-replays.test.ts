@@ -160,17 +160,15 @@ describe("a session's replay", () => {
 
   test("nobody writes the history through the API, the service role included", async () => {
     for (const client of [host.client, owner.client, anonClient(), serviceClient()]) {
-      const { error } = await client
-        .from("session_history")
-        .insert({
-          session_id: sessions.open,
-          room_id: open.id,
-          post_id: posts.openA,
-          started_at: new Date().toISOString(),
-          position_seconds: 0,
-          playing: true,
-          rate: 1,
-        });
+      const { error } = await client.from("session_history").insert({
+        session_id: sessions.open,
+        room_id: open.id,
+        post_id: posts.openA,
+        started_at: new Date().toISOString(),
+        position_seconds: 0,
+        playing: true,
+        rate: 1,
+      });
       expect(error?.code).toBe("42501");
       const removed = await client.from("session_history").delete().eq("session_id", sessions.open).select("id");
       expect(removed.error?.code).toBe("42501");

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { Avatar } from "@/components/avatar";
 import { Feed } from "@/components/posts/feed";
@@ -13,6 +14,7 @@ import { BanNotice } from "@/components/moderation/ban-notice";
 import { memberCountText } from "@/components/rooms/room-card";
 import { RoomCover } from "@/components/rooms/room-cover";
 import { mayStartSession } from "@/components/sessions/listen-together";
+import { RecentReplays } from "@/components/sessions/recent-replays";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { WalletAddress } from "@/components/wallet-address";
@@ -151,6 +153,11 @@ export default async function RoomPage({ params, searchParams }: { params: Param
         ) : null}
         {liveSession && !banned ? (
           <LiveSessionBanner room={{ id: room.id, slug: room.slug }} isMember={isMember} signedIn={user !== null} />
+        ) : null}
+        {canReadContent ? (
+          <Suspense fallback={null}>
+            <RecentReplays supabase={supabase} room={{ id: room.id, slug: room.slug }} />
+          </Suspense>
         ) : null}
       </section>
 
