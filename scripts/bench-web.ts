@@ -7,7 +7,7 @@
 // - lighthouse: Lighthouse's performance, accessibility and best-practices scores of those pages,
 //   with its default settings (mobile, simulated slow 4G and 4× CPU slowdown: see
 //   bench-web/lighthouse.ts for why), median of 5 runs (BENCH_WEB_LIGHTHOUSE_RUNS), with the
-//   machine's benchmark index;
+//   machine's benchmark index; then Chromium's installability errors for the site (bench-web/installable.ts);
 // - dev: each route's first compile in `next dev`;
 // - previews: the link-preview pictures' time to first byte (cold, warm, revalidated with the ETag).
 // It ends with the budgets as pass/fail lines. Ports: BENCH_WEB_PORT (next start, default 3300),
@@ -21,6 +21,7 @@ import { loadConfig } from "@cuepoint/stack";
 import { serviceRoleKey } from "@cuepoint/stack/keys";
 import { binDir, repoRoot } from "@cuepoint/stack/paths";
 import { devFirstCompiles } from "./bench-web/dev-compile.ts";
+import { installabilityErrors } from "./bench-web/installable.ts";
 import { type LighthouseResult, type LighthouseScores, lighthouseCategories, lighthouseScores } from "./bench-web/lighthouse.ts";
 import { previewTimings } from "./bench-web/previews.ts";
 import { startNext } from "./bench-web/server.ts";
@@ -87,6 +88,8 @@ async function watchScripts(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  // The service worker an earlier page of this context installed would answer from its cache.
+  await cdp.send("Network.setBypassServiceWorker", { bypass: true });
   const fromHtml = new Set<string>();
   const scripts = new Set<string>();
   const body = new Map<string, number>();
@@ -242,6 +245,7 @@ async function production(measureBytes: boolean, measureLighthouse: boolean, mea
   ].filter((p) => !onlyRoutes || onlyRoutes.includes(p.label));
   let walletKb: number | null = null;
   let sessionCookies: Cookie[] = [];
+  let installable: string[] | null = null;
   try {
     // First, while no page has loaded the preview route: its cold start is the route's own.
     if (measurePreviews) {
@@ -302,6 +306,7 @@ async function production(measureBytes: boolean, measureLighthouse: boolean, mea
         lighthouseRuns,
       );
       pages.forEach((p, index) => (p.lighthouse = scores[index]));
+      installable = await installabilityErrors(server.origin);
     }
   } finally {
     server.stop();
@@ -347,6 +352,11 @@ async function production(measureBytes: boolean, measureLighthouse: boolean, mea
         `Lighthouse ${p.label ?? p.route} ${lighthouseCategories.map((id) => scores[id]).join("/")} ≥ ${lighthouseCategories.map((id) => floor[id]).join("/")}${atGoal ? "" : " (goal 100/100/100 not yet met)"}`,
       );
     }
+  }
+  if (installable) {
+    console.log(`\nInstallable (Chromium's own check, which Lighthouse 12 no longer makes): ${installable.length} installability errors`);
+    for (const error of installable) console.log(`  ${error}`);
+    budget(installable.length === 0, `installable: ${installable.length} installability errors = 0`);
   }
 }
 

@@ -11,7 +11,8 @@
 // therefore prints the benchmark index, and the bench is best run on a quiet machine. A signed-in
 // page is audited with the session cookies already in the browser (Lighthouse keeps them: storage
 // reset is off), as a person who signed in would load it. Every run is a cold load all the same: the
-// bench empties the browser's cache before it (with it goes V8's cache of compiled scripts), as
+// bench empties the browser's cache before it (with it goes V8's cache of compiled scripts) and removes
+// the service worker the last run installed, as
 // Lighthouse's own storage reset would; otherwise the second and third runs would reuse the first
 // one's scripts. Each page runs `runs` times and each score is the median, as Lighthouse's docs
 // advise: on a shared machine one run's performance score swings by ten points.
@@ -38,11 +39,16 @@ export interface LighthouseResult {
 /** When set, every run's full Lighthouse report (JSON) is written there, to read its audits. */
 const reportsDir = process.env.BENCH_WEB_LIGHTHOUSE_REPORTS;
 
-/** Empties the browser's HTTP cache (and so its cache of compiled scripts). */
-async function emptyCache(context: BrowserContext): Promise<void> {
+/**
+ * Empties the browser's HTTP cache (and so its cache of compiled scripts), and removes the site's
+ * service worker with its cache, which the last run's page installed (it would answer the next run's
+ * scripts from its cache).
+ */
+async function emptyCache(context: BrowserContext, url: string): Promise<void> {
   const page = context.pages()[0] ?? (await context.newPage());
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
+  await cdp.send("Storage.clearDataForOrigin", { origin: new URL(url).origin, storageTypes: "service_workers,cache_storage" });
   await cdp.detach();
 }
 
@@ -70,7 +76,7 @@ export async function lighthouseScores(
       const benchmarkIndexes: number[] = [];
       const loadAverages: number[] = [];
       for (let run = 0; run < runs; run++) {
-        await emptyCache(context);
+        await emptyCache(context, page.url);
         await context.clearCookies();
         if (page.cookies) await context.addCookies(page.cookies);
         const result = await lighthouse(page.url, {
