@@ -254,7 +254,7 @@ function ReplayView({ session, history, posts, comments }: ReplayPlayerProps) {
               : "Comments made during the session pop up here at the moment they were written."}
           </p>
         ) : null}
-        <ol aria-live="polite" aria-label="Comments so far" className="flex flex-col-reverse gap-2">
+        <ol aria-live={clock.playing ? "polite" : "off"} aria-label="Comments so far" className="flex flex-col-reverse gap-2">
           {shown.map(({ id, atMs, comment, reactions }) => {
             const counts = countReactions(reactions.filter((reaction) => reaction.atMs <= t));
             const fresh = t - atMs < freshMs;

@@ -5,7 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
-select plan(37);
+select plan(39);
 
 -- ---------------------------------------------------------------------------------------------
 -- Nobody but the database writes it
@@ -147,6 +147,18 @@ select is((select count(*)::int from public.session_history where session_id = p
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
 select results_eq($$ select tracks from public.session_replays('5e100000-0000-4000-8000-000000000002') $$,
   $$ values (1) $$, 'the replay lists one track now');
+
+-- A post hidden by reports stays out of the replay for those it is hidden from, not its moderators.
+select pg_temp.act_as_superuser();
+update public.memberships set verified_at = now()
+  where room_id = '5e100000-0000-4000-8000-000000000002' and user_id = '5e000000-0000-4000-8000-00000000000d';
+update public.posts set hidden_at = now() where id = '5e200000-0000-4000-8000-000000000004';
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000d');
+select results_eq($$ select tracks from public.session_replays('5e100000-0000-4000-8000-000000000002') $$,
+  $$ values (0) $$, 'a member counts no track of a hidden post');
+select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
+select results_eq($$ select tracks from public.session_replays('5e100000-0000-4000-8000-000000000002') $$,
+  $$ values (1) $$, '…a moderator still does');
 
 -- A live session is not a replay yet.
 select pg_temp.act_as('authenticated', '5e000000-0000-4000-8000-00000000000b');
