@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -11,6 +11,7 @@ import { momentMessages } from "@/lib/moments/rules";
 import { useComposerStanding } from "@/components/moderation/use-standing";
 import { useMoments } from "./moments-context";
 import { usePlayback, usePlaybackStore } from "./playback";
+import { registerCommentHere } from "./comment-here";
 import { useComposer } from "./use-composer";
 
 const fields = ["body", "atSeconds"] as const;
@@ -45,6 +46,19 @@ export function MomentComposer() {
     onRefused: standing.refresh,
   });
   const { body, stamp: at, errors, formError, pending, posted } = composer;
+  // The C shortcut: a comment at the playing time, the focus in its text (what was typed stays).
+  const commentHere = useRef<() => string>(() => "");
+  useEffect(() => {
+    commentHere.current = () => {
+      if (standing.silenced) return standing.notice ?? "You can't comment right now";
+      const stamp = composer.capture();
+      setGeneral(false);
+      composer.setStamp(stamp);
+      document.getElementById("moment-body")?.focus();
+      return `Comment at ${stamp?.text ?? nowText} — type your comment`;
+    };
+  });
+  useEffect(() => registerCommentHere(() => commentHere.current()), []);
   const atText = at?.text ?? nowText;
 
   return (

@@ -10,6 +10,7 @@ import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
 import { PlayerBar } from "@/components/moments/player-bar";
+import { PostPlayerKeys } from "@/components/moments/post-player-keys";
 import { MembersOnly } from "@/components/posts/members-only";
 import { JoinInPlace } from "@/components/rooms/membership-join-in-place";
 import { MembershipNotice } from "@/components/rooms/membership-notice";
@@ -34,6 +35,7 @@ import { oembedAlternates } from "@/lib/embed/discovery";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 import { previewMetadata } from "@/lib/previews/metadata";
 import { postPagePreview } from "@/lib/previews/queries";
+import { mediaArtwork } from "@/lib/player/artwork";
 
 type Params = Promise<{ slug: string; postId: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -157,6 +159,16 @@ export default async function PostPage({ params, searchParams }: { params: Param
           )}
           <MomentTimeline />
           {src ? <PlayerBar share title={post.title} /> : null}
+          {src ? (
+            <PostPlayerKeys
+              media={{
+                title: post.title,
+                artist: room.name,
+                album: room.name,
+                artwork: mediaArtwork(post.embed?.thumbnail_url, room.cover_path),
+              }}
+            />
+          ) : null}
         </div>
         <div className="flex flex-col gap-2">
           <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{post.title}</h1>

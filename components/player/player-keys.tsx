@@ -1,0 +1,92 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { lazyComponent } from "@/components/lazy";
+import { type PlayerCommand, playerCommand } from "@/lib/player/keys";
+
+/** What a page's shortcuts and lock-screen controls do, loaded after first paint (its own chunk). */
+export interface PlayerKeysRuntime {
+  /** Runs a command and answers what a screen reader hears. */
+  run(command: PlayerCommand): string;
+  /** Ends the lock screen's controls (the page is leaving). */
+  dispose(): void;
+}
+
+const KeyHelp = lazyComponent(() => import("./key-help").then((module) => module.KeyHelp));
+
+/** Starts the runtime once the page is idle (the lock screen's controls are set then), or on the first shortcut. */
+const whenIdle = (run: () => void) => {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(run, { timeout: 4000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(run, 1500);
+  return () => clearTimeout(id);
+};
+
+/**
+ * The player's keyboard shortcuts (lib/player/keys.ts) and a polite live region that says what each
+ * did. Only the keymap is in the page's first load: a press is recognised (and its default, such as
+ * Space scrolling, prevented) at once, and run when the runtime has arrived. `?` opens the help.
+ */
+export function PlayerKeys({ start, inSession = false }: { start: () => Promise<PlayerKeysRuntime>; inSession?: boolean }) {
+  const [message, setMessage] = useState("");
+  const [help, setHelp] = useState(false);
+  const helpOpen = useRef(false);
+  const opener = useRef<HTMLElement | null>(null);
+  const runtime = useRef<Promise<PlayerKeysRuntime> | null>(null);
+  const startRef = useRef(start);
+  useEffect(() => {
+    startRef.current = start;
+  });
+
+  useEffect(() => {
+    let live = true;
+    const load = () => (runtime.current ??= startRef.current());
+    const cancelIdle = whenIdle(() => void load());
+    const onKey = (event: KeyboardEvent) => {
+      if (helpOpen.current) return;
+      const command = playerCommand(event);
+      if (!command) return;
+      event.preventDefault();
+      const once = command.kind !== "seekBy" && command.kind !== "volumeBy";
+      if (event.repeat && once) return;
+      if (command.kind === "help") {
+        opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        helpOpen.current = true;
+        setHelp(true);
+        return;
+      }
+      void load().then((loaded) => {
+        if (!live) return;
+        const said = loaded.run(command);
+        // The same words again (a second "Volume 60%") are a change too: a screen reader says them again.
+        if (said) setMessage((before) => (before === said ? `${said}\u00a0` : said));
+      });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => {
+      live = false;
+      cancelIdle();
+      window.removeEventListener("keydown", onKey);
+      void runtime.current?.then((loaded) => loaded.dispose());
+    };
+  }, []);
+
+  const closeHelp = () => {
+    helpOpen.current = false;
+    setHelp(false);
+    const back = opener.current;
+    opener.current = null;
+    if (back?.isConnected) back.focus();
+  };
+
+  return (
+    <>
+      <p role="status" className="sr-only" data-player-announcer="">
+        {message}
+      </p>
+      {help ? <KeyHelp onClose={closeHelp} inSession={inSession} /> : null}
+    </>
+  );
+}
