@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
 import { PlaybackProvider } from "@/components/moments/playback-provider";
 import { type BrowserData, loadSupabaseData } from "@/lib/supabase/browser-clients";
@@ -10,6 +10,7 @@ import { personName } from "@/lib/people/names";
 import type { SessionPost } from "@/lib/sessions/types";
 import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSession } from "@/lib/sessions/use-listening-session";
 import { useSessionMoments } from "@/lib/sessions/use-session-moments";
+import { playsBaseline } from "@/lib/sessions/sync-choice";
 import { HostControls, PlaybackTime } from "./host-controls";
 import { ListenersList } from "./listeners-list";
 import { PostSelect } from "./post-select";
@@ -20,6 +21,8 @@ import { SessionMomentComposer } from "./session-moment-composer";
 import { SessionPlayer, VolumeControl } from "./session-player";
 import { SessionRefused } from "./session-refused";
 import { SessionTicker } from "./session-ticker";
+import { SyncChoice } from "./sync-choice";
+import { useReadyPostIds } from "./upload-decks";
 
 /** The session page's client part: the session engine, the player, and the controls around it. */
 export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetup, "durations">; posts: SessionPost[] }) {
@@ -47,9 +50,10 @@ async function signedMediaUrl(data: BrowserData, path: string): Promise<string |
  * The post to play: from the page's list; a post the page does not know (posted after it loaded),
  * or an uploaded file whose signed URL has aged, is read and signed now.
  */
-function useSessionPost(postId: string | null, posts: SessionPost[]): SessionPost | null {
+function useSessionPost(postId: string | null, posts: SessionPost[], shared?: FetchedPosts): SessionPost | null {
   const [loadedAt] = useState(() => Date.now());
-  const [fetched, setFetched] = useState<Record<string, SessionPost>>({});
+  const own = useState<Record<string, SessionPost>>({});
+  const [fetched, setFetched] = shared ?? own;
   const listed = postId ? posts.find((post) => post.id === postId) : undefined;
   const known = postId ? (fetched[postId] ?? listed) : undefined;
   useEffect(() => {
@@ -67,9 +71,12 @@ function useSessionPost(postId: string | null, posts: SessionPost[]): SessionPos
     return () => {
       live = false;
     };
-  }, [postId, listed, fetched, loadedAt]);
+  }, [postId, listed, fetched, setFetched, loadedAt]);
   return known ?? null;
 }
+
+/** Posts read and signed by the page, shared by the player and the posts waiting, so one read ahead plays as it was read. */
+type FetchedPosts = [Record<string, SessionPost>, Dispatch<SetStateAction<Record<string, SessionPost>>>];
 
 function SessionView({ posts }: { posts: SessionPost[] }) {
   const session = useListeningSession();
@@ -77,7 +84,11 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
   const [armed, setArmed] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const following = session.following;
-  const post = useSessionPost(session.listeningTo, posts);
+  const fetched = useState<Record<string, SessionPost>>({});
+  const post = useSessionPost(session.listeningTo, posts, fetched);
+  // What "next" would play, read (and its file signed) ahead, so its player is ready (lib/sessions/preload.ts).
+  const [soonest = null, then = null] = useReadyPostIds(session.queue, session.playback?.postId ?? null, following);
+  const waiting = [useSessionPost(soonest, posts, fetched), useSessionPost(then, posts, fetched)];
 
   const arm = () => {
     setArmed(true);
@@ -103,7 +114,13 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
           </p>
         ) : null}
         <div className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
-          <SessionPlayer post={post} armed={armed} ownPost={!following} onBlocked={() => (setArmed(false), setBlocked(true))} />
+          <SessionPlayer
+            post={post}
+            waiting={waiting}
+            armed={armed}
+            ownPost={!following}
+            onBlocked={() => (setArmed(false), setBlocked(true))}
+          />
           <PreloadNext posts={posts} />
           <ReadyAnnouncer post={post} />
           {post && !armed && !session.isHost ? (
@@ -119,6 +136,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
           {!following ? <OwnControls /> : null}
           {post ? <PlaybackTime duration={session.duration} bar={!session.isHost} /> : null}
           <VolumeControl />
+          {post && following ? <SyncChoice /> : null}
         </div>
         {session.isHost ? <HostControls posts={posts} armed={armed} onArm={arm} blocked={blocked} /> : null}
         <SessionMoments post={post} />
@@ -280,8 +298,12 @@ function StartSession({ posts }: { posts: SessionPost[] }) {
  */
 function PreloadNext({ posts }: { posts: SessionPost[] }) {
   const { queue, session } = useListeningSession();
+  // The player keeps the next file ready itself (./upload-decks.tsx); this is the page's way before that.
+  const baseline = useSyncExternalStore(noSubscription, playsBaseline, () => false);
   const nextId = queue.find((entry) => entry.status === "queued")?.post_id ?? null;
   const next = posts.find((post) => post.id === nextId);
-  if (!next || next.media_kind !== "upload" || next.id === session?.post_id) return null;
+  if (!baseline || !next || next.media_kind !== "upload" || next.id === session?.post_id) return null;
   return <audio src={next.src} preload="auto" muted hidden aria-hidden="true" data-preload-next="" />;
 }
+
+const noSubscription = () => () => {};

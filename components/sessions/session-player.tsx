@@ -1,13 +1,15 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
 import { PostPlayer } from "@/components/posts/post-player";
 import { localNow } from "@/lib/sessions/clock";
-import { DriftController } from "@/lib/sessions/drift";
+import { DriftController, baselineDriftOptions, driftOptionsFor } from "@/lib/sessions/drift";
+import { onResync, playsBaseline, serverSyncMode, subscribeSyncMode, syncMode } from "@/lib/sessions/sync-choice";
 import { positionAt } from "@/lib/sessions/timeline";
 import type { SessionPost } from "@/lib/sessions/types";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
+import { UploadDecks } from "./upload-decks";
 
 /** How often the player is checked against the session's timeline (and at once on every change). */
 const tickMs = 50;
@@ -17,6 +19,8 @@ const expectedLoadMs = 100;
 /** The player's media element: an HTML media element lets its rate be set finely; embeds' players may not. */
 const nudgeable = (media: HTMLMediaElement) => media instanceof HTMLMediaElement;
 
+const unchanging = () => () => {};
+
 function sourceMatches(media: HTMLMediaElement, src: string): boolean {
   const current = media.currentSrc || media.src || media.getAttribute("src") || "";
   return current === src || decodeURI(current) === decodeURI(src);
@@ -25,16 +29,22 @@ function sourceMatches(media: HTMLMediaElement, src: string): boolean {
 /**
  * The session's player. Everyone's player, the host's included, plays the session's nominal
  * timeline: a loop compares the media's position with the timeline's and corrects the drift
- * (DriftController). Until the person has started listening (`armed`: browsers let media play
- * only after a click), the player stays silent; listening on their own, it is theirs to drive.
+ * (DriftController, with the listener's correction mode: lib/sessions/correction.ts). Until the
+ * person has started listening (`armed`: browsers let media play only after a click), the player
+ * stays silent; listening on their own, it is theirs to drive. Uploaded files play in plain media
+ * elements, the next queued one waiting loaded beside the playing one (./upload-decks.tsx); links
+ * in their provider's player.
  */
 export function SessionPlayer({
   post,
+  waiting = [],
   armed,
   onBlocked,
   ownPost,
 }: {
   post: SessionPost | null;
+  /** The posts "next" would play, made ready while this one plays (uploads: see ./upload-decks.tsx). */
+  waiting?: readonly (SessionPost | null)[];
   armed: boolean;
   onBlocked: () => void;
   ownPost: boolean;
@@ -44,17 +54,25 @@ export function SessionPlayer({
   const latest = useRef({ session, post, armed, ownPost, onBlocked });
   const tick = useRef<() => void>(() => {});
   const endedFor = useRef<string | null>(null);
+  const controllerRef = useRef<DriftController | null>(null);
+  // Before the page's first render on the client: the defaults, as the server rendered them.
+  const baseline = useSyncExternalStore(unchanging, playsBaseline, () => false);
+  const mode = useSyncExternalStore(subscribeSyncMode, syncMode, serverSyncMode);
 
-  useEffect(() => {
+  // Before any effect: a newly attached player's first tick already sees the post it plays.
+  useLayoutEffect(() => {
     latest.current = { session, post, armed, ownPost, onBlocked };
   });
+  useEffect(() => controllerRef.current?.configure(baseline ? baselineDriftOptions : driftOptionsFor(mode)), [baseline, mode]);
   useEffect(() => store?.setKnownDuration(post?.duration_seconds ?? null), [store, post?.id, post?.duration_seconds]);
 
   useEffect(() => {
     if (!store) return;
-    const controller = new DriftController();
+    const controller = new DriftController(playsBaseline() ? baselineDriftOptions : driftOptionsFor(syncMode()));
+    controllerRef.current = controller;
     let forState = "";
     let startedLoading = "";
+    let resync = false;
     const step = () => {
       const media = store.media();
       const { session: s, post: current, armed: mayPlay, ownPost: alone, onBlocked: blocked } = latest.current;
@@ -93,6 +111,14 @@ export function SessionPlayer({
         void s.actions.next();
       }
       const canNudge = nudgeable(media);
+      if (canNudge && !media.preservesPitch) media.preservesPitch = true;
+      if (resync) {
+        // "Resync": straight to the live position, whatever the mode would rather do.
+        resync = false;
+        controller.reset();
+        media.currentTime = Math.min(target + (state.playing ? controller.lead * state.rate : 0), duration ?? Infinity);
+        if (canNudge) media.playbackRate = state.rate;
+      }
       if (!state.playing || atEnd || !mayPlay) {
         if (!media.paused) media.pause();
         if (media.playbackRate !== state.rate && canNudge) media.playbackRate = state.rate;
@@ -127,9 +153,15 @@ export function SessionPlayer({
     const timer = setInterval(step, tickMs);
     // Also at once when the media changes (its metadata arrives, it starts or stops), not at the next tick.
     const unsubscribe = store.subscribe(step);
+    const stopResync = onResync(() => {
+      resync = true;
+      step();
+    });
     return () => {
       clearInterval(timer);
       unsubscribe();
+      stopResync();
+      controllerRef.current = null;
     };
   }, [store]);
 
@@ -147,10 +179,16 @@ export function SessionPlayer({
   }, [ownPost, session.following, store, session.playback?.rate]);
 
   if (!post) return null;
+  const decks = !baseline;
   return (
-    <div className={post.audio ? "sr-only" : ""}>
-      <PostPlayer src={post.src} audio={post.audio} poster={post.poster} title={post.title} controls={false} />
-    </div>
+    <>
+      {!decks || post.media_kind !== "upload" ? (
+        <div className={post.audio ? "sr-only" : ""}>
+          <PostPlayer src={post.src} audio={post.audio} poster={post.poster} title={post.title} controls={false} />
+        </div>
+      ) : null}
+      {decks ? <UploadDecks playing={post} waiting={ownPost ? [] : waiting} /> : null}
+    </>
   );
 }
 

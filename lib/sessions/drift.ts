@@ -1,3 +1,5 @@
+import { type CorrectionMode, type CorrectionPolicy, correctionFor, correctionPolicies } from "./correction";
+
 /**
  * Keeps a player on the session's timeline. Each tick compares where the player is (`actual`) with
  * where the timeline is (`target`), both in seconds of media, and decides:
@@ -6,7 +8,9 @@
  * - a rate nudge: a small drift is closed smoothly by playing a little faster or slower,
  *   proportionally to the drift and bounded (±maxNudge); hysteresis (start above `nudgeAbove`,
  *   stop below `settleBelow`) keeps it from toggling around the band's edge;
- * - a seek: a drift too large to close by rate. A seek takes time to land (the media element
+ * - a seek: a drift too large to close by rate (a lower threshold just after the host's change).
+ * Which of the three is the policy's pure decision (./correction.ts: correctionFor); what the
+ * controller adds is memory: the hysteresis, the seek lead and the cooldown. A seek takes time to land (the media element
  *   seeks, buffers and resumes), so the target is led by a learned amount, measured from where
  *   past seeks landed; after a seek, no other for a cooldown that doubles while seeks keep
  *   missing, so it can never loop.
@@ -15,37 +19,37 @@
  * seeked, with a wider threshold (their timing is also coarser).
  */
 
-export interface DriftOptions {
-  /** Largest change of the rate, as a fraction of the nominal rate. */
-  maxNudge: number;
-  /** Rate change per second of drift (×nominal). */
-  gain: number;
-  /** Start nudging above this drift (s). */
-  nudgeAbove: number;
-  /** Stop nudging once within this drift (s). */
-  settleBelow: number;
-  /** Seek above this drift (s), when the rate can be nudged. */
-  seekAbove: number;
-  /** Seek above this drift (s), when it cannot. */
-  coarseSeekAbove: number;
+export interface DriftOptions extends CorrectionPolicy {
   /** No seek within this long after the last (ms); doubles per consecutive seek. */
   seekCooldownMs: number;
   maxSeekCooldownMs: number;
   /** The seek lead is learned within [0, maxSeekLead] seconds. */
   maxSeekLead: number;
+  /** How long after a reset (the host's change) `changeSeekAbove` applies (ms). */
+  changeWindowMs: number;
 }
 
-const defaultDriftOptions: DriftOptions = {
+/**
+ * The controller's first policy (±10 % nudges, seeks past 0.5 s, no lower threshold after a change):
+ * what a controller made without options does. The session player uses a listener's mode
+ * (./correction.ts) instead; `npm run bench:sync` still runs this one to compare.
+ */
+export const baselineDriftOptions: DriftOptions = {
   maxNudge: 0.1,
   gain: 1,
   nudgeAbove: 0.04,
   settleBelow: 0.012,
   seekAbove: 0.5,
   coarseSeekAbove: 0.8,
+  changeSeekAbove: Infinity,
   seekCooldownMs: 1_200,
   maxSeekCooldownMs: 10_000,
   maxSeekLead: 1,
+  changeWindowMs: 2_000,
 };
+
+/** A controller's options for a listener's correction mode (./correction.ts). */
+export const driftOptionsFor = (mode: CorrectionMode): Partial<DriftOptions> => correctionPolicies[mode];
 
 export type DriftDecision =
   | { kind: "none"; rate: number }
@@ -74,11 +78,18 @@ export class DriftController {
   private seekLead = 0;
   /** A seek waiting to be measured: where it aimed, without the lead. */
   private pendingSeek: { at: number } | null = null;
-  readonly options: DriftOptions;
+  /** Until when the host's change counts as just made (local ms); null until the first decision after a reset starts it. */
+  private changeUntil: number | null = null;
+  options: DriftOptions;
 
   constructor(options: Partial<DriftOptions> = {}) {
-    this.options = { ...defaultDriftOptions, ...options };
+    this.options = { ...baselineDriftOptions, ...options };
     this.cooldownMs = this.options.seekCooldownMs;
+  }
+
+  /** Another policy from now on (a listener switching modes); what was learned is kept. */
+  configure(options: Partial<DriftOptions>): void {
+    this.options = { ...this.options, ...options };
   }
 
   /** What the controller has learned a seek needs to aim ahead by (s). */
@@ -92,6 +103,7 @@ export class DriftController {
     this.pendingSeek = null;
     this.lastSeekAt = -Infinity;
     this.cooldownMs = this.options.seekCooldownMs;
+    this.changeUntil = null;
   }
 
   decide({ actual, target, rate, playing, now, canNudge }: DriftInput): DriftDecision {
@@ -114,8 +126,11 @@ export class DriftController {
       this.pendingSeek = null;
     }
 
-    const seekAbove = canNudge ? o.seekAbove : o.coarseSeekAbove;
-    if (size > seekAbove) {
+    this.changeUntil ??= now + o.changeWindowMs;
+    const afterChange = now < this.changeUntil;
+    const seekAbove = Math.min(canNudge ? o.seekAbove : o.coarseSeekAbove, afterChange ? o.changeSeekAbove : Infinity);
+    const decided = correctionFor(drift, o, { nudging: this.nudging, canNudge, afterChange });
+    if (decided.action === "seek") {
       this.nudging = false;
       if (now - this.lastSeekAt < this.cooldownMs) {
         // Waiting out the cooldown: still help with the rate where it can.
@@ -125,17 +140,16 @@ export class DriftController {
       this.cooldownMs = now - this.lastSeekAt < this.cooldownMs * 3 ? Math.min(this.cooldownMs * 2, o.maxSeekCooldownMs) : o.seekCooldownMs;
       this.lastSeekAt = now;
       this.pendingSeek = { at: now };
+      this.changeUntil = now; // the jump the change called for is made
       return { kind: "seek", to: target + this.seekLead * rate, rate, drift };
     }
     if (size < seekAbove / 2 && now - this.lastSeekAt > this.cooldownMs * 3) this.cooldownMs = o.seekCooldownMs;
-
-    if (!canNudge) return { kind: "none", rate };
-    if (this.nudging ? size < o.settleBelow : size < o.nudgeAbove) {
-      this.nudging = false;
+    this.nudging = decided.nudging;
+    if (decided.action === "none") {
+      this.changeUntil = now; // in step: the change is absorbed, drift from now on is ordinary drift
       return { kind: "none", rate };
     }
-    this.nudging = true;
-    return { kind: "nudge", rate: rate * (1 + clamp(drift * o.gain, -o.maxNudge, o.maxNudge)), drift };
+    return { kind: "nudge", rate: rate * decided.rateFactor, drift };
   }
 }
 
