@@ -2583,6 +2583,25 @@ ALTER FUNCTION private.post_hidden_from_caller(target_post uuid) OWNER TO postgr
 COMMENT ON FUNCTION private.post_hidden_from_caller(target_post uuid) IS 'Whether the post is hidden by reports and not the caller''s: its comments are then not theirs to read.';
 
 --
+-- Name: posts_hidden_from_caller(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.posts_hidden_from_caller() RETURNS SETOF uuid
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select p.id from public.posts p where p.hidden_at is not null and p.author_id is distinct from (select auth.uid());
+$$;
+
+ALTER FUNCTION private.posts_hidden_from_caller() OWNER TO postgres;
+
+--
+-- Name: FUNCTION posts_hidden_from_caller(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.posts_hidden_from_caller() IS 'The posts hidden by reports that are not the caller''s: their comments are not theirs to read. Security definer, as the posts read rule would hide them from the very check.';
+
+--
 -- Name: presence_lifetime(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -5227,6 +5246,7 @@ CREATE FUNCTION public.post_heat(post_id uuid, buckets integer DEFAULT 48) RETUR
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     SET plan_cache_mode TO 'force_custom_plan'
+    SET jit TO 'off'
     AS $$
 #variable_conflict use_column
 begin
@@ -8280,6 +8300,12 @@ CREATE INDEX post_activity_room_id_idx ON public.post_activity USING btree (room
 CREATE INDEX posts_author_created_idx ON public.posts USING btree (author_id, created_at DESC, id DESC);
 
 --
+-- Name: posts_hidden_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX posts_hidden_idx ON public.posts USING btree (hidden_at) WHERE (hidden_at IS NOT NULL);
+
+--
 -- Name: posts_room_feed_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -9752,7 +9778,7 @@ CREATE POLICY "Mentions are readable with the comment or post they are in" ON pu
 
 CREATE POLICY "Moments are readable by whoever may read the room; hidden or he" ON public.moments FOR SELECT TO anon, authenticated USING ((((room_id IN ( SELECT private.my_room_ids() AS my_room_ids)) OR (EXISTS ( SELECT 1
    FROM public.rooms r
-  WHERE ((r.id = moments.room_id) AND (r.visibility = 'public'::text))))) AND (((hidden_at IS NULL) AND (held_at IS NULL) AND (NOT private.post_hidden_from_caller(post_id))) OR (author_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(moments.room_id) AS moderates_room))));
+  WHERE ((r.id = moments.room_id) AND (r.visibility = 'public'::text))))) AND (((hidden_at IS NULL) AND (held_at IS NULL) AND (NOT (post_id IN ( SELECT private.posts_hidden_from_caller() AS posts_hidden_from_caller)))) OR (author_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.moderates_room(moments.room_id) AS moderates_room))));
 
 --
 -- Name: wallet_nonces Nonces are the server's alone; Type: POLICY; Schema: public; Owner: postgres
@@ -10905,6 +10931,14 @@ REVOKE ALL ON FUNCTION private.person_can_read_room(person uuid, target_room uui
 REVOKE ALL ON FUNCTION private.post_hidden_from_caller(target_post uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.post_hidden_from_caller(target_post uuid) TO anon;
 GRANT ALL ON FUNCTION private.post_hidden_from_caller(target_post uuid) TO authenticated;
+
+--
+-- Name: FUNCTION posts_hidden_from_caller(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.posts_hidden_from_caller() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.posts_hidden_from_caller() TO anon;
+GRANT ALL ON FUNCTION private.posts_hidden_from_caller() TO authenticated;
 
 --
 -- Name: FUNCTION presence_lifetime(); Type: ACL; Schema: private; Owner: postgres
