@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { appBuildId } from "../../lib/pwa/build-id";
 import { offlinePath } from "../../lib/pwa/offline";
 
 type Route = "asset" | "page" | "network";
@@ -125,5 +126,12 @@ describe("the worker's cache", () => {
     expect(rules.cacheNameFor(`${origin}/sw.js?v=x8oPIbgRJOPynIJt5juyF`)).toBe("cuepoint-shell-x8oPIbgRJOPynIJt5juyF");
     expect(rules.cacheNameFor(`${origin}/sw.js`)).toBe("cuepoint-shell-unversioned");
     expect(rules.cacheNameFor(`${origin}/sw.js?v=${encodeURIComponent("../../x y")}`)).toBe("cuepoint-shell-unversioned");
+  });
+});
+
+describe("the page's side", () => {
+  test("outside a production build there is no build id, so the page removes any worker instead of registering one", () => {
+    expect(process.env.NODE_ENV).not.toBe("production");
+    expect(appBuildId()).toBeNull();
   });
 });
