@@ -138,3 +138,46 @@ test("a replay of the ended session shows the comments at their moments", async 
   await checkPage(page, "session-replay");
   expect(errors).toEqual([]);
 });
+
+test("a public room's replay opens for a visitor; a gated room's only for its members", async ({ page }) => {
+  const host = await createConfirmedUser("replay-gate-host");
+  const outsider = await createConfirmedUser("replay-outsider");
+  const hostClient = await signedInClient(host.email, host.password);
+  const open = await createRoomAs(hostClient, "replay-open");
+  const gated = await createRoomAs(hostClient, "replay-gated", true);
+  const played: Record<string, string> = {};
+  for (const room of [open, gated]) {
+    const post = await uploadTone(hostClient, room.id, host.id, `Tone of ${room.name}`, 10);
+    const session = (await ok(hostClient.rpc("start_listening_session", { room_id: room.id, post_id: post }))) as { id: string };
+    await ok(hostClient.rpc("set_session_playback", { session_id: session.id, post_id: post, position_seconds: 0, playing: true }));
+    await wait(1_000);
+    await ok(hostClient.rpc("end_listening_session", { session_id: session.id }));
+    played[room.id] = session.id;
+  }
+  // The one refusal on purpose: a session named under a room it is not in (404).
+  const errors = await watchConsole(page, { expectedFailures: [new RegExp(`/r/${open.slug}/sessions/`)] });
+
+  // Signed out, on the public room: the line on its page, and the replay.
+  await page.goto(`/r/${open.slug}`);
+  await page.getByRole("navigation", { name: "Replays of recent sessions" }).getByRole("link").first().click();
+  await page.waitForURL(`/r/${open.slug}/sessions/${played[open.id]}`);
+  await expect(page.getByRole("region", { name: "Tracks" }).getByRole("listitem")).toHaveText([/Tone of Replay open/]);
+  await expect(page.getByRole("button", { name: "Play the replay" })).toBeVisible();
+  // …not the gated room's: neither the line nor the page, even by its address.
+  await page.goto(`/r/${gated.slug}`);
+  await expect(page.getByRole("navigation", { name: "Replays of recent sessions" })).toHaveCount(0);
+  await page.goto(`/r/${gated.slug}/sessions/${played[gated.id]}`);
+  await expect(page.getByRole("heading", { name: "Only members can replay this room's sessions" })).toBeVisible();
+  await expect(page.getByText("Tone of Replay gated")).toHaveCount(0);
+  // A session of another room, named under this one, is not found.
+  const wrongRoom = await page.goto(`/r/${open.slug}/sessions/${played[gated.id]}`);
+  expect(wrongRoom?.status()).toBe(404);
+
+  // Signed in but not a member of the gated room: the same.
+  await signInWithPassword(page, outsider.email, outsider.password);
+  await page.waitForURL("/");
+  await page.goto(`/r/${gated.slug}/sessions/${played[gated.id]}`);
+  await expect(page.getByRole("heading", { name: "Only members can replay this room's sessions" })).toBeVisible();
+  await expect(page.getByText("Tone of Replay gated")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
