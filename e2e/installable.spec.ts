@@ -113,7 +113,8 @@ test("with the network off, a page shows the offline page; the worker's cache ho
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 
   await context.setOffline(true);
-  await page.goto("/rooms/new");
+  const offline = await page.goto("/rooms/new");
+  expect(offline?.fromServiceWorker()).toBe(true);
   await expect(page.getByRole("heading", { level: 1, name: "You're offline" })).toBeVisible();
   // Shown at the address that failed, so "Try again" loads that address; no account in it.
   await expect(page).toHaveURL(/\/rooms\/new$/);
@@ -121,6 +122,10 @@ test("with the network off, a page shows the offline page; the worker's cache ho
   await expect(page.getByRole("main")).not.toContainText(username);
   await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
   await checkPage(page, "offline");
+  // checkPage draws dark at the phone's width; the desktop's too, to look at.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: "e2e/screenshots/offline-dark-1280.png", fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
 
   // The cache: one, this build's; the offline page is its only HTML, the rest the build's static
   // files and the icons — no page read while signed in, nothing from the backend, no media.
