@@ -9,6 +9,7 @@ import { MentionText } from "@/components/mentions/mention-text";
 import { MomentsSection } from "@/components/moments/moment-list";
 import { PostMoments } from "@/components/moments/moments-context";
 import { MomentTimeline } from "@/components/moments/timeline";
+import { HeatStrip } from "@/components/moments/heat-strip";
 import { PlayerBar } from "@/components/moments/player-bar";
 import { PostPlayerKeys } from "@/components/moments/post-player-keys";
 import { MembersOnly } from "@/components/posts/members-only";
@@ -25,6 +26,7 @@ import { linkClasses } from "@/components/ui/link";
 import { mayDeletePost } from "@/lib/rooms/access";
 import { presenceSelf } from "@/lib/realtime/presence";
 import { getMomentsPage } from "@/lib/moments/queries";
+import { getPostHeat } from "@/lib/moments/heat";
 import { parseStartTime } from "@/lib/moments/start-time";
 import { isUuid } from "@/lib/validation/ids";
 import { roomStanding } from "@/lib/moderation/queries";
@@ -114,9 +116,10 @@ export default async function PostPage({ params, searchParams }: { params: Param
   }
   if (!post) notFound();
 
-  const [signed, firstPage] = await Promise.all([
+  const [signed, firstPage, heat] = await Promise.all([
     post.storage_path ? supabase.storage.from("media").createSignedUrl(post.storage_path, playbackSeconds) : null,
     getMomentsPage(supabase, post.id, null),
+    getPostHeat(supabase, post.id),
   ]);
   // A link the database holds but no player can open (a row written around the form): said in words.
   const link = post.media_kind === "embed" ? checkPlayableUrl(post.media_url ?? "") : null;
@@ -157,6 +160,7 @@ export default async function PostPage({ params, searchParams }: { params: Param
           ) : (
             <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>
           )}
+          <HeatStrip postId={post.id} roomId={room.id} initial={heat ?? []} />
           <MomentTimeline />
           {src ? <PlayerBar share title={post.title} /> : null}
           {src ? (
