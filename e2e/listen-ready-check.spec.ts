@@ -11,7 +11,7 @@ import { createConfirmedUser } from "./support/users";
 // (page.route answers their requests for a track only when the test lets it): the host's play waits
 // for them, showing who is ready and who is still loading, and starts the moment they are ready; then,
 // checking before every track with a 5 s wait, the next track starts without them after 5 s and the
-// host's page says so.
+// host's page says so. With everyone's player holding the next track loaded (and saying so), it follows at once.
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -68,7 +68,7 @@ async function joinSession(page: Page) {
   await page.getByRole("button", { name: "Mute", exact: true }).click();
 }
 
-test("ready check with four people: play waits for a slow buffer and starts once it is ready; before every track, the wait runs out and the host's page says who was not ready", async ({
+test("ready check with four people: play waits for a slow buffer and starts once it is ready; before every track, the wait runs out and the host's page says who was not ready; with everyone's next track loaded, it follows at once", async ({
   browser,
 }) => {
   const [ada, bo, cy, dee] = await Promise.all(["ready-ada", "ready-bo", "ready-cy", "ready-dee"].map((name) => createConfirmedUser(name)));
@@ -85,6 +85,8 @@ test("ready check with four people: play waits for a slow buffer and starts once
   await addMember(room.id, cy.id);
   await addMember(room.id, dee.id);
   const firstPath = await uploadTrack(adaClient, room.id, ada.id, "Opening tone", 60);
+  // The session queues the newest posts first: Second tone, then Third tone.
+  await uploadTrack(adaClient, room.id, ada.id, "Third tone", 60);
   const secondPath = await uploadTrack(adaClient, room.id, ada.id, "Second tone", 60);
   const path = `/r/${room.slug}/listen`;
 
@@ -167,6 +169,32 @@ test("ready check with four people: play waits for a slow buffer and starts once
   await expectPaused([a.page, b.page, c.page], false);
   await checkPage(a.page, "listen-ready-check-started-without");
   second.open();
+
+  // Everyone's player keeps the next track loaded while this one plays, and says so: with all three
+  // ready for it, the next track follows at once — no check, no pause (one new version of the session).
+  const { data: live } = await service
+    .from("listening_sessions")
+    .select("id, version, post_id")
+    .eq("room_id", room.id)
+    .is("ended_at", null)
+    .single();
+  const thirdId = (await service.from("posts").select("id").eq("room_id", room.id).eq("title", "Third tone").single()).data!.id as string;
+  await expect
+    .poll(
+      async () =>
+        (await service.from("session_readiness").select("user_id").eq("session_id", live!.id).eq("post_id", thirdId)).data?.length,
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe(3);
+  const before = live!.version as number;
+  await hostButton(a.page, "Next in queue").click();
+  for (const seated of [a, b, c, d]) await expect(nowPlaying(seated.page)).toHaveText("Third tone");
+  await expectPaused([b.page, c.page, d.page], false, 2_000);
+  const after = (await service.from("listening_sessions").select("version").eq("id", live!.id).single()).data!.version as number;
+  expect(after).toBe(before + 1);
+  await expect(hostControls(a.page).locator("[data-ready-check]")).toHaveCount(0);
 
   for (const seated of [a, b, c, d]) expect(seated.errors).toEqual([]);
   await Promise.all([a, b, c, d].map((seated) => seated.context.close()));

@@ -128,7 +128,8 @@ export function ReadyCheck({ children }: { children: ReactNode }) {
       next: () => {
         const s = latest.current;
         const nextId = s.queue.find((entry) => entry.status === "queued" && entry.post_id !== s.playback?.postId)?.post_id;
-        if (!nextId || !checksMove(s)) {
+        // Everyone has the next track ready already (a follower's player keeps it loaded): straight on, gapless.
+        if (!nextId || !checksMove(s) || store.allReady({ postId: nextId, positionSeconds: 0 })) {
           store.cancel();
           return s.actions.next();
         }
@@ -296,11 +297,32 @@ export function ReadyAnnouncer({ post }: { post: SessionPost | null }) {
     let said = "";
     let sending = false;
     let retryAt = 0;
+    const send = (sessionId: string, postId: string, positionSeconds: number, done: () => void) => {
+      sending = true;
+      void loadSupabaseData()
+        .then((data) => markReady(data, { sessionId, postId, positionSeconds }))
+        .then((answer) => (answer.ok ? done() : (retryAt = Date.now() + retryMs)))
+        .catch(() => (retryAt = Date.now() + retryMs))
+        .finally(() => (sending = false));
+    };
+    // The next track's file waiting loaded in an element of its own (./upload-decks.tsx): ready for it, at its start.
+    const saidDecks = new Set<string>();
+    const waitingDecks = (sessionId: string) => {
+      for (const element of document.querySelectorAll<HTMLMediaElement>("[data-deck][data-preload-next]")) {
+        const postId = element.dataset.deck;
+        const key = `${sessionId}:${postId}`;
+        if (!postId || saidDecks.has(key) || sending || Date.now() < retryAt) continue;
+        if (element.readyState < HTMLMediaElement.HAVE_FUTURE_DATA || element.currentTime > 1) continue;
+        send(sessionId, postId, 0, () => saidDecks.add(key));
+      }
+    };
     const look = () => {
       const { session: s, post: current } = latest.current;
       const live = s.session;
       const playback = s.playback;
-      if (!live || !current || s.isHost || !s.following || !playback || playback.postId !== current.id || playback.playing) return;
+      if (!live || s.isHost || !s.following) return;
+      waitingDecks(live.id);
+      if (!current || !playback || playback.postId !== current.id || playback.playing) return;
       const media = store.media();
       if (!media) return;
       if (media instanceof HTMLMediaElement) {
@@ -311,15 +333,7 @@ export function ReadyAnnouncer({ post }: { post: SessionPost | null }) {
       if (Math.abs(media.currentTime - playback.positionSeconds) > 1) return;
       const key = `${live.id}:${current.id}:${Math.round(playback.positionSeconds)}`;
       if (key === said || sending || Date.now() < retryAt) return;
-      sending = true;
-      void loadSupabaseData()
-        .then((data) => markReady(data, { sessionId: live.id, postId: current.id, positionSeconds: media.currentTime }))
-        .then((answer) => {
-          if (answer.ok) said = key;
-          else retryAt = Date.now() + retryMs;
-        })
-        .catch(() => (retryAt = Date.now() + retryMs))
-        .finally(() => (sending = false));
+      send(live.id, current.id, media.currentTime, () => (said = key));
     };
     const timer = setInterval(look, 250);
     const unsubscribe = store.subscribe(look);

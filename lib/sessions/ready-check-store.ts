@@ -90,6 +90,11 @@ export class ReadyCheckStore {
     this.publish();
   }
 
+  /** Everyone awaited has said they are ready for `target` (a move there needs no wait). */
+  allReady(target: ReadyTarget): boolean {
+    return tallyReady(this.awaited, this.marks, target).waiting.length === 0;
+  }
+
   /** The host pressed play: wait up to `waitMs` for everyone to be ready for `target`. */
   begin(target: ReadyTarget, waitMs: number): void {
     this.apply({ type: "begin", target, now: this.deps.now(), waitMs });

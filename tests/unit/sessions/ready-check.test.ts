@@ -239,6 +239,14 @@ describe("the store, on fake timers", () => {
     expect(store.getSnapshot().check).toBe(idleCheck);
   });
 
+  test("a move needs no wait once everyone awaited is ready for where it goes", () => {
+    store.receive(mark(bea, other, 0));
+    expect(store.allReady({ postId: other, positionSeconds: 0 })).toBe(false);
+    store.receive(mark(cy, other, 0), mark(outsider, post, 0));
+    expect(store.allReady({ postId: other, positionSeconds: 0 })).toBe(true);
+    expect(store.allReady(target)).toBe(false);
+  });
+
   test("before any check, the preview shows who is ready for what play would start", () => {
     store.receive(mark(bea, post, 0));
     store.setPreview(target);
