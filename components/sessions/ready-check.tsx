@@ -329,7 +329,8 @@ export function ReadyAnnouncer({ post }: { post: SessionPost | null }) {
         if (!sameSource(media, current.src)) return;
         if (media.preload !== "auto") media.preload = "auto";
       }
-      if (media.readyState < HTMLMediaElement.HAVE_FUTURE_DATA || media.seeking) return;
+      // A hosted player that cannot tell how much it has (no readyState) holds nobody up.
+      if ((typeof media.readyState === "number" && media.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) || media.seeking) return;
       if (Math.abs(media.currentTime - playback.positionSeconds) > 1) return;
       const key = `${live.id}:${current.id}:${Math.round(playback.positionSeconds)}`;
       if (key === said || sending || Date.now() < retryAt) return;

@@ -516,3 +516,25 @@ describe("presence and the page's lifetime", () => {
     expect(p.count("leaveHere")).toBe(0);
   });
 });
+
+describe("the ready check's part (lib/sessions/ready-check.ts)", () => {
+  test("ready marks heard on the channel reach whoever watches them, until they stop; load puts a post paused at its start", async () => {
+    const p = await started(page("host", { session: sessionRow({ host_id: "host", post_id: "p1", playing: true, position_seconds: 42 }) }));
+    const heard: unknown[] = [];
+    const unwatch = p.engine.getSnapshot().watchReady((mark) => heard.push(mark));
+    const mark = { userId: "bea", postId: "p2", positionSeconds: 0, readyAt: t0 };
+    p.channel().onReady?.(mark);
+    expect(heard).toEqual([mark]);
+    unwatch();
+    p.channel().onReady?.(mark);
+    expect(heard).toHaveLength(1);
+
+    expect(await p.engine.getSnapshot().actions.load("p2")).toBe(true);
+    expect(p.calls.find((call) => call.name === "setPlayback")?.args[0]).toMatchObject({
+      postId: "p2",
+      positionSeconds: 0,
+      playing: false,
+    });
+    expect(p.engine.getSnapshot().playback).toMatchObject({ postId: "p2", positionSeconds: 0, playing: false });
+  });
+});
