@@ -303,3 +303,115 @@ test("the lock screen shows the post and its controls move the player; they go w
   expect(await setHandlers(page)).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test("in a listening session the host's keys and lock screen move the session; a follower's move only their own listening", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const [ada, bo] = await Promise.all([createConfirmedUser("keys-host"), createConfirmedUser("keys-follower")]);
+  const adaClient = await signedInClient(ada.email, ada.password);
+  const room = await createRoomAs(adaClient, "keys-session");
+  await service.from("memberships").insert({ room_id: room.id, user_id: bo.id, verified_at: new Date().toISOString() });
+  await uploadTone(adaClient, room.id, ada.id, "Long keys tone", 120);
+  await uploadTone(adaClient, room.id, ada.id, "Second keys tone", 60);
+  const adaName = (await profileOf(ada.id)).display_name;
+  const path = `/r/${room.slug}/listen`;
+  const seat = async (person: typeof ada) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = await watchConsole(page);
+    await captureMediaSession(page);
+    await signInWithPassword(page, person.email, person.password);
+    await page.waitForURL("/");
+    await page.goto(path);
+    return { page, errors };
+  };
+  const sessionMedia = (page: Page) => page.locator("main audio:not([data-preload-next]), main video").first();
+  const at = (page: Page) => sessionMedia(page).evaluate((element: HTMLMediaElement) => element.currentTime);
+  const paused = (page: Page) => sessionMedia(page).evaluate((element: HTMLMediaElement) => element.paused);
+  const nowPlaying = (page: Page) => page.getByTestId("now-playing-title");
+
+  // Ada hosts: Space plays the session (and starts her listening), L moves it on 10 s.
+  const a = await seat(ada);
+  await a.page.getByLabel("Start with").selectOption({ label: "Long keys tone" });
+  await a.page.getByRole("button", { name: "Start listening together" }).click();
+  await expect(nowPlaying(a.page)).toHaveText("Long keys tone");
+  await a.page.getByRole("button", { name: "Mute", exact: true }).click();
+  await a.page.locator("h1").click();
+  await a.page.keyboard.press("Space");
+  await expect(announcer(a.page)).toHaveText("Playing");
+  await expect.poll(() => paused(a.page)).toBe(false);
+  await a.page.keyboard.press("l");
+  await expect(announcer(a.page)).toHaveText(/^Forward 10 seconds — 0:1\d$/);
+  await expect.poll(() => at(a.page)).toBeGreaterThan(10);
+
+  // Her lock screen: the post and the room, with the session's controls (the queue as previous/next).
+  await expect.poll(() => a.page.evaluate(() => navigator.mediaSession.metadata?.title ?? null)).toBe("Long keys tone");
+  expect(await a.page.evaluate(() => navigator.mediaSession.metadata!.artist)).toBe(room.name);
+  expect(await setHandlers(a.page)).toEqual(["nexttrack", "pause", "play", "previoustrack", "seekbackward", "seekforward", "seekto"]);
+  await invoke(a.page, "seekto", { seekTime: 40 });
+  await expect.poll(() => at(a.page)).toBeGreaterThan(39);
+  await expect.poll(async () => (await lastPosition(a.page))?.duration).toBe(120);
+
+  // Bo follows: his keys can't move the session, his lock screen says whom he follows.
+  const b = await seat(bo);
+  await expect(nowPlaying(b.page)).toHaveText("Long keys tone");
+  await expect(b.page.getByText(`Hosted by ${adaName}`)).toBeVisible();
+  await b.page.getByRole("button", { name: "Join the session" }).click();
+  await b.page.getByRole("button", { name: "Mute", exact: true }).click();
+  await expect.poll(() => paused(b.page)).toBe(false);
+  await b.page.locator("h1").click();
+  await b.page.keyboard.press("l");
+  await expect(announcer(b.page)).toHaveText(`Only the host moves the session — you're following ${adaName}`);
+  await b.page.keyboard.press(".");
+  await expect(announcer(b.page)).toHaveText(`Only the host moves through the queue — you're following ${adaName}`);
+  await expect.poll(() => b.page.evaluate(() => navigator.mediaSession.metadata?.artist ?? null)).toBe(`Following ${adaName}`);
+  expect(await setHandlers(b.page)).toEqual(["pause", "play"]);
+  // His pause stops only his listening; play joins the session again where it is.
+  await invoke(b.page, "pause");
+  await expect.poll(() => paused(b.page)).toBe(true);
+  await expect(b.page.getByRole("button", { name: "Join the session" })).toBeVisible();
+  expect(await paused(a.page)).toBe(false);
+  await invoke(b.page, "play");
+  await expect.poll(() => paused(b.page)).toBe(false);
+  await expect.poll(async () => Math.abs((await at(a.page)) - (await at(b.page))), { timeout: 10_000 }).toBeLessThan(0.5);
+  // The volume is his own: the keys set it, and the page's volume control follows them.
+  await b.page.keyboard.press("m");
+  await expect(announcer(b.page)).toHaveText("Unmuted — volume 100%");
+  await expect(b.page.getByRole("button", { name: "Mute", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await b.page.keyboard.press("ArrowDown");
+  await b.page.keyboard.press("ArrowDown");
+  await expect(announcer(b.page)).toHaveText("Volume 80%");
+  await b.page.waitForTimeout(1_500); // the control re-applies its level every second: it holds the keys' level
+  expect(await sessionMedia(b.page).evaluate((element: HTMLMediaElement) => element.volume)).toBeCloseTo(0.8, 5);
+  await b.page.keyboard.press("m");
+  await expect(b.page.getByRole("button", { name: "Unmute", exact: true })).toHaveAttribute("aria-pressed", "true");
+  // C: his comment at the time he hears.
+  await b.page.keyboard.press("c");
+  await expect(b.page.getByLabel("Comment on this moment")).toBeFocused();
+  await expect(announcer(b.page)).toHaveText(/^Comment at \d:\d\d — type your comment$/);
+
+  // The host's next (the lock screen's, or `.`): the queue's next post, for both.
+  await invoke(a.page, "nexttrack");
+  await expect(nowPlaying(a.page)).toHaveText("Second keys tone");
+  await expect(nowPlaying(b.page)).toHaveText("Second keys tone");
+  await expect.poll(() => a.page.evaluate(() => navigator.mediaSession.metadata?.title ?? null)).toBe("Second keys tone");
+  await expect.poll(() => b.page.evaluate(() => navigator.mediaSession.metadata?.title ?? null)).toBe("Second keys tone");
+  await a.page.locator("h1").click();
+  await a.page.keyboard.press(".");
+  await expect(announcer(a.page)).toHaveText("Nothing else is queued");
+  await a.page.keyboard.press("k");
+  await expect(announcer(a.page)).toHaveText("Paused");
+  await expect.poll(() => paused(b.page)).toBe(true);
+
+  // The help names the queue for `,`/`.` here.
+  await b.page.locator("h1").click();
+  await b.page.keyboard.press("?");
+  await expect(b.page.getByRole("dialog", { name: "Keyboard shortcuts" }).getByRole("definition")).toContainText([
+    "Previous or next in the queue (the host)",
+  ]);
+  await b.page.keyboard.press("Escape");
+  await expect(b.page.getByRole("dialog")).toHaveCount(0);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+});

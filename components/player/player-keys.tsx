@@ -10,6 +10,8 @@ export interface PlayerKeysRuntime {
   run(command: PlayerCommand): string;
   /** Ends the lock screen's controls (the page is leaving). */
   dispose(): void;
+  /** What plays, or who may move it, changed: the lock screen is told again. */
+  update?(): void;
 }
 
 const KeyHelp = lazyComponent(() => import("./key-help").then((module) => module.KeyHelp));
@@ -29,7 +31,17 @@ const whenIdle = (run: () => void) => {
  * did. Only the keymap is in the page's first load: a press is recognised (and its default, such as
  * Space scrolling, prevented) at once, and run when the runtime has arrived. `?` opens the help.
  */
-export function PlayerKeys({ start, inSession = false }: { start: () => Promise<PlayerKeysRuntime>; inSession?: boolean }) {
+export function PlayerKeys({
+  start,
+  inSession = false,
+  version = "",
+}: {
+  start: () => Promise<PlayerKeysRuntime>;
+  /** A listening session's page: `,`/`.` move through its queue. */
+  inSession?: boolean;
+  /** Changes whenever what the lock screen shows should be set again (another post, another host). */
+  version?: string;
+}) {
   const [message, setMessage] = useState("");
   const [help, setHelp] = useState(false);
   const helpOpen = useRef(false);
@@ -72,6 +84,10 @@ export function PlayerKeys({ start, inSession = false }: { start: () => Promise<
       void runtime.current?.then((loaded) => loaded.dispose());
     };
   }, []);
+
+  useEffect(() => {
+    void runtime.current?.then((loaded) => loaded.update?.());
+  }, [version]);
 
   const closeHelp = () => {
     helpOpen.current = false;

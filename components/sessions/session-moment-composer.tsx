@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useComposerStanding } from "@/components/moderation/use-standing";
+import { registerCommentHere } from "@/components/moments/comment-here";
 import { useComposer } from "@/components/moments/use-composer";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -70,6 +71,20 @@ export function SessionMomentComposer({
   }, [getPosition]);
 
   const shownSeconds = current?.seconds ?? now;
+
+  // The C shortcut: a comment at the playing time, the focus in its text (what was typed stays).
+  const commentHere = useRef<() => string>(() => "");
+  useEffect(() => {
+    commentHere.current = () => {
+      if (standing.silenced) return standing.notice ?? "You can't comment right now";
+      if (!post) return "Nothing is playing to comment on yet";
+      const stamp = composer.capture();
+      composer.setStamp(stamp);
+      document.getElementById("session-moment-body")?.focus();
+      return stamp ? `Comment at ${stamp.text} — type your comment` : "Type your comment";
+    };
+  });
+  useEffect(() => registerCommentHere(() => commentHere.current()), []);
 
   return (
     <form

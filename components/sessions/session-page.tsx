@@ -7,6 +7,7 @@ import { type BrowserData, loadSupabaseData } from "@/lib/supabase/browser-clien
 import { Button } from "@/components/ui/button";
 import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "@/lib/sessions/queries";
 import { personName } from "@/lib/people/names";
+import type { MediaSessionPicture } from "@/lib/player/media-session";
 import type { SessionPost } from "@/lib/sessions/types";
 import { ListeningSessionProvider, type ListeningSessionSetup, useListeningSession } from "@/lib/sessions/use-listening-session";
 import { useSessionMoments } from "@/lib/sessions/use-session-moments";
@@ -21,17 +22,27 @@ import { SessionMomentComposer } from "./session-moment-composer";
 import { SessionPlayer, VolumeControl } from "./session-player";
 import { SessionRefused } from "./session-refused";
 import { SessionTicker } from "./session-ticker";
+import { SessionKeys } from "./session-keys";
 import { SyncChoice } from "./sync-choice";
 import { useReadyPostIds } from "./upload-decks";
 
 /** The session page's client part: the session engine, the player, and the controls around it. */
-export function SessionPage({ setup, posts }: { setup: Omit<ListeningSessionSetup, "durations">; posts: SessionPost[] }) {
+export function SessionPage({
+  setup,
+  posts,
+  cover,
+}: {
+  setup: Omit<ListeningSessionSetup, "durations">;
+  posts: SessionPost[];
+  /** The room's cover, for the lock screen when a post has no picture. */
+  cover?: MediaSessionPicture[];
+}) {
   const durations = Object.fromEntries(posts.map((post) => [post.id, post.duration_seconds]));
   return (
     <ListeningSessionProvider setup={{ ...setup, durations }}>
       <PlaybackProvider duration={null}>
         <ReadyCheck>
-          <SessionView posts={posts} />
+          <SessionView posts={posts} cover={cover} />
         </ReadyCheck>
       </PlaybackProvider>
     </ListeningSessionProvider>
@@ -78,7 +89,7 @@ function useSessionPost(postId: string | null, posts: SessionPost[], shared?: Fe
 /** Posts read and signed by the page, shared by the player and the posts waiting, so one read ahead plays as it was read. */
 type FetchedPosts = [Record<string, SessionPost>, Dispatch<SetStateAction<Record<string, SessionPost>>>];
 
-function SessionView({ posts }: { posts: SessionPost[] }) {
+function SessionView({ posts, cover }: { posts: SessionPost[]; cover?: MediaSessionPicture[] }) {
   const session = useListeningSession();
   const store = usePlaybackStore();
   const [armed, setArmed] = useState(false);
@@ -139,6 +150,7 @@ function SessionView({ posts }: { posts: SessionPost[] }) {
           {post && following ? <SyncChoice /> : null}
         </div>
         {session.isHost ? <HostControls posts={posts} armed={armed} onArm={arm} blocked={blocked} /> : null}
+        <SessionKeys post={post} armed={armed} onArm={arm} onDisarm={() => setArmed(false)} cover={cover} />
         <SessionMoments post={post} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">

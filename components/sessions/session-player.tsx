@@ -208,6 +208,17 @@ export function VolumeControl() {
     const timer = setInterval(apply, 1_000); // a player that loads later, or another post's
     return () => clearInterval(timer);
   }, [store, volume, muted]);
+  // A volume set on the playing media itself (the player's keys: ./session-keys.tsx) is the control's too.
+  useEffect(() => {
+    const follow = (event: Event) => {
+      const media = store?.media();
+      if (!media || event.target !== media) return;
+      setVolume(media.volume);
+      setMuted(media.muted);
+    };
+    document.addEventListener("volumechange", follow, true);
+    return () => document.removeEventListener("volumechange", follow, true);
+  }, [store]);
   return (
     <div className="flex min-w-0 items-center gap-2">
       <button

@@ -12,6 +12,7 @@ import { isBanned } from "@/lib/moderation/standing";
 import { type GateDetails, gateDetails } from "@/lib/rooms/gate-details";
 import { loadRoom, loadRoomAccess } from "@/lib/rooms/room-loader";
 import { getLiveSession, getSessionPosts } from "@/lib/sessions/queries";
+import { mediaArtwork } from "@/lib/player/artwork";
 import type { ListenerSelf } from "@/lib/sessions/use-listening-session";
 
 type Params = Promise<{ slug: string }>;
@@ -106,6 +107,7 @@ export default async function ListenPage({ params }: { params: Params }) {
           initial: live,
         }}
         posts={posts}
+        cover={mediaArtwork(null, room.cover_path)}
       />
       {whoMayJoin}
     </main>
