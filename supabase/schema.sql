@@ -600,10 +600,10 @@ CREATE TABLE public.listening_sessions (
     mode text DEFAULT 'host'::text NOT NULL,
     track bigint DEFAULT 1 NOT NULL,
     turn bigint DEFAULT 0 NOT NULL,
-    turn_ends_at timestamp with time zone,
+    turn_ends_at timestamp with time zone DEFAULT '1970-01-01 00:00:00+00'::timestamp with time zone NOT NULL,
     dj_waitlist jsonb DEFAULT '[]'::jsonb NOT NULL,
     skip_votes integer DEFAULT 0 NOT NULL,
-    skip_needed integer,
+    skip_needed integer DEFAULT 0 NOT NULL,
     skip_voters uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     ready_check_seconds smallint DEFAULT 10 NOT NULL,
     ready_check_each_track boolean DEFAULT false NOT NULL,
@@ -612,7 +612,7 @@ CREATE TABLE public.listening_sessions (
     CONSTRAINT listening_sessions_position_range CHECK (((position_seconds >= (0)::double precision) AND (position_seconds <= (172800)::double precision))),
     CONSTRAINT listening_sessions_rate_range CHECK (((rate >= (0.5)::double precision) AND (rate <= (2)::double precision))),
     CONSTRAINT listening_sessions_ready_check_seconds CHECK ((ready_check_seconds = ANY (ARRAY[0, 5, 10, 30]))),
-    CONSTRAINT listening_sessions_skip_tally CHECK (((skip_votes >= 0) AND ((skip_needed IS NULL) OR (skip_needed >= 1)))),
+    CONSTRAINT listening_sessions_skip_tally CHECK (((skip_votes >= 0) AND (skip_needed >= 0))),
     CONSTRAINT listening_sessions_waitlist_shape CHECK (((jsonb_typeof(dj_waitlist) = 'array'::text) AND (jsonb_array_length(dj_waitlist) <= 50)))
 );
 
@@ -646,7 +646,7 @@ COMMENT ON COLUMN public.listening_sessions.turn IS 'DJ turns: how many turns ha
 -- Name: COLUMN listening_sessions.turn_ends_at; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.listening_sessions.turn_ends_at IS 'DJ turns: when the current turn runs out.';
+COMMENT ON COLUMN public.listening_sessions.turn_ends_at IS 'DJ turns: when the current turn runs out (the epoch: nobody is playing).';
 
 --
 -- Name: COLUMN listening_sessions.dj_waitlist; Type: COMMENT; Schema: public; Owner: postgres
@@ -664,7 +664,7 @@ COMMENT ON COLUMN public.listening_sessions.skip_votes IS 'Votes to skip the cur
 -- Name: COLUMN listening_sessions.skip_needed; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.listening_sessions.skip_needed IS 'Votes that skip the current track, fixed by its first vote (null: no vote yet).';
+COMMENT ON COLUMN public.listening_sessions.skip_needed IS 'Votes that skip the current track, fixed by its first vote (0: no vote yet).';
 
 --
 -- Name: COLUMN listening_sessions.skip_voters; Type: COMMENT; Schema: public; Owner: postgres
@@ -1418,7 +1418,7 @@ begin
   end if;
   if new.track is distinct from old.track then
     new.skip_votes := 0;
-    new.skip_needed := null;
+    new.skip_needed := 0;
     new.skip_voters := '{}';
   end if;
   return new;
@@ -2528,7 +2528,7 @@ begin
           position_seconds = 0,
           playing = false,
           state_at = clock_timestamp(),
-          turn_ends_at = null,
+          turn_ends_at = 'epoch',
           dj_waitlist = kept
       where s.id = target.id
       returning * into changed;
@@ -5279,7 +5279,7 @@ begin
     from weighed w
   ),
   placed as (
-    select least(floor(w.at / (s.seconds / post_heat.buckets))::integer, post_heat.buckets - 1) as part, w.at, w.n
+    select least(floor(w.at * post_heat.buckets / s.seconds)::integer, post_heat.buckets - 1) as part, w.at, w.n
     from weighed w cross join span s
   ),
   per_second as (
@@ -6569,7 +6569,7 @@ begin
   if not private.in_session(found_session, caller, true) then
     raise exception 'Only people listening along can vote' using errcode = '42501';
   end if;
-  if needed is null then
+  if needed = 0 then
     -- The first vote on this track: who may vote is who listens along now.
     insert into public.session_skip_ballots (session_id, track, user_id)
     select found_session.id, found_session.track, m.user_id

@@ -86,7 +86,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -94,7 +94,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         ComputedFields: never;
@@ -112,7 +112,7 @@ export type Database = {
           ready_check_each_track?: boolean;
           ready_check_seconds?: number;
           room_id: string;
-          skip_needed?: number | null;
+          skip_needed?: number;
           skip_voters?: string[];
           skip_votes?: number;
           started_at?: string;
@@ -120,7 +120,7 @@ export type Database = {
           state_at?: string;
           track?: number;
           turn?: number;
-          turn_ends_at?: string | null;
+          turn_ends_at?: string;
           version?: number;
         };
         Update: {
@@ -137,7 +137,7 @@ export type Database = {
           ready_check_each_track?: boolean;
           ready_check_seconds?: number;
           room_id?: string;
-          skip_needed?: number | null;
+          skip_needed?: number;
           skip_voters?: string[];
           skip_votes?: number;
           started_at?: string;
@@ -145,7 +145,7 @@ export type Database = {
           state_at?: string;
           track?: number;
           turn?: number;
-          turn_ends_at?: string | null;
+          turn_ends_at?: string;
           version?: number;
         };
         Relationships: [
@@ -1554,7 +1554,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1562,7 +1562,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1637,7 +1637,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1645,7 +1645,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1671,7 +1671,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1679,7 +1679,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1705,7 +1705,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1713,7 +1713,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1748,7 +1748,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1756,7 +1756,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1782,7 +1782,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1790,7 +1790,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1887,7 +1887,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1895,7 +1895,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -1986,7 +1986,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -1994,7 +1994,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -2020,7 +2020,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -2028,7 +2028,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -2139,7 +2139,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -2147,7 +2147,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -2285,7 +2285,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -2293,7 +2293,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -2319,7 +2319,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -2327,7 +2327,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -2383,7 +2383,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -2391,7 +2391,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {
@@ -2457,7 +2457,7 @@ export type Database = {
           ready_check_each_track: boolean;
           ready_check_seconds: number;
           room_id: string;
-          skip_needed: number | null;
+          skip_needed: number;
           skip_voters: string[];
           skip_votes: number;
           started_at: string;
@@ -2465,7 +2465,7 @@ export type Database = {
           state_at: string;
           track: number;
           turn: number;
-          turn_ends_at: string | null;
+          turn_ends_at: string;
           version: number;
         };
         SetofOptions: {

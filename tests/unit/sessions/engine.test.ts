@@ -41,6 +41,14 @@ const sessionRow = (patch: Partial<SessionRow> = {}): SessionRow => ({
   host_seen_at: iso(t0),
   ready_check_seconds: 10,
   ready_check_each_track: false,
+  mode: "host",
+  track: 1,
+  turn: 0,
+  turn_ends_at: "1970-01-01T00:00:00Z",
+  dj_waitlist: [],
+  skip_votes: 0,
+  skip_needed: 0,
+  skip_voters: [],
   ...patch,
 });
 
