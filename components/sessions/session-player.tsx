@@ -8,7 +8,7 @@ import { DriftController, baselineDriftOptions, driftOptionsFor } from "@/lib/se
 import { onResync, playsBaseline, serverSyncMode, subscribeSyncMode, syncMode } from "@/lib/sessions/sync-choice";
 import { positionAt } from "@/lib/sessions/timeline";
 import type { SessionPost } from "@/lib/sessions/types";
-import { useListeningSession } from "@/lib/sessions/use-listening-session";
+import { useListeningSession, useSessionFeed } from "@/lib/sessions/use-listening-session";
 import { UploadDecks } from "./upload-decks";
 
 /** How often the player is checked against the session's timeline (and at once on every change). */
@@ -55,6 +55,11 @@ export function SessionPlayer({
   const tick = useRef<() => void>(() => {});
   const endedFor = useRef<string | null>(null);
   const controllerRef = useRef<DriftController | null>(null);
+  const feed = useSessionFeed();
+  /** The elements waiting with the next posts (./upload-decks.tsx), by post. */
+  const [standbys] = useState(() => new Map<string, HTMLMediaElement>());
+  /** A waiting element started the moment the session moved on, before the page has rendered the move (ms: when). */
+  const switching = useRef<{ postId: string; at: number } | null>(null);
   // Before the page's first render on the client: the defaults, as the server rendered them.
   const baseline = useSyncExternalStore(unchanging, playsBaseline, () => false);
   const mode = useSyncExternalStore(subscribeSyncMode, syncMode, serverSyncMode);
@@ -76,6 +81,11 @@ export function SessionPlayer({
     const step = () => {
       const media = store.media();
       const { session: s, post: current, armed: mayPlay, ownPost: alone, onBlocked: blocked } = latest.current;
+      // Started ahead of the render (below): the page's state catches up within moments; until then
+      // it would pause the new post's element or play the old one again.
+      const ahead = switching.current;
+      if (ahead && current?.id !== ahead.postId && localNow() - ahead.at < 1_000) return;
+      switching.current = null;
       if (!media || !current) return;
       if (alone || !s.following) return;
       const state = s.playback;
@@ -165,6 +175,31 @@ export function SessionPlayer({
     };
   }, [store]);
 
+  // The session moves on to a post waiting ready: its element starts as the change arrives, before the
+  // page renders it (that render is most of what is left between the host's "next" and the sound).
+  useEffect(() => {
+    if (!feed || !store) return;
+    return feed.subscribe(() => {
+      const snapshot = feed.snapshot();
+      const state = snapshot.playback;
+      const { post: current, armed: mayPlay, ownPost: alone } = latest.current;
+      if (!state?.playing || !state.postId || state.postId === current?.id || !mayPlay || alone || !snapshot.following) return;
+      const standby = standbys.get(state.postId);
+      if (!standby || !standby.paused || standby.readyState < 3) return;
+      const playingNow = store.media();
+      if (playingNow && playingNow !== standby) {
+        standby.volume = playingNow.volume;
+        standby.muted = playingNow.muted;
+        playingNow.pause();
+      } else standby.muted = false;
+      const target = positionAt(state, snapshot.serverNow(), snapshot.duration);
+      if (Math.abs(standby.currentTime - target) > 0.15) standby.currentTime = target;
+      standby.playbackRate = state.rate;
+      switching.current = { postId: state.postId, at: localNow() };
+      standby.play()?.catch(() => undefined);
+    });
+  }, [feed, store, standbys]);
+
   // A new state from the host is applied at once, not at the next tick.
   const version = session.playback?.version;
   const playing = session.playback?.playing;
@@ -187,7 +222,7 @@ export function SessionPlayer({
           <PostPlayer src={post.src} audio={post.audio} poster={post.poster} title={post.title} controls={false} />
         </div>
       ) : null}
-      {decks ? <UploadDecks playing={post} waiting={ownPost ? [] : waiting} /> : null}
+      {decks ? <UploadDecks playing={post} waiting={ownPost ? [] : waiting} standbys={standbys} /> : null}
     </>
   );
 }

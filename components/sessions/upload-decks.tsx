@@ -14,7 +14,16 @@ type Level = { volume: number; muted: boolean };
  * its post, so when the session moves on, the waiting element becomes the playing one as it is: a
  * swap and a play, with nothing left to fetch (lib/sessions/preload.ts).
  */
-export function UploadDecks({ playing, waiting }: { playing: SessionPost | null; waiting: readonly (SessionPost | null)[] }) {
+export function UploadDecks({
+  playing,
+  waiting,
+  standbys,
+}: {
+  playing: SessionPost | null;
+  waiting: readonly (SessionPost | null)[];
+  /** The waiting elements by post, for the player to start one the moment the session moves on to it. */
+  standbys?: Map<string, HTMLMediaElement>;
+}) {
   // The person's volume and mute, carried from one element to the next.
   const level = useRef<Level | null>(null);
   const decks = decksOf(playing, waiting);
@@ -22,7 +31,7 @@ export function UploadDecks({ playing, waiting }: { playing: SessionPost | null;
   return (
     <>
       {decks.map((deck) => (
-        <Deck key={deck.post.id} post={deck.post} active={deck.active} level={level} />
+        <Deck key={deck.post.id} post={deck.post} active={deck.active} level={level} standbys={standbys} />
       ))}
     </>
   );
@@ -39,7 +48,17 @@ export function useReadyPostIds(queue: readonly QueueEntry[], playingPostId: str
   return enabled ? readyPostIds(stepped) : [];
 }
 
-function Deck({ post, active, level }: { post: SessionPost; active: boolean; level: RefObject<Level | null> }) {
+function Deck({
+  post,
+  active,
+  level,
+  standbys,
+}: {
+  post: SessionPost;
+  active: boolean;
+  level: RefObject<Level | null>;
+  standbys?: Map<string, HTMLMediaElement>;
+}) {
   const store = usePlaybackStore();
   const element = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   // The file's URL as it was first given: signing it again must not reload an element that plays.
@@ -55,7 +74,10 @@ function Deck({ post, active, level }: { post: SessionPost; active: boolean; lev
     if (!active) {
       media.muted = true;
       if (!media.paused) media.pause();
-      return;
+      standbys?.set(post.id, media);
+      return () => {
+        if (standbys?.get(post.id) === media) standbys.delete(post.id);
+      };
     }
     media.muted = level.current?.muted ?? false;
     if (level.current) media.volume = level.current.volume;
@@ -65,7 +87,7 @@ function Deck({ post, active, level }: { post: SessionPost; active: boolean; lev
       if (store.media() === media) store.attach(null);
       if (!media.paused) media.pause();
     };
-  }, [active, store, level]);
+  }, [active, store, level, standbys, post.id]);
 
   const standby = active ? {} : { "data-preload-next": "", "aria-hidden": true, hidden: true };
   return post.audio ? (

@@ -2,7 +2,7 @@
 
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { SessionEngine } from "./engine";
-import type { ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue } from "./engine-api";
+import type { ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue, SessionSnapshot } from "./engine-api";
 import { browserEngineDeps } from "./engine-browser";
 
 export type { ListenerSelf, ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue } from "./engine-api";
@@ -14,6 +14,22 @@ export function useListeningSession(): ListeningSessionValue {
   const value = useContext(ListeningSessionContext);
   if (!value) throw new Error("useListeningSession needs <ListeningSessionProvider>");
   return value;
+}
+
+/**
+ * The engine's changes as they happen, before React has rendered them: for what must act within the
+ * same moment, as the player starting the next post it holds ready (components/sessions/session-player.tsx).
+ */
+export interface SessionFeed {
+  subscribe(listener: () => void): () => void;
+  snapshot(): SessionSnapshot;
+}
+
+const SessionFeedContext = createContext<SessionFeed | null>(null);
+
+/** The session's changes as they happen (null outside a provider). */
+export function useSessionFeed(): SessionFeed | null {
+  return useContext(SessionFeedContext);
 }
 
 /** Runs the session engine for the page (one per page, room and person) and gives it to everything inside. */
@@ -45,10 +61,15 @@ function SessionEngineProvider({ setup, children }: { setup: ListeningSessionSet
     return () => engine.stop();
   }, [engine]);
   const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot, engine.getSnapshot);
+  const feed = useMemo<SessionFeed>(() => ({ subscribe: engine.subscribe, snapshot: engine.getSnapshot }), [engine]);
   const { room, self, canStart } = setup;
   const value = useMemo<ListeningSessionValue>(
     () => ({ ...snapshot, room, self, canStart, canEnd: snapshot.isHost || self.role === "owner" || self.role === "moderator" }),
     [snapshot, room, self, canStart],
   );
-  return <ListeningSessionContext.Provider value={value}>{children}</ListeningSessionContext.Provider>;
+  return (
+    <SessionFeedContext.Provider value={feed}>
+      <ListeningSessionContext.Provider value={value}>{children}</ListeningSessionContext.Provider>
+    </SessionFeedContext.Provider>
+  );
 }
