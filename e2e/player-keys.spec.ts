@@ -304,6 +304,33 @@ test("the lock screen shows the post and its controls move the player; they go w
   expect(errors).toEqual([]);
 });
 
+test("a key pressed before the shortcuts' code has arrived is kept and run once it has", async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = await watchConsole(page);
+  const { member, room, postId, title } = await postWithComments();
+  // The code loads when the page is first idle: here that never comes, so it loads on the first press.
+  await page.addInitScript(() => {
+    window.requestIdleCallback = () => 0;
+  });
+  await signInWithPassword(page, member.email, member.password);
+  await page.waitForURL("/");
+  await page.setViewportSize({ width: 1280, height: 600 });
+  await page.goto(`/r/${room.slug}/p/${postId}`);
+  await expect(media(page)).toBeAttached();
+  await expect.poll(() => media(page).evaluate((element: HTMLMediaElement) => element.readyState)).toBeGreaterThanOrEqual(1);
+  await media(page).evaluate((element: HTMLMediaElement) => (element.muted = true));
+  await page.waitForTimeout(1_000);
+  expect(await page.evaluate(() => navigator.mediaSession.metadata)).toBeNull();
+  await page.keyboard.press("Space");
+  await expect(announcer(page)).toHaveText("Playing");
+  await expect.poll(async () => (await playerState(page)).paused).toBe(false);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  expect(await page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe(title);
+  await page.keyboard.press("k");
+  await expect(announcer(page)).toHaveText("Paused");
+  expect(errors).toEqual([]);
+});
+
 test("in a listening session the host's keys and lock screen move the session; a follower's move only their own listening", async ({
   browser,
 }) => {

@@ -1,5 +1,6 @@
 import type { PlayerKeysRuntime } from "@/components/player/player-keys";
 import { adjacentByTime, type KeyPlayer, runPlayerCommand, seekTarget } from "@/lib/player/commands";
+import { playerCommand } from "@/lib/player/keys";
 import { clearMediaSession, mediaSessionOf, type MediaSessionSetup, setMediaSession, trackPosition } from "@/lib/player/media-session";
 import type { Moment } from "@/lib/moments/types";
 import { commentHere } from "./comment-here";
@@ -90,6 +91,7 @@ export function startPostKeys(get: () => PostKeysContext): PlayerKeysRuntime {
     stop = trackPosition(session, get().store);
   }
   return {
+    command: playerCommand,
     run: (command) => runPlayerCommand(command, player),
     dispose() {
       stop();

@@ -2,10 +2,12 @@
 
 import { useEffect, useRef, useState } from "react";
 import { lazyComponent } from "@/components/lazy";
-import { type PlayerCommand, playerCommand } from "@/lib/player/keys";
+import type { KeyPress, PlayerCommand } from "@/lib/player/keys";
 
 /** What a page's shortcuts and lock-screen controls do, loaded after first paint (its own chunk). */
 export interface PlayerKeysRuntime {
+  /** The keymap (lib/player/keys.ts: playerCommand). */
+  command(press: KeyPress): PlayerCommand | null;
   /** Runs a command and answers what a screen reader hears. */
   run(command: PlayerCommand): string;
   /** Ends the lock screen's controls (the page is leaving). */
@@ -26,10 +28,13 @@ const whenIdle = (run: () => void) => {
   return () => clearTimeout(id);
 };
 
+/** Keys that scroll the page when nothing focused takes them. */
+const scrolling = [" ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"];
+
 /**
  * The player's keyboard shortcuts (lib/player/keys.ts) and a polite live region that says what each
- * did. Only the keymap is in the page's first load: a press is recognised (and its default, such as
- * Space scrolling, prevented) at once, and run when the runtime has arrived. `?` opens the help.
+ * did. Their code (the keymap too) arrives when the page is first idle; a press before then is kept
+ * and run once it has (a scrolling key on the page itself does not scroll meanwhile). `?` opens the help.
  */
 export function PlayerKeys({
   start,
@@ -54,27 +59,31 @@ export function PlayerKeys({
 
   useEffect(() => {
     let live = true;
-    const load = () => (runtime.current ??= startRef.current());
+    let loaded: PlayerKeysRuntime | null = null;
+    const load = () => (runtime.current ??= startRef.current().then((ready) => (loaded = ready)));
     const cancelIdle = whenIdle(() => void load());
-    const onKey = (event: KeyboardEvent) => {
-      if (helpOpen.current) return;
-      const command = playerCommand(event);
-      if (!command) return;
-      event.preventDefault();
-      const once = command.kind !== "seekBy" && command.kind !== "volumeBy";
-      if (event.repeat && once) return;
+    const act = (keys: PlayerKeysRuntime, press: KeyPress & { repeat: boolean }, event?: KeyboardEvent) => {
+      const command = keys.command(press);
+      if (!command || !live || helpOpen.current) return;
+      event?.preventDefault();
+      if (press.repeat && command.kind !== "seekBy" && command.kind !== "volumeBy") return;
       if (command.kind === "help") {
         opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
         helpOpen.current = true;
-        setHelp(true);
-        return;
+        return setHelp(true);
       }
-      void load().then((loaded) => {
-        if (!live) return;
-        const said = loaded.run(command);
-        // The same words again (a second "Volume 60%") are a change too: a screen reader says them again.
-        if (said) setMessage((before) => (before === said ? `${said}\u00a0` : said));
-      });
+      const said = keys.run(command);
+      // The same words again (a second "Volume 60%") are a change too: a screen reader says them again.
+      if (said) setMessage((before) => (before === said ? `${said}\u00a0` : said));
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (helpOpen.current) return;
+      if (loaded) return act(loaded, event, event);
+      const { key, ctrlKey, metaKey, altKey, shiftKey, defaultPrevented, target, repeat } = event;
+      if (ctrlKey || metaKey || altKey) return;
+      const press = { key, ctrlKey, metaKey, altKey, shiftKey, defaultPrevented, target, repeat };
+      if (scrolling.includes(key) && (target === document.body || target === document.documentElement)) event.preventDefault();
+      void load().then((keys) => act(keys, press));
     };
     window.addEventListener("keydown", onKey);
     return () => {

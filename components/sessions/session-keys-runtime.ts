@@ -2,6 +2,7 @@ import { commentHere } from "@/components/moments/comment-here";
 import type { PlaybackStore } from "@/components/moments/playback-store";
 import type { PlayerKeysRuntime } from "@/components/player/player-keys";
 import { type KeyPlayer, runPlayerCommand, seekTarget } from "@/lib/player/commands";
+import { playerCommand } from "@/lib/player/keys";
 import {
   clearMediaSession,
   type MediaSessionHandlers,
@@ -168,6 +169,7 @@ export function startSessionKeys(get: () => SessionKeysContext): PlayerKeysRunti
     });
   }
   return {
+    command: playerCommand,
     run: (command) => runPlayerCommand(command, player),
     update,
     dispose() {
