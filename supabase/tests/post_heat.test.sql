@@ -7,7 +7,7 @@
 begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
-select plan(49);
+select plan(50);
 
 -- owner o (…a), moderator m (…b), member a (…c), member b (…d), outsider n (…e), lapsed l (…f), banned x (…9)
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -176,6 +176,15 @@ select pg_temp.act_as('anon');
 select is(pg_temp.heat('4e200000-0000-4000-8000-000000000001', 12),
   '1:10-20 c3 r0@15 | 2:20-30 c5 r0 hot1@21.1 | 5:50-60 c2 r1 hot2@55 | 10:100-110 c1 r0 hot3@101',
   'the busier of two neighbouring parts is the hot one');
+
+-- A comment exactly where a part starts is in that part (20 s of 40 s, 48 parts of 0.833… s: part 24).
+select pg_temp.act_as_superuser();
+insert into public.posts (id, room_id, author_id, title, media_kind, media_url, duration_seconds) values
+  ('4e200000-0000-4000-8000-000000000004', '4e100000-0000-4000-8000-000000000001', '4e000000-0000-4000-8000-00000000000c', 'Forty seconds', 'embed', 'https://vimeo.com/4', 40);
+insert into public.moments (post_id, author_id, at_seconds, body) values
+  ('4e200000-0000-4000-8000-000000000004', '4e000000-0000-4000-8000-00000000000c', 20, 'on the edge');
+select pg_temp.act_as('anon');
+select is((select bucket from public.post_heat('4e200000-0000-4000-8000-000000000004', 48)), 24, 'a comment on a part''s first instant is in that part');
 
 -- Bad input
 select throws_ok($$ select * from public.post_heat('4e200000-0000-4000-8000-000000000001', 0) $$, '22023', 'A heat strip has between 1 and 200 parts', 'no parts: refused');
