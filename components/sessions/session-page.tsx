@@ -23,6 +23,9 @@ import { SessionPlayer, VolumeControl } from "./session-player";
 import { SessionRefused } from "./session-refused";
 import { SessionTicker } from "./session-ticker";
 import { SessionKeys } from "./session-keys";
+import { SkipVote } from "./skip-vote";
+import { WaitlistPanel } from "./waitlist-panel";
+import { isDjTurns } from "@/lib/sessions/turns";
 import { SyncChoice } from "./sync-choice";
 import { useReadyPostIds } from "./upload-decks";
 
@@ -146,19 +149,21 @@ function SessionView({ posts, cover }: { posts: SessionPost[]; cover?: MediaSess
           ) : null}
           {!following ? <OwnControls /> : null}
           {post ? <PlaybackTime duration={session.duration} bar={!session.isHost} /> : null}
+          <SkipVote share={session.room.skipShare ?? 0.5} />
           <VolumeControl />
           {post && following ? <SyncChoice /> : null}
         </div>
         {session.isHost ? <HostControls posts={posts} armed={armed} onArm={arm} blocked={blocked} /> : null}
+        {isDjTurns(session.session) ? <WaitlistPanel posts={posts} turnMaxSeconds={session.room.turnMaxSeconds ?? 600} /> : null}
         <SessionKeys post={post} armed={armed} onArm={arm} onDisarm={() => setArmed(false)} cover={cover} />
         <SessionMoments post={post} />
       </div>
       <div className="flex min-w-0 flex-col gap-6">
         <ListenersList
           listeners={session.listeners}
-          onMakeHost={session.canEnd ? (userId) => void session.actions.handOver(userId) : undefined}
+          onMakeHost={session.canEnd && !isDjTurns(session.session) ? (userId) => void session.actions.handOver(userId) : undefined}
         />
-        <SessionQueue posts={posts} />
+        {isDjTurns(session.session) ? null : <SessionQueue posts={posts} />}
       </div>
     </div>
   );

@@ -12,7 +12,15 @@ export type ListenerSelf = Omit<ListenerMeta, "since" | "following">;
 
 export interface ListeningSessionSetup {
   /** `gated`: the room's membership is kept fresh while the page is open (lib/rooms/membership-freshness.ts). */
-  room: { id: string; slug: string; name: string; gated: boolean };
+  room: {
+    id: string;
+    slug: string;
+    name: string;
+    gated: boolean;
+    /** DJ turns: the longest turn (s), and the share of listeners whose votes skip a track (./turns.ts). */
+    turnMaxSeconds?: number;
+    skipShare?: number;
+  };
   /** The page's person (a member of the room). */
   self: ListenerSelf;
   /** Whether this person may start a session (owner/moderator, or any member when the room allows). */

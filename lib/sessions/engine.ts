@@ -474,8 +474,10 @@ export class SessionEngine {
   /** What succession needs to know: the session, its host, who is here (without a silent host), the channel. */
   private feedSuccession(): void {
     const { liveId, hostId, heard, channelLive } = this.derived;
+    // DJ turns with nobody playing: there is no host's place to take (the waitlist starts the next turn).
+    const noTurn = hostId === null && this.state.session?.mode === "dj_turns";
     this.succession?.update({
-      sessionId: liveId,
+      sessionId: noTurn ? null : liveId,
       hostId,
       selfId: this.selfId,
       listeners: heard,

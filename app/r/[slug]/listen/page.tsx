@@ -101,7 +101,14 @@ export default async function ListenPage({ params }: { params: Params }) {
       {heading}
       <SessionPage
         setup={{
-          room: { id: room.id, slug: room.slug, name: room.name, gated: room.visibility === "gated" },
+          room: {
+            id: room.id,
+            slug: room.slug,
+            name: room.name,
+            gated: room.visibility === "gated",
+            turnMaxSeconds: room.dj_turn_max_seconds,
+            skipShare: Number(room.skip_share),
+          },
           self,
           canStart,
           initial: live,

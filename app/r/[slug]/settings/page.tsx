@@ -7,6 +7,7 @@ import { DeleteRoomForm } from "@/components/rooms/settings/delete-room-form";
 import { MembersList } from "@/components/rooms/settings/members-list";
 import { RoomFieldsForm } from "@/components/rooms/settings/room-fields-form";
 import { SessionStartersForm, SessionStartersSummary } from "@/components/rooms/settings/session-starters-form";
+import { SessionRulesForm } from "@/components/rooms/settings/session-rules-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -93,6 +94,18 @@ export default async function RoomSettingsPage({ params, searchParams }: { param
       <Card>
         {isOwner ? <SessionStartersForm roomId={room.id} initial={sessionStarters} /> : <SessionStartersSummary value={sessionStarters} />}
       </Card>
+      {isOwner ? (
+        <Card>
+          <SessionRulesForm
+            roomId={room.id}
+            initial={{
+              mode: room.session_mode === "dj_turns" ? "dj_turns" : "host",
+              turnMaxSeconds: room.dj_turn_max_seconds,
+              skipShare: Number(room.skip_share),
+            }}
+          />
+        </Card>
+      ) : null}
       <Card>
         <GateSection roomId={room.id} gate={gate} isOwner={isOwner} />
       </Card>
