@@ -36,12 +36,15 @@ const arrows = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]);
 
 /** Fields a person types into: every key is theirs. A checkbox, radio, button or range input is not typed into. */
 const notTyped = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
-/** Roles whose focused element moves with the arrow keys itself (a seek bar, a list of options, a menu…). */
+/**
+ * Elements that move with the arrow keys themselves: a seek bar, a list of options, a menu…, and a
+ * media element showing its own controls (which seek with the arrows and play with Space).
+ */
 const arrowRoles =
-  "[role=slider],[role=listbox],[role=menu],[role=menubar],[role=radiogroup],[role=tablist],[role=tree],[role=grid],[role=spinbutton],[role=scrollbar]";
+  "audio,video,[role=slider],[role=listbox],[role=menu],[role=menubar],[role=radiogroup],[role=tablist],[role=tree],[role=grid],[role=spinbutton],[role=scrollbar]";
 /** Elements that Space (and Enter) press, which would otherwise be pressed and toggled at once. */
 const pressable =
-  "button,a[href],summary,select,input,[role=button],[role=link],[role=checkbox],[role=switch],[role=menuitem],[role=option],[role=tab],[role=radio]";
+  "audio,video,button,a[href],summary,select,input,[role=button],[role=link],[role=checkbox],[role=switch],[role=menuitem],[role=option],[role=tab],[role=radio]";
 
 function isElement(target: KeyPress["target"]): target is KeyTarget {
   return target !== null && typeof (target as KeyTarget).tagName === "string" && typeof (target as KeyTarget).getAttribute === "function";

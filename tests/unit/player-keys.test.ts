@@ -132,6 +132,11 @@ describe("the player's keymap", () => {
       expect(playerCommand(press("l", { target }))).toEqual({ kind: "seekBy", seconds: 10 });
     }
     expect(playerCommand(press(" ", { target: slider }))).toEqual({ kind: "toggle" });
+    // A media element with its own controls, focused, plays with Space and seeks with the arrows itself.
+    for (const target of [element("audio", { controls: "" }), element("video", { controls: "" })]) {
+      for (const key of [" ", "ArrowLeft", "ArrowRight"]) expect(playerCommand(press(key, { target })), key).toBeNull();
+      expect(playerCommand(press("j", { target }))).toEqual({ kind: "seekBy", seconds: -10 });
+    }
   });
 
   it("leaves a press a control already handled (the timeline's markers take their arrows)", () => {
