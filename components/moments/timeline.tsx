@@ -1,12 +1,17 @@
 "use client";
 
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
+import { lazyComponent } from "@/components/lazy";
 import { clusterMarkers, type MarkerCluster } from "@/lib/moments/clusters";
 import { formatMomentTime } from "@/lib/moments/time";
 import type { Moment } from "@/lib/moments/types";
 import { useMoments } from "./moments-context";
 import { authorName, excerpt, momentLabel } from "./names";
 import { usePlayback } from "./playback";
+
+// Its own chunk: the page paints with the server's drawing, and the code that redraws it and seeks
+// arrives after (lib/media/waveform-path.ts with it).
+const WaveformBar = lazyComponent(() => import("./waveform-bar").then((module) => module.WaveformBar));
 
 function clusterLabel(cluster: MarkerCluster): string {
   const from = formatMomentTime(cluster.at);
@@ -29,9 +34,11 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
 
 /**
  * The post's comments as markers along the media's length, under the player. Comments closer than
- * a marker's width share one, which shows their number and opens a list of them.
+ * a marker's width share one, which shows their number and opens a list of them. An upload with a
+ * waveform has it drawn above them as its seek bar (./waveform-bar.tsx), with or without comments;
+ * anything else keeps the plain bar, shown when there are comments.
  */
-export function MomentTimeline() {
+export function MomentTimeline({ waveform = null }: { waveform?: number[] | null }) {
   const { state, pick } = useMoments();
   const duration = usePlayback((snapshot) => snapshot.duration);
   const progress = usePlayback((snapshot) =>
@@ -46,7 +53,8 @@ export function MomentTimeline() {
     () => state.items.filter((moment): moment is Moment & { at_seconds: number } => moment.at_seconds !== null && !moment.deleted_at),
     [state.items],
   );
-  const shown = Boolean(duration && timed.length);
+  const drawn = Boolean(duration && waveform);
+  const shown = Boolean(duration && (timed.length || drawn));
 
   useEffect(() => {
     const element = track.current;
@@ -71,11 +79,18 @@ export function MomentTimeline() {
   if (!shown) return null;
   return (
     <div className="flex flex-col gap-2">
+      {drawn && waveform && duration ? (
+        <div className="px-3">
+          <WaveformBar waveform={waveform} duration={duration} markers={clusters.map((cluster) => cluster.left)} />
+        </div>
+      ) : null}
       <div className="px-3">
-        <div ref={track} className="relative h-8">
-          <div aria-hidden="true" className="absolute inset-x-0 top-1/2 h-1.5 -translate-y-1/2 overflow-hidden rounded-full bg-line">
-            <div className="h-full bg-accent/60" style={{ width: `${progress * 100}%` }} />
-          </div>
+        <div ref={track} className={!drawn ? "relative h-8" : timed.length ? "relative -mt-2 h-8" : "relative h-0"}>
+          {drawn ? null : (
+            <div aria-hidden="true" className="absolute inset-x-0 top-1/2 h-1.5 -translate-y-1/2 overflow-hidden rounded-full bg-line">
+              <div className="h-full bg-accent/60" style={{ width: `${progress * 100}%` }} />
+            </div>
+          )}
           <div role="group" aria-label="Comments on the timeline" onKeyDown={moveFocus}>
             {clusters.map((cluster) => {
               const single = cluster.ids.length === 1 ? byId.get(cluster.ids[0]) : undefined;

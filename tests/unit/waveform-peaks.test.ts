@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { barsOf, peaksOf, readWaveform, waveformLength, waveformTop } from "@/lib/media/peaks";
+import { drawWaveform } from "@/lib/media/waveform-path";
 import { uploadPostSchema } from "@/lib/validation/post";
 
 const rate = 8000;
@@ -95,5 +96,34 @@ describe("the upload's schema", () => {
       expect(parsed.success).toBe(false);
       expect(parsed.error?.issues[0].message).toBe("The file's waveform couldn't be read — post it again");
     }
+  });
+});
+
+describe("drawWaveform", () => {
+  const numbers = (path: string) => [...path.matchAll(/-?\d+(\.\d+)?/g)].map((match) => Number(match[0]));
+
+  it("lays bars out in whole device pixels at any pixel ratio, filling the width", () => {
+    for (const [width, ratio] of [
+      [358, 1],
+      [358, 2],
+      [1000, 1.5],
+      [333.5, 3],
+    ]) {
+      const drawing = drawWaveform(new Array(1000).fill(200), width, 56, ratio);
+      expect(drawing.width).toBe(Math.round(width * ratio));
+      expect(drawing.height).toBe(Math.round(56 * ratio));
+      expect(numbers(drawing.path).every(Number.isInteger)).toBe(true);
+      // Bars of about 2 CSS pixels and gaps of about 1 (rounded to device pixels), the last within the width.
+      expect(drawing.bars).toBeGreaterThanOrEqual(Math.floor(width / 4));
+      expect(drawing.bars).toBeLessThanOrEqual(Math.ceil(width / 3) + 1);
+      const lastX = Number(/M(\d+) \d+h\d+v\d+h-\d+z$/.exec(drawing.path)![1]);
+      expect(lastX + Math.round(2 * ratio)).toBeLessThanOrEqual(drawing.width);
+    }
+  });
+
+  it("draws each bar's height from the waveform, centred, with a line where it is silent", () => {
+    const drawing = drawWaveform([255, 0, 128, 255], 12, 50, 1); // 4 bars
+    expect(drawing.bars).toBe(4);
+    expect(drawing.path).toBe("M0 0h2v50h-2zM3 24h2v1h-2zM6 12h2v25h-2zM9 0h2v50h-2z");
   });
 });
