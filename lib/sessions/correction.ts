@@ -12,8 +12,9 @@
  * - only a drift too large to close that way is seeked: past 2 s in smooth (it would rather take a
  *   minute to catch up than jump), past 0.5 s in strict;
  * - right after the host's own change (play, seek, the next post) the listener hears a jump anyway,
- *   so a smaller threshold applies then: a follower lands where the host went instead of nudging
- *   its way there.
+ *   so a much smaller threshold applies until the player is in step (or for 2 s): a follower lands
+ *   where the host went, seeking again if the first seek landed off, instead of nudging its way
+ *   there for seconds.
  * Each listener picks smooth (the default) or strict; "Resync" jumps to the live position at once.
  */
 
@@ -41,8 +42,8 @@ export interface CorrectionPolicy {
 }
 
 export const correctionPolicies: Readonly<Record<CorrectionMode, Readonly<CorrectionPolicy>>> = {
-  smooth: { maxNudge: 0.03, gain: 0.6, nudgeAbove: 0.04, settleBelow: 0.015, seekAbove: 2, coarseSeekAbove: 2.5, changeSeekAbove: 0.3 },
-  strict: { maxNudge: 0.05, gain: 1.2, nudgeAbove: 0.025, settleBelow: 0.008, seekAbove: 0.5, coarseSeekAbove: 0.8, changeSeekAbove: 0.2 },
+  smooth: { maxNudge: 0.03, gain: 0.6, nudgeAbove: 0.04, settleBelow: 0.015, seekAbove: 2, coarseSeekAbove: 2.5, changeSeekAbove: 0.15 },
+  strict: { maxNudge: 0.05, gain: 1.2, nudgeAbove: 0.025, settleBelow: 0.008, seekAbove: 0.5, coarseSeekAbove: 0.8, changeSeekAbove: 0.1 },
 };
 
 export interface CorrectionContext {

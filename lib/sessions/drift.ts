@@ -140,7 +140,6 @@ export class DriftController {
       this.cooldownMs = now - this.lastSeekAt < this.cooldownMs * 3 ? Math.min(this.cooldownMs * 2, o.maxSeekCooldownMs) : o.seekCooldownMs;
       this.lastSeekAt = now;
       this.pendingSeek = { at: now };
-      this.changeUntil = now; // the jump the change called for is made
       return { kind: "seek", to: target + this.seekLead * rate, rate, drift };
     }
     if (size < seekAbove / 2 && now - this.lastSeekAt > this.cooldownMs * 3) this.cooldownMs = o.seekCooldownMs;

@@ -61,8 +61,9 @@ describe("correctionFor: drift, mode → rate or seek", () => {
   test("right after the host's change, a smaller drift is jumped rather than crept to", () => {
     expect(correctionFor(0.4, "smooth").action).toBe("nudge");
     expect(correctionFor(0.4, "smooth", { afterChange: true }).action).toBe("seek");
+    expect(correctionFor(0.2, "smooth", { afterChange: true }).action).toBe("seek");
     expect(correctionFor(0.1, "smooth", { afterChange: true }).action).toBe("nudge");
-    expect(correctionFor(0.25, "strict", { afterChange: true }).action).toBe("seek");
+    expect(correctionFor(0.12, "strict", { afterChange: true }).action).toBe("seek");
   });
 
   test("a player whose rate can't be set is never nudged, and seeked only past a wider threshold", () => {
@@ -143,6 +144,29 @@ describe("the drift controller in each mode", () => {
     const { drifts, seeks } = run("smooth", 0.5, { seconds: 5, fresh: true });
     expect(seeks).toBe(1);
     expect(Math.abs(drifts.at(-1)!)).toBeLessThan(0.06);
+  });
+
+  test("smooth, just after the host's change: a seek that lands a quarter second off is followed by another, not by seconds of nudging", () => {
+    const controller = new DriftController(driftOptionsFor("smooth"));
+    let now = 0;
+    let target = 60;
+    let actual = 20; // the host jumped to 60 s
+    let rate = 1;
+    let seeks = 0;
+    const drifts: number[] = [];
+    for (let t = 0; t < 80; t++) {
+      now += 50;
+      target += 0.05;
+      actual += 0.05 * rate;
+      const decision = controller.decide({ actual, target, rate: 1, playing: true, now, canNudge: true });
+      if (decision.kind === "seek") actual = decision.to - (++seeks === 1 ? 0.25 : 0); // the first lands 250 ms behind
+      rate = decision.rate;
+      drifts.push(target - actual);
+    }
+    expect(seeks).toBe(2);
+    // the second seek, 1.2 s after the first (the cooldown), already aims ahead by what the first taught
+    expect(Math.abs(drifts[30])).toBeLessThan(0.2);
+    expect(Math.abs(drifts.at(-1)!)).toBeLessThan(0.1);
   });
 
   test("a mode changed on the way applies from the next decision", () => {
