@@ -1,4 +1,4 @@
-// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:* (types, schema, test, advisors), notifications:digest, bench:*, chain:compile, oembed:local, config:check.
+// The project's commands, run on Node 24 by scripts/run.sh: dev, test, lint, knip, stack, db:* (types, schema, test, advisors), notifications:digest, media:waveforms, bench:*, chain:compile, oembed:local, config:check.
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -424,6 +424,39 @@ async function notificationsDigest(): Promise<number> {
   }
 }
 
+/**
+ * `npm run media:waveforms [-- --room <id>]`: waveforms for the uploads without one (scripts/media-waveforms.ts),
+ * on the local stack, or on the project that NEXT_PUBLIC_SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY name.
+ */
+async function mediaWaveforms(): Promise<number> {
+  const [{ createClient }, { serviceRoleKey }, { backfillWaveforms, describeBackfill }, { openWaveformDecoder }] = await Promise.all([
+    import("@supabase/supabase-js"),
+    import("@cuepoint/stack/keys"),
+    import("./media-waveforms.ts"),
+    import("./waveform-decoder.ts"),
+  ]);
+  const hostedUrl = process.env.NEXT_PUBLIC_SUPABASE_URL;
+  const hostedKey = process.env.SUPABASE_SERVICE_ROLE_KEY;
+  const config = loadConfig();
+  const stop = hostedUrl && hostedKey ? async () => undefined : await withStack(config);
+  const admin = createClient(hostedUrl && hostedKey ? hostedUrl : `http://127.0.0.1:${config.apiPort}`, hostedKey || serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
+  const decoder = await openWaveformDecoder();
+  try {
+    const roomAt = process.argv.indexOf("--room");
+    const roomId = roomAt >= 0 ? process.argv[roomAt + 1] : undefined;
+    log(describeBackfill(await backfillWaveforms(admin, decoder, { log, roomId })));
+    return 0;
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await decoder.close();
+    await stop();
+  }
+}
+
 async function dbTypes(): Promise<number> {
   const config = loadConfig();
   const stop = await withStack(config);
@@ -497,6 +530,7 @@ const tasks: Record<string, () => Promise<number>> = {
   "db:test": dbTest,
   "db:advisors": dbAdvisors,
   "notifications:digest": notificationsDigest,
+  "media:waveforms": mediaWaveforms,
   "bench:web": () => bench("bench-web.ts", { browser: true }),
   "bench:auth": () => bench("bench-auth.ts"),
   "bench:rooms": () => bench("bench-rooms.ts"),
