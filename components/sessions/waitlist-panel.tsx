@@ -38,7 +38,7 @@ export function useTurnAction() {
  * remove DJs. When a turn's time is up, every page asks Postgres to pass it (it passes once).
  */
 export function WaitlistPanel({ posts, turnMaxSeconds }: { posts: SessionPost[]; turnMaxSeconds: number }) {
-  const { session, self, listeners, serverNow } = useListeningSession();
+  const { session, self, listeners, serverNow, actions, busy: sessionBusy } = useListeningSession();
   const view = useMemo(() => turnsView(session, self.user_id), [session, self.user_id]);
   const { busy, error, run } = useTurnAction();
   const [choice, setChoice] = useState("");
@@ -144,8 +144,11 @@ export function WaitlistPanel({ posts, turnMaxSeconds }: { posts: SessionPost[];
 
       {view.isDj ? (
         <div className="flex flex-col items-start gap-2">
-          <p className="text-sm text-muted">You&apos;re playing. When your post ends (or you press Next), the turn passes on.</p>
-          <Button variant="ghost" disabled={busy} onClick={() => void run((data) => turnActions.leave(data, sessionId))}>
+          <p className="text-sm text-muted">
+            You&apos;re playing. When your post ends (or you end your turn), the turn passes on and you go to the back of the list.
+          </p>
+          {/* "Next" ends the turn (the DJ goes to the back of the list to pick again). */}
+          <Button variant="ghost" disabled={busy || sessionBusy} onClick={() => void actions.next()}>
             End my turn
           </Button>
         </div>
@@ -161,13 +164,15 @@ export function WaitlistPanel({ posts, turnMaxSeconds }: { posts: SessionPost[];
             ).then((ok) => ok && setChoice(""));
           }}
         >
-          <PostSelect
-            label={view.place === null ? "Your post" : "Your next post"}
-            none="Choose a post"
-            posts={posts}
-            value={choice || pick || ""}
-            onChange={setChoice}
-          />
+          <div className="flex w-full min-w-0 sm:w-auto sm:flex-1">
+            <PostSelect
+              label={view.place === null ? "Your post" : "Your next post"}
+              none="Choose a post"
+              posts={posts}
+              value={choice || pick || ""}
+              onChange={setChoice}
+            />
+          </div>
           {view.place === null ? (
             <Button type="submit" variant="secondary" disabled={busy || !choice}>
               Join the waitlist
