@@ -161,7 +161,7 @@ export default async function PostPage({ params, searchParams }: { params: Param
             <p className="text-danger">This post&apos;s file can&apos;t be played right now — reload the page in a moment.</p>
           )}
           <HeatStrip postId={post.id} roomId={room.id} initial={heat ?? []}>
-            <MomentTimeline />
+            <MomentTimeline waveform={post.waveform} />
           </HeatStrip>
           {src ? <PlayerBar share title={post.title} /> : null}
           {src ? (
