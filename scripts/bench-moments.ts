@@ -10,8 +10,11 @@
 //  4. Search: public.search_content through /rest/v1/rpc/search_content over 100,000 comments in
 //     public rooms (seeded once, in their own rooms), as a member and signed out, p50/p99 for a few
 //     queries, and the plan of its index scan (EXPLAIN, once).
+//  5. The heat strip: public.post_heat (48 parts, the post page's ask) through /rest/v1/rpc/post_heat
+//     over the same 10,000 moments, as a member and as the service role, p50/p99, and its plan
+//     (auto_explain of the function's statement, once): which indexes it reads.
 // Figures only: it never fails on wall-clock. Seeds once and reuses the room afterwards.
-// `npm run bench:moments -- pages`, `-- channel` or `-- search` runs one part.
+// `npm run bench:moments -- pages`, `-- channel`, `-- search` or `-- heat` runs one part.
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import pg from "pg";
@@ -187,6 +190,66 @@ async function benchPages(db: pg.Client, fixture: Fixture): Promise<void> {
     );
     console.log(`    service role      p50 ${service.p50.toFixed(2)} ms   p99 ${service.p99.toFixed(2)} ms`);
   }
+}
+
+async function benchHeat(db: pg.Client, fixture: Fixture): Promise<void> {
+  const member = fixture.members[1];
+  await db.query("update public.memberships set verified_at = now() where room_id = $1 and user_id = $2", [fixture.roomId, member]);
+  const callers = {
+    member: { apikey: anonKey, Authorization: `Bearer ${userToken(member)}`, "Content-Type": "application/json" },
+    service: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}`, "Content-Type": "application/json" },
+  };
+  const once = async (headers: Record<string, string>) => {
+    const started = performance.now();
+    const response = await fetch(`${api}/rest/v1/rpc/post_heat`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ post_id: fixture.postId, buckets: 48 }),
+    });
+    const body = (await response.json()) as { comments: number }[];
+    if (!response.ok || !Array.isArray(body)) throw new Error(`${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    const comments = body.reduce((sum, part) => sum + part.comments, 0);
+    if (comments !== momentCount * 0.95) throw new Error(`expected ${momentCount * 0.95} timed comments, got ${comments}`);
+    return performance.now() - started;
+  };
+  // Its plan, once: the function's own statement, as auto_explain logs it.
+  await db.query("load 'auto_explain'");
+  await db.query(
+    "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice; set auto_explain.log_analyze = on",
+  );
+  const plans: string[] = [];
+  const onNotice = (notice: { message?: string }) => void (notice.message?.includes("with timed as") && plans.push(notice.message));
+  db.on("notice", onNotice);
+  await db.query("begin");
+  await db.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify({ sub: member, role: "authenticated" })]);
+  await db.query("set local role authenticated");
+  await db.query("select * from public.post_heat($1, 48)", [fixture.postId]);
+  await db.query("rollback");
+  await db.query("set auto_explain.log_min_duration = -1");
+  db.off("notice", onNotice);
+  const plan = plans.at(-1) ?? "(no plan)";
+  const uses = (index: string) => (plan.includes(index) ? "yes" : "NO");
+  console.log(`\nThe heat strip's plan (public.post_heat, 48 parts, as a member), as auto_explain logged it:\n${plan}`);
+  console.log(`  reads the post's comments by moments_post_timeline_idx: ${uses("moments_post_timeline_idx")}`);
+  console.log(`  reads its reactions by reactions_post_id_idx: ${uses("reactions_post_id_idx")}`);
+
+  for (let i = 0; i < 30; i++) for (const headers of Object.values(callers)) await once(headers);
+  const times = { member: [] as number[], service: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    times.member.push(await once(callers.member));
+    times.service.push(await once(callers.service));
+  }
+  console.log(
+    `\nThe heat strip: POST /rest/v1/rpc/post_heat (48 parts) over ${momentCount.toLocaleString("en")} moments in a gated room, ${runs} sequential requests each, member and service role interleaved:`,
+  );
+  const member99 = percentile(times.member, 99);
+  console.log(
+    `    member (RLS)      p50 ${percentile(times.member, 50).toFixed(2)} ms   p99 ${member99.toFixed(2)} ms   (goal p99 < 25 ms: ${member99 < 25 ? "met" : "NOT met"})`,
+  );
+  console.log(
+    `    service role      p50 ${percentile(times.service, 50).toFixed(2)} ms   p99 ${percentile(times.service, 99).toFixed(2)} ms`,
+  );
+  console.log(`  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
 }
 
 async function benchChannel(db: pg.Client, fixture: Fixture): Promise<void> {
@@ -472,8 +535,9 @@ const db = new pg.Client({ connectionString: dbUrl(config) });
 await db.connect();
 try {
   const parts = process.argv.slice(2);
-  const fixture = parts.length && !parts.includes("pages") && !parts.includes("channel") ? null : await seed(db);
+  const fixture = parts.length && !parts.includes("pages") && !parts.includes("channel") && !parts.includes("heat") ? null : await seed(db);
   if (fixture && (!parts.length || parts.includes("pages"))) await benchPages(db, fixture);
+  if (fixture && (!parts.length || parts.includes("heat"))) await benchHeat(db, fixture);
   if (fixture && (!parts.length || parts.includes("channel"))) await benchChannel(db, fixture);
   if (!parts.length || parts.includes("search")) await benchSearch(db);
 } finally {
