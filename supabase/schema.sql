@@ -8354,10 +8354,10 @@ CREATE INDEX presence_session_idx ON public.presence USING btree (session_id);
 CREATE INDEX presence_user_idx ON public.presence USING btree (user_id);
 
 --
--- Name: reactions_post_id_idx; Type: INDEX; Schema: public; Owner: postgres
+-- Name: reactions_post_moment_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE INDEX reactions_post_id_idx ON public.reactions USING btree (post_id);
+CREATE INDEX reactions_post_moment_idx ON public.reactions USING btree (post_id, moment_id) INCLUDE (room_id);
 
 --
 -- Name: reactions_room_id_idx; Type: INDEX; Schema: public; Owner: postgres

@@ -108,7 +108,7 @@ describe("post_heat at 10,000 comments", () => {
     }
     const plan = plans.find((text) => text.includes("with timed as")) ?? "";
     expect(plan).toContain("moments_post_timeline_idx");
-    expect(plan).toContain("reactions_post_id_idx");
+    expect(plan).toContain("reactions_post_moment_idx");
     expect(plan).not.toMatch(/Seq Scan on (moments|reactions)/);
     expect(plan).not.toContain("JIT");
   });
