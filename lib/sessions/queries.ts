@@ -47,7 +47,11 @@ export async function getSessionPosts(supabase: Client, roomId: string): Promise
     .eq("room_id", roomId)
     .order("created_at", { ascending: false })
     .limit(sessionPostLimit);
-  const rows = (data ?? []) as PostRow[];
+  return playableSessionPosts(supabase, (data ?? []) as PostRow[]);
+}
+
+/** These posts as the session plays them, in their order: uploads signed in one request, the unplayable left out. */
+export async function playableSessionPosts(supabase: Pick<Client, "storage">, rows: PostRow[]): Promise<SessionPost[]> {
   const paths = rows.map((row) => row.storage_path).filter((path): path is string => Boolean(path));
   const signed = new Map<string, string>();
   if (paths.length) {

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { MomentAuthor } from "@/lib/moments/types";
 import type { Database } from "@/types/database";
-import { sessionPostColumns, sessionPostOf, sessionSignedUrlSeconds } from "./queries";
+import { playableSessionPosts, sessionPostColumns } from "./queries";
 import type { HistoryRow } from "./replay";
 import type { SessionPost } from "./types";
 
@@ -95,14 +95,5 @@ export async function getReplay(supabase: Client, roomId: string, sessionId: str
 /** The posts the caller may read among these, uploads with signed URLs. */
 async function playablePosts(supabase: Client, ids: string[]): Promise<SessionPost[]> {
   const { data } = await supabase.from("posts").select(sessionPostColumns).in("id", ids);
-  const rows = data ?? [];
-  const paths = rows.map((row) => row.storage_path).filter((path): path is string => Boolean(path));
-  const signed = new Map<string, string>();
-  if (paths.length) {
-    const { data: urls } = await supabase.storage.from("media").createSignedUrls(paths, sessionSignedUrlSeconds);
-    for (const url of urls ?? []) if (url.path && url.signedUrl) signed.set(url.path, url.signedUrl);
-  }
-  return rows
-    .map((row) => sessionPostOf(row, row.storage_path ? (signed.get(row.storage_path) ?? null) : null))
-    .filter((post): post is SessionPost => post !== null);
+  return playableSessionPosts(supabase, data ?? []);
 }
