@@ -3816,7 +3816,8 @@ CREATE FUNCTION private.withheld_keeps_edit_time() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
-  if (to_jsonb(new) - 'hidden_at' - 'held_at' - 'updated_at') = (to_jsonb(old) - 'hidden_at' - 'held_at' - 'updated_at') then
+  if (to_jsonb(new) - 'hidden_at' - 'held_at' - 'updated_at' - 'search_document')
+     = (to_jsonb(old) - 'hidden_at' - 'held_at' - 'updated_at' - 'search_document') then
     new.updated_at := old.updated_at;
   end if;
   return new;
