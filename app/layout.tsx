@@ -1,12 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
-import { ServiceWorker } from "@/components/pwa/service-worker";
 import { SiteHeader } from "@/components/site-header";
 import { SupabaseProvider } from "@/components/supabase-provider";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { embedChromeHeader } from "@/lib/embed/oembed";
 import { appBuildId } from "@/lib/pwa/build-id";
+import { serviceWorkerScript } from "@/lib/pwa/register-script";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -28,7 +28,8 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // An embedded player (/embed/…, framed by other sites) is the page alone: no header, no session.
   // So is the offline page ("bare"), which the service worker keeps for anyone.
-  const chrome = (await headers()).get(embedChromeHeader);
+  const requestHeaders = await headers();
+  const chrome = requestHeaders.get(embedChromeHeader);
   if (chrome === "embed" || chrome === "bare") {
     return (
       <html lang="en">
@@ -44,7 +45,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <SiteHeader user={user} />
           {children}
         </SupabaseProvider>
-        <ServiceWorker buildId={appBuildId()} />
+        <script
+          nonce={requestHeaders.get("x-nonce") ?? undefined}
+          dangerouslySetInnerHTML={{ __html: serviceWorkerScript(appBuildId()) }}
+        />
       </body>
     </html>
   );

@@ -111,6 +111,8 @@ test("with the network off, a page shows the offline page; the worker's cache ho
   await page.goto("/");
   await page.goto(`/u/${username}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // Its lazy parts and prefetches settled first: a request the switch cuts off is not the offline page's.
+  await page.waitForLoadState("networkidle");
 
   await context.setOffline(true);
   const offline = await page.goto("/rooms/new");

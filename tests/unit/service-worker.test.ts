@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { appBuildId } from "../../lib/pwa/build-id";
 import { offlinePath } from "../../lib/pwa/offline";
+import { serviceWorkerScript } from "../../lib/pwa/register-script";
 
 type Route = "asset" | "page" | "network";
 interface RequestFacts {
@@ -133,5 +134,22 @@ describe("the page's side", () => {
   test("outside a production build there is no build id, so the page removes any worker instead of registering one", () => {
     expect(process.env.NODE_ENV).not.toBe("production");
     expect(appBuildId()).toBeNull();
+  });
+
+  test("the inline script registers the worker named by the build, after load, and nothing else", () => {
+    const script = serviceWorkerScript("x8oPIbgRJOPynIJt5juyF");
+    expect(() => new Function(script)).not.toThrow();
+    expect(script).toContain('register("/sw.js?v=x8oPIbgRJOPynIJt5juyF",{scope:"/",updateViaCache:"none"})');
+    expect(script).toContain('addEventListener("load"');
+    expect(rules.cacheNameFor(`${origin}/sw.js?v=x8oPIbgRJOPynIJt5juyF`)).toBe("cuepoint-shell-x8oPIbgRJOPynIJt5juyF");
+    expect(script).not.toContain("unregister");
+  });
+
+  test("without a build id the inline script only removes workers; a strange id cannot close the script", () => {
+    const dev = serviceWorkerScript(null);
+    expect(() => new Function(dev)).not.toThrow();
+    expect(dev).toContain("unregister");
+    expect(dev).not.toContain(".register(");
+    expect(serviceWorkerScript("</script><script>alert(1)")).not.toContain("</script>");
   });
 });
