@@ -27,6 +27,7 @@ async function seat(browser: Browser, person: Person, path: string): Promise<Sea
 }
 
 const nowPlaying = (page: Page) => page.getByTestId("now-playing-title");
+const sessionBar = (page: Page) => page.locator('section[aria-labelledby="now-playing"]');
 const turns = (page: Page) => page.getByRole("region", { name: "DJ turns" });
 const turnNow = (page: Page) => turns(page).locator("[data-turn-now]");
 const turnNext = (page: Page) => turns(page).locator("[data-turn-next]");
@@ -82,6 +83,12 @@ test("four people: DJ turns pass in order, a late joiner sees whose turn it is, 
   }
   await joinWaitlist(c.page, "Cy's tone");
   await expect(turnNext(a.page)).toHaveText("Up next: Cy — Cy's tone");
+  // The next DJ's pick waits loaded on a listener's page, so the turn's change is a swap and a play.
+  await expect(a.page.locator("main audio[data-preload-next]")).toHaveAttribute("title", "Cy's tone");
+  // The DJ plays their pick: no other post is offered, and the bar says whose turn it is.
+  await expect(b.page.getByLabel("Play a post now")).toHaveCount(0);
+  await expect(sessionBar(b.page).getByText("Your turn", { exact: true })).toBeVisible();
+  await expect(sessionBar(a.page).getByText("Bo's turn", { exact: true })).toBeVisible();
 
   // Dee arrives late: she sees whose turn it is and who is next, then joins the waitlist behind Cy.
   const d = await seat(browser, dee, path);

@@ -6,6 +6,7 @@ import { formatDuration } from "@/components/posts/format";
 import { Button } from "@/components/ui/button";
 import type { SessionPost } from "@/lib/sessions/types";
 import { type HostPrimary, hostPrimaryAction } from "@/lib/sessions/host-action";
+import { isDjTurns } from "@/lib/sessions/turns";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
 import { PostSelect } from "./post-select";
 import { ReadyCheckSettings, ReadyCheckStatus, useReadyCheckWaiting } from "./ready-check";
@@ -55,7 +56,9 @@ export function HostControls({
   onArm: () => void;
   blocked: boolean;
 }) {
-  const { playback, duration, actions, busy, error, queue } = useListeningSession();
+  const { playback, duration, actions, busy, error, queue, session } = useListeningSession();
+  // In DJ turns each turn plays the post its DJ picked (the waitlist panel changes it), so no other post is offered here.
+  const djTurns = isDjTurns(session);
   const time = usePlayback((snapshot) => snapshot.time);
   const [dragging, setDragging] = useState<number | null>(null);
   const slider = useRef<HTMLInputElement>(null);
@@ -165,18 +168,20 @@ export function HostControls({
       ) : (
         <p className="text-muted">Nothing is playing yet — choose a post to play.</p>
       )}
-      <form
-        className="flex flex-wrap items-end gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (choice) act(() => actions.playPost(choice));
-        }}
-      >
-        <PostSelect label="Play a post now" none="Choose a post…" posts={posts} value={choice} onChange={setChoice} />
-        <Button type="submit" variant={primary === "choose" && choice ? "primary" : "secondary"} disabled={!choice || busy}>
-          Play now
-        </Button>
-      </form>
+      {djTurns ? null : (
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (choice) act(() => actions.playPost(choice));
+          }}
+        >
+          <PostSelect label="Play a post now" none="Choose a post…" posts={posts} value={choice} onChange={setChoice} />
+          <Button type="submit" variant={primary === "choose" && choice ? "primary" : "secondary"} disabled={!choice || busy}>
+            Play now
+          </Button>
+        </form>
+      )}
       <ReadyCheckSettings />
       {error ? (
         <p role="alert" className="text-sm text-danger">

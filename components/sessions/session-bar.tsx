@@ -3,6 +3,7 @@
 import { Button } from "@/components/ui/button";
 import { personName } from "@/lib/people/names";
 import type { SessionPost } from "@/lib/sessions/types";
+import { isDjTurns } from "@/lib/sessions/turns";
 import { useListeningSession } from "@/lib/sessions/use-listening-session";
 
 const statusText = {
@@ -18,15 +19,9 @@ const statusText = {
  * the host or listening on one's own; ending the session for who may.
  */
 export function SessionBar({ post }: { post: SessionPost | null }) {
-  const { listeners, hostId, isHost, following, actions, canEnd, status, playback } = useListeningSession();
+  const { listeners, hostId, isHost, following, actions, canEnd, status, playback, session } = useListeningSession();
   const host = listeners.find((listener) => listener.user_id === hostId);
-  const hostText = isHost
-    ? "You're the host"
-    : host
-      ? `Hosted by ${personName(host).name}`
-      : hostId
-        ? "The host has stepped away — someone here takes over in a moment"
-        : "Nobody is hosting";
+  const hostText = isDjTurns(session) ? djText(isHost, host) : hostedText(isHost, host, hostId);
   return (
     <section aria-labelledby="now-playing" className="flex flex-col gap-3 rounded-2xl border border-line bg-raised p-4 sm:p-5">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -63,4 +58,18 @@ export function SessionBar({ post }: { post: SessionPost | null }) {
       </div>
     </section>
   );
+}
+
+type Listener = ReturnType<typeof useListeningSession>["listeners"][number];
+
+function hostedText(isHost: boolean, host: Listener | undefined, hostId: string | null): string {
+  if (isHost) return "You're the host";
+  if (host) return `Hosted by ${personName(host).name}`;
+  return hostId ? "The host has stepped away — someone here takes over in a moment" : "Nobody is hosting";
+}
+
+/** In DJ turns the host is whoever's turn it is. */
+function djText(isHost: boolean, dj: Listener | undefined): string {
+  if (isHost) return "Your turn";
+  return dj ? `${personName(dj).name}'s turn` : "Waiting for the next DJ";
 }

@@ -100,8 +100,8 @@ function SessionView({ posts, cover }: { posts: SessionPost[]; cover?: MediaSess
   const following = session.following;
   const fetched = useState<Record<string, SessionPost>>({});
   const post = useSessionPost(session.listeningTo, posts, fetched);
-  // What "next" would play, read (and its file signed) ahead, so its player is ready (lib/sessions/preload.ts).
-  const [soonest = null, then = null] = useReadyPostIds(session.queue, session.playback?.postId ?? null, following);
+  // What "next" would play (the queue's next, or the next DJ's pick), read (and its file signed) ahead, so its player is ready (lib/sessions/preload.ts).
+  const [soonest = null, then = null] = useReadyPostIds(session.session, session.queue, session.playback?.postId ?? null, following);
   const waiting = [useSessionPost(soonest, posts, fetched), useSessionPost(then, posts, fetched)];
 
   const arm = () => {

@@ -2,8 +2,8 @@
 
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { usePlaybackStore } from "@/components/moments/playback";
-import { decksOf, nextQueuedPostId, readyAtFirst, readyPostIds, readyStep } from "@/lib/sessions/preload";
-import type { QueueEntry, SessionPost } from "@/lib/sessions/types";
+import { decksOf, nextSource, readyAtFirst, readyPostIds, readyStep } from "@/lib/sessions/preload";
+import type { QueueEntry, SessionPost, SessionRow } from "@/lib/sessions/types";
 
 type Level = { volume: number; muted: boolean };
 
@@ -37,13 +37,20 @@ export function UploadDecks({
   );
 }
 
-/** The posts to keep waiting while `playingPostId` plays (lib/sessions/preload.ts): the next queued one, and one just taken from the queue. */
-export function useReadyPostIds(queue: readonly QueueEntry[], playingPostId: string | null, enabled: boolean): string[] {
-  const next = enabled ? nextQueuedPostId(queue, playingPostId) : null;
+/**
+ * The posts to keep waiting while `playingPostId` plays (lib/sessions/preload.ts): the next one (the
+ * next queued post, or in DJ turns the next DJ's pick), and one just taken from where it waited.
+ */
+export function useReadyPostIds(
+  row: Pick<SessionRow, "mode" | "dj_waitlist"> | null,
+  queue: readonly QueueEntry[],
+  playingPostId: string | null,
+  enabled: boolean,
+): string[] {
+  const source = nextSource(row, queue);
+  const next = enabled ? source.next(playingPostId) : null;
   const [state, setState] = useState(() => readyAtFirst(playingPostId, next));
-  const stepped = readyStep(state, playingPostId, next, (postId) =>
-    queue.some((entry) => entry.post_id === postId && entry.status === "queued"),
-  );
+  const stepped = readyStep(state, playingPostId, next, source.waiting);
   if (stepped !== state) setState(stepped);
   return enabled ? readyPostIds(stepped) : [];
 }

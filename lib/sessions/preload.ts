@@ -1,4 +1,5 @@
-import type { QueueEntry } from "./types";
+import { isDjTurns, waitlistOf } from "./turns";
+import type { QueueEntry, SessionRow } from "./types";
 
 /**
  * Gapless changes: while a post plays, the one the host's "next" would play is made ready in a
@@ -12,6 +13,28 @@ import type { QueueEntry } from "./types";
 export function nextQueuedPostId(queue: readonly QueueEntry[], playingPostId: string | null): string | null {
   const next = queue.find((entry) => entry.status === "queued")?.post_id ?? null;
   return next !== null && next !== playingPostId ? next : null;
+}
+
+/**
+ * Where the session's next post comes from: in DJ turns, the next DJ's pick (the first in the
+ * waitlist with a post picked, as `private.pass_turn` takes it; the queue is not used), otherwise the
+ * queue. `waiting` says whether a post is still where "next" would take it from.
+ */
+export function nextSource(
+  row: Pick<SessionRow, "mode" | "dj_waitlist"> | null,
+  queue: readonly QueueEntry[],
+): { next: (playingPostId: string | null) => string | null; waiting: (postId: string) => boolean } {
+  if (isDjTurns(row)) {
+    const picks = waitlistOf(row).flatMap((entry) => (entry.postId === null ? [] : [entry.postId]));
+    return {
+      next: (playing) => (picks[0] !== undefined && picks[0] !== playing ? picks[0] : null),
+      waiting: (postId) => picks.includes(postId),
+    };
+  }
+  return {
+    next: (playing) => nextQueuedPostId(queue, playing),
+    waiting: (postId) => queue.some((entry) => entry.post_id === postId && entry.status === "queued"),
+  };
 }
 
 /**

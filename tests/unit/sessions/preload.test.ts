@@ -1,7 +1,7 @@
 // Which post is made ready ahead (the one "next" plays: the first queued entry, as the server takes
 // it), and the page's media elements by post: the playing upload, then the next upload waiting.
 import { describe, expect, test } from "vitest";
-import { decksOf, nextQueuedPostId, readyAtFirst, readyPostIds, readyStep } from "@/lib/sessions/preload";
+import { decksOf, nextQueuedPostId, nextSource, readyAtFirst, readyPostIds, readyStep } from "@/lib/sessions/preload";
 import { orderQueue } from "@/lib/sessions/state";
 import type { QueueEntry } from "@/lib/sessions/types";
 
@@ -18,6 +18,38 @@ describe("nextQueuedPostId", () => {
 
   test("nothing to ready when the next is the post playing now", () => {
     expect(nextQueuedPostId([entry("a", "p1", "queued", 1)], "p1")).toBeNull();
+  });
+});
+
+describe("nextSource: where the next post comes from", () => {
+  const queue = [entry("a", "q1", "queued", 1)];
+
+  test("a hosted session takes the queue's next", () => {
+    const source = nextSource({ mode: "host", dj_waitlist: [{ user_id: "u2", post_id: "d2" }] }, queue);
+    expect(source.next("p1")).toBe("q1");
+    expect(source.waiting("q1")).toBe(true);
+    expect(source.waiting("d2")).toBe(false);
+  });
+
+  test("DJ turns take the first pick in the waitlist (a DJ who has not picked is passed over), never the queue", () => {
+    const row = {
+      mode: "dj_turns",
+      dj_waitlist: [
+        { user_id: "u1", post_id: null },
+        { user_id: "u2", post_id: "d2" },
+        { user_id: "u3", post_id: "d3" },
+      ],
+    };
+    const source = nextSource(row, queue);
+    expect(source.next("p1")).toBe("d2");
+    expect(source.waiting("d3")).toBe(true);
+    expect(source.waiting("q1")).toBe(false);
+    expect(source.next("d2")).toBeNull();
+  });
+
+  test("DJ turns with nobody's pick waiting, or a malformed list, ready nothing", () => {
+    expect(nextSource({ mode: "dj_turns", dj_waitlist: [{ user_id: "u1", post_id: null }] }, queue).next("p1")).toBeNull();
+    expect(nextSource({ mode: "dj_turns", dj_waitlist: "nonsense" }, queue).next("p1")).toBeNull();
   });
 });
 
