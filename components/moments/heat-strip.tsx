@@ -39,6 +39,8 @@ export function HeatStrip({
     timer.current ??= setTimeout(
       async () => {
         timer.current = undefined;
+        // Offline, the read would only fail: the channel's resync after the drop reads it again.
+        if (!navigator.onLine) return;
         const ask = ++asked.current;
         const fresh = await getPostHeat(await loadSupabaseData(), postId).catch(() => null);
         if (fresh && ask === asked.current) setParts(fresh);
