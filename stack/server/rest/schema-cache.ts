@@ -96,7 +96,8 @@ join pg_class c1 on c1.oid = con.conrelid
 join pg_namespace ns1 on ns1.oid = c1.relnamespace
 left join pg_class c2 on c2.oid = con.confrelid
 left join pg_namespace ns2 on ns2.oid = c2.relnamespace
-where con.contype in ('p', 'u', 'f') and ns1.nspname not in ('pg_catalog', 'information_schema')`;
+where con.contype in ('p', 'u', 'f') and ns1.nspname not in ('pg_catalog', 'information_schema')
+order by ns1.nspname, c1.relname, con.conname`;
 
 // Which base-table columns each exposed view selects, to carry foreign keys through views.
 const viewColumnsSql = `
