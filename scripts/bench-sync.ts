@@ -45,7 +45,7 @@ const afterMode = process.env.BENCH_SYNC_MODE === "strict" ? "strict" : "smooth"
 const groups = ["before", "after"] as const;
 type Group = (typeof groups)[number];
 /** Posts queued after the first: each "next" of the script plays one. */
-const queuedTracks = 6;
+const queuedTracks = 10;
 /** Scales every wait of the script (0.25 for a quick look). */
 const pace = Number(process.env.BENCH_SYNC_PACE ?? 1);
 const settleMs = 1_000;
@@ -314,6 +314,12 @@ async function main() {
       ["next", undefined, 15],
       ["seek", 60, 10],
       ["next", undefined, 15],
+      ["next", undefined, 12],
+      ["pause", undefined, 4],
+      ["play", undefined, 12],
+      ["next", undefined, 12],
+      ["next", undefined, 12],
+      ["next", undefined, 12],
     ];
     for (const [kind, to, seconds] of script) {
       actions.push(await act(hostSeat.page, kind, to));

@@ -3414,13 +3414,13 @@ begin
     where q.session_id = target.id and q.status = 'queued'
     order by q.sort_key, q.created_at
     limit 1;
-  if found then
-    delete from public.session_queue q where q.id = next_entry.id;
-  end if;
   update public.listening_sessions s
     set post_id = next_entry.post_id, position_seconds = 0, playing = next_entry.post_id is not null, state_at = clock_timestamp()
     where s.id = target.id
     returning * into changed;
+  if next_entry.id is not null then
+    delete from public.session_queue q where q.id = next_entry.id;
+  end if;
   return changed;
 end;
 $$;
@@ -5211,12 +5211,12 @@ begin
     order by q.sort_key, q.created_at
     limit 1;
   if found then
-    delete from public.session_queue q where q.id = next_entry.id;
     update public.listening_sessions s
       set post_id = next_entry.post_id, position_seconds = 0, playing = true,
           state_at = private.state_time(play_next_in_session.at), host_seen_at = clock_timestamp()
       where s.id = found_session.id
       returning * into found_session;
+    delete from public.session_queue q where q.id = next_entry.id;
   else
     update public.listening_sessions s
       set playing = false,
@@ -6109,6 +6109,7 @@ declare
   found_session public.listening_sessions := private.live_session_for_change(set_session_playback.session_id);
   duration double precision;
   target_position double precision := set_session_playback.position_seconds;
+  moved_from uuid := found_session.post_id;
 begin
   if found_session.host_id is distinct from (select auth.uid()) then
     raise exception 'Only the host controls playback' using errcode = '42501';
@@ -6127,9 +6128,6 @@ begin
   if target_position is null or set_session_playback.playing is null or set_session_playback.rate is null then
     raise exception 'Give a position, whether it plays, and a rate' using errcode = '22023';
   end if;
-  if set_session_playback.post_id is distinct from found_session.post_id and set_session_playback.post_id is not null then
-    delete from public.session_queue q where q.session_id = found_session.id and q.post_id = set_session_playback.post_id;
-  end if;
   update public.listening_sessions s
     set post_id = set_session_playback.post_id,
         position_seconds = target_position,
@@ -6139,6 +6137,9 @@ begin
         host_seen_at = clock_timestamp()
     where s.id = found_session.id
     returning * into found_session;
+  if set_session_playback.post_id is distinct from moved_from and set_session_playback.post_id is not null then
+    delete from public.session_queue q where q.session_id = found_session.id and q.post_id = set_session_playback.post_id;
+  end if;
   return found_session;
 end;
 $$;

@@ -15,6 +15,8 @@ import { UploadDecks } from "./upload-decks";
 const tickMs = 50;
 /** About how long a file takes from its first byte to playing, on a start that cannot wait for it. */
 const expectedLoadMs = 100;
+/** The longest the page waits to render a move while the element held ready starts playing. */
+const renderHoldMs = 300;
 
 /** The player's media element: an HTML media element lets its rate be set finely; embeds' players may not. */
 const nudgeable = (media: HTMLMediaElement) => media instanceof HTMLMediaElement;
@@ -175,8 +177,9 @@ export function SessionPlayer({
     };
   }, [store]);
 
-  // The session moves on to a post waiting ready: its element starts as the change arrives, before the
-  // page renders it (that render is most of what is left between the host's "next" and the sound).
+  // The session moves on to a post waiting ready: its element starts as the change arrives, and the
+  // page renders the change once that element plays (that render is most of what is left between
+  // the host's "next" and the sound, and on a busy machine it holds the CPU the element needs).
   useEffect(() => {
     if (!feed || !store) return;
     return feed.subscribe(() => {
@@ -187,16 +190,19 @@ export function SessionPlayer({
       const standby = standbys.get(state.postId);
       if (!standby || !standby.paused || standby.readyState < 3) return;
       const playingNow = store.media();
-      if (playingNow && playingNow !== standby) {
-        standby.volume = playingNow.volume;
-        standby.muted = playingNow.muted;
-        playingNow.pause();
-      } else standby.muted = false;
+      const previous = playingNow && playingNow !== standby ? playingNow : null;
+      standby.volume = previous?.volume ?? standby.volume;
+      standby.muted = previous?.muted ?? false;
       const target = positionAt(state, snapshot.serverNow(), snapshot.duration);
       if (Math.abs(standby.currentTime - target) > 0.15) standby.currentTime = target;
       standby.playbackRate = state.rate;
       switching.current = { postId: state.postId, at: localNow() };
-      standby.play()?.catch(() => undefined);
+      const release = feed.holdRender(renderHoldMs);
+      standby.addEventListener("playing", release, { once: true });
+      standby.play()?.catch(release);
+      // Paused after the new one starts, within the same task (no overlap to hear): the old element's
+      // "pause" then comes after the new one's "playing", not before it with the renders it sets off.
+      previous?.pause();
     });
   }, [feed, store, standbys]);
 

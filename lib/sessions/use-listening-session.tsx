@@ -1,9 +1,10 @@
 "use client";
 
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { SessionEngine } from "./engine";
 import type { ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue, SessionSnapshot } from "./engine-api";
 import { browserEngineDeps } from "./engine-browser";
+import { RenderGate } from "./render-gate";
 
 export type { ListenerSelf, ListeningSessionActions, ListeningSessionSetup, ListeningSessionValue } from "./engine-api";
 
@@ -23,6 +24,8 @@ export function useListeningSession(): ListeningSessionValue {
 export interface SessionFeed {
   subscribe(listener: () => void): () => void;
   snapshot(): SessionSnapshot;
+  /** Holds the page's render of changes until the answer is called (or `maxMs`): a player just started goes first (./render-gate.ts). */
+  holdRender(maxMs: number): () => void;
 }
 
 const SessionFeedContext = createContext<SessionFeed | null>(null);
@@ -60,8 +63,13 @@ function SessionEngineProvider({ setup, children }: { setup: ListeningSessionSet
     engine.start();
     return () => engine.stop();
   }, [engine]);
-  const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot, engine.getSnapshot);
-  const feed = useMemo<SessionFeed>(() => ({ subscribe: engine.subscribe, snapshot: engine.getSnapshot }), [engine]);
+  const [gate] = useState(() => new RenderGate());
+  const subscribe = useCallback((listener: () => void) => engine.subscribe(gate.pass(listener)), [engine, gate]);
+  const snapshot = useSyncExternalStore(subscribe, engine.getSnapshot, engine.getSnapshot);
+  const feed = useMemo<SessionFeed>(
+    () => ({ subscribe: engine.subscribe, snapshot: engine.getSnapshot, holdRender: (maxMs) => gate.hold(maxMs) }),
+    [engine, gate],
+  );
   const { room, self, canStart } = setup;
   const value = useMemo<ListeningSessionValue>(
     () => ({ ...snapshot, room, self, canStart, canEnd: snapshot.isHost || self.role === "owner" || self.role === "moderator" }),

@@ -126,7 +126,7 @@ describe("the session's channel carries the host's changes", () => {
     expect(versions[2]).toEqual({ ...last });
   });
 
-  test("queue changes arrive as `queue` messages (INSERT, UPDATE, DELETE), and next is a DELETE then the new version", async () => {
+  test("queue changes arrive as `queue` messages (INSERT, UPDATE, DELETE); next is the new version, then the DELETE", async () => {
     const session = await liveSession(gated.id, host, postA);
     const room = await join(listener, gated.id);
     const { data: entry, error } = await listener.client
@@ -151,8 +151,25 @@ describe("the session's channel carries the host's changes", () => {
       post_id: postB,
       added_by: listener.id,
     });
-    expect(room.got.map((m) => m.event).slice(-2)).toEqual(["queue", "session"]);
+    // The session first: a follower's page starts the post it holds ready before it redraws the queue.
+    expect(room.got.map((m) => m.event).slice(-2)).toEqual(["session", "queue"]);
     expect(sessions(room.got)[0]).toMatchObject({ post_id: postB, position_seconds: 0, playing: true });
+  });
+
+  test("playing a queued post now: the new version, then the entry leaving the queue", async () => {
+    const session = await liveSession(gated.id, host, postA);
+    const { data: entry } = await host.client
+      .from("session_queue")
+      .insert({ session_id: session.id, post_id: postB, added_by: host.id })
+      .select("id, status")
+      .single();
+    expect(entry?.status).toBe("queued");
+    const room = await join(listener, gated.id);
+    await play(session.id, postB, 0, true);
+    await waitFor("the new version and the queue's change", () => queueChanges(room.got).length === 1 && sessions(room.got).length === 1);
+    expect(room.got.map((m) => m.event)).toEqual(["session", "queue"]);
+    expect(queueChanges(room.got)[0]).toMatchObject({ operation: "DELETE", old_record: { id: entry!.id } });
+    expect(sessions(room.got)[0]).toMatchObject({ post_id: postB, playing: true });
   });
 });
 
