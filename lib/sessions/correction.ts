@@ -42,8 +42,8 @@ export interface CorrectionPolicy {
 }
 
 export const correctionPolicies: Readonly<Record<CorrectionMode, Readonly<CorrectionPolicy>>> = {
-  smooth: { maxNudge: 0.03, gain: 0.6, nudgeAbove: 0.04, settleBelow: 0.015, seekAbove: 2, coarseSeekAbove: 2.5, changeSeekAbove: 0.15 },
-  strict: { maxNudge: 0.05, gain: 1.2, nudgeAbove: 0.025, settleBelow: 0.008, seekAbove: 0.5, coarseSeekAbove: 0.8, changeSeekAbove: 0.1 },
+  smooth: { maxNudge: 0.03, gain: 0.6, nudgeAbove: 0.04, settleBelow: 0.015, seekAbove: 2, coarseSeekAbove: 2.5, changeSeekAbove: 0.08 },
+  strict: { maxNudge: 0.05, gain: 1.2, nudgeAbove: 0.025, settleBelow: 0.008, seekAbove: 0.5, coarseSeekAbove: 0.8, changeSeekAbove: 0.06 },
 };
 
 export interface CorrectionContext {

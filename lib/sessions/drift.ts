@@ -71,6 +71,9 @@ export interface DriftInput {
   canNudge: boolean;
 }
 
+/** How long after a change a player must have been running before "in step" ends the change's window (ms). */
+const changeSettleMs = 400;
+
 export class DriftController {
   private nudging = false;
   private lastSeekAt = -Infinity;
@@ -80,6 +83,8 @@ export class DriftController {
   private pendingSeek: { at: number } | null = null;
   /** Until when the host's change counts as just made (local ms); null until the first decision after a reset starts it. */
   private changeUntil: number | null = null;
+  /** When that change's first decision was (local ms). */
+  private changeFrom = 0;
   options: DriftOptions;
 
   constructor(options: Partial<DriftOptions> = {}) {
@@ -126,7 +131,10 @@ export class DriftController {
       this.pendingSeek = null;
     }
 
-    this.changeUntil ??= now + o.changeWindowMs;
+    if (this.changeUntil === null) {
+      this.changeUntil = now + o.changeWindowMs;
+      this.changeFrom = now;
+    }
     const afterChange = now < this.changeUntil;
     const seekAbove = Math.min(canNudge ? o.seekAbove : o.coarseSeekAbove, afterChange ? o.changeSeekAbove : Infinity);
     const decided = correctionFor(drift, o, { nudging: this.nudging, canNudge, afterChange });
@@ -145,7 +153,10 @@ export class DriftController {
     if (size < seekAbove / 2 && now - this.lastSeekAt > this.cooldownMs * 3) this.cooldownMs = o.seekCooldownMs;
     this.nudging = decided.nudging;
     if (decided.action === "none") {
-      this.changeUntil = now; // in step: the change is absorbed, drift from now on is ordinary drift
+      // In step: the change is absorbed, drift from now on is ordinary drift. Not in the first
+      // moments, though: a player just told to start reads where it was until its sound is under
+      // way, and would look in step only to fall behind by its start-up time.
+      if (now - this.changeFrom >= changeSettleMs) this.changeUntil = Math.min(this.changeUntil, now);
       return { kind: "none", rate };
     }
     return { kind: "nudge", rate: rate * decided.rateFactor, drift };

@@ -62,8 +62,9 @@ describe("correctionFor: drift, mode → rate or seek", () => {
     expect(correctionFor(0.4, "smooth").action).toBe("nudge");
     expect(correctionFor(0.4, "smooth", { afterChange: true }).action).toBe("seek");
     expect(correctionFor(0.2, "smooth", { afterChange: true }).action).toBe("seek");
-    expect(correctionFor(0.1, "smooth", { afterChange: true }).action).toBe("nudge");
-    expect(correctionFor(0.12, "strict", { afterChange: true }).action).toBe("seek");
+    expect(correctionFor(0.1, "smooth", { afterChange: true }).action).toBe("seek");
+    expect(correctionFor(0.07, "smooth", { afterChange: true }).action).toBe("nudge");
+    expect(correctionFor(0.07, "strict", { afterChange: true }).action).toBe("seek");
   });
 
   test("a player whose rate can't be set is never nudged, and seeked only past a wider threshold", () => {
@@ -167,6 +168,31 @@ describe("the drift controller in each mode", () => {
     // the second seek, 1.2 s after the first (the cooldown), already aims ahead by what the first taught
     expect(Math.abs(drifts[30])).toBeLessThan(0.2);
     expect(Math.abs(drifts.at(-1)!)).toBeLessThan(0.1);
+  });
+
+  test("smooth, just after the host's change: a player that reads in step while it starts, then falls behind by its start-up, is seeked, not nudged for seconds", () => {
+    const controller = new DriftController(driftOptionsFor("smooth"));
+    let now = 0;
+    let target = 0.02; // the next post, started as its row arrived
+    let actual = 0;
+    let startsAt = 200; // its sound under way only after 200 ms
+    const decisions: string[] = [];
+    for (let t = 0; t < 20; t++) {
+      if (t > 0) {
+        now += 50;
+        target += 0.05;
+        if (now > startsAt) actual += 0.05;
+      }
+      const decision = controller.decide({ actual, target, rate: 1, playing: true, now, canNudge: true });
+      decisions.push(decision.kind);
+      if (decision.kind === "seek") {
+        actual = decision.to;
+        startsAt = now;
+      }
+    }
+    expect(decisions[0]).toBe("none"); // in step, as it first reads
+    expect(decisions.filter((kind) => kind === "seek")).toHaveLength(1);
+    expect(Math.abs(target - actual)).toBeLessThan(0.04);
   });
 
   test("a mode changed on the way applies from the next decision", () => {
