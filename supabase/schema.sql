@@ -2728,7 +2728,9 @@ CREATE FUNCTION private.rate_limits() RETURNS TABLE(action text, max_count integ
     ('reactions', 60, interval '1 minute', 'You''re reacting quickly — try again in {wait}'),
     ('wallet links', 30, interval '10 minutes', 'Too many attempts to link a wallet — try again in {wait}'),
     ('recovery codes', 5, interval '15 minutes', 'Too many recovery codes tried — try again in {wait}'),
-    ('reports', 20, interval '1 hour', 'You''ve sent a lot of reports — try again in {wait}')
+    ('reports', 20, interval '1 hour', 'You''ve sent a lot of reports — try again in {wait}'),
+    ('ready marks', 60, interval '1 minute', 'Your player said it was ready very often — try again in {wait}'),
+    ('waitlist changes', 20, interval '1 minute', 'You''re changing the waitlist quickly — try again in {wait}')
 $$;
 
 ALTER FUNCTION private.rate_limits() OWNER TO postgres;
@@ -4501,6 +4503,7 @@ begin
   if jsonb_array_length(found_session.dj_waitlist) >= 50 then
     raise exception 'The waitlist holds up to 50 DJs' using errcode = '23514';
   end if;
+  perform private.take_rate('waitlist changes', caller);
   return private.set_waitlist(found_session,
     found_session.dj_waitlist || jsonb_build_array(jsonb_build_object('user_id', caller, 'post_id', private.checked_pick(found_session, join_dj_waitlist.post_id))));
 end;
@@ -4527,11 +4530,13 @@ declare
   found_session public.listening_sessions := private.dj_session_for_change(leave_dj_waitlist.session_id);
 begin
   if found_session.host_id = caller then
+    perform private.take_rate('waitlist changes', caller);
     return private.pass_turn(found_session, false);
   end if;
   if private.waitlist_place(found_session.dj_waitlist, caller) is null then
     raise exception 'You''re not on the waitlist' using errcode = 'PT409';
   end if;
+  perform private.take_rate('waitlist changes', caller);
   return private.set_waitlist(found_session, private.without_person(found_session.dj_waitlist, caller));
 end;
 $$;
@@ -4821,6 +4826,8 @@ begin
     do update set position_seconds = excluded.position_seconds, ready_at = excluded.ready_at;
 
   if earlier is null or abs(earlier - mark_session_ready.position_seconds) >= 0.5 then
+    -- News reaches everyone in the session: it counts against the caller's limit.
+    perform private.take_rate('ready marks', caller);
     topic := private.current_room_topic('session', found_session.room_id);
     if topic is not null then
       perform realtime.send(
@@ -5166,6 +5173,7 @@ begin
   if place is null then
     raise exception 'Join the waitlist to pick a post' using errcode = 'PT409';
   end if;
+  perform private.take_rate('waitlist changes', caller);
   return private.set_waitlist(found_session,
     jsonb_set(found_session.dj_waitlist, array[(place - 1)::text, 'post_id'], to_jsonb(private.checked_pick(found_session, pick_dj_post.post_id))));
 end;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/button";
 import { personName } from "@/lib/people/names";
 import { type SessionPost, type SessionRow, type SessionActionResult } from "@/lib/sessions/types";
@@ -202,15 +202,23 @@ export function WaitlistPanel({ posts, turnMaxSeconds }: { posts: SessionPost[];
   );
 }
 
-/** Time left until `endsAtMs` (server clock), every second; null when there is no end. */
+const everySecond = (onTick: () => void) => {
+  const timer = setInterval(onTick, 1000);
+  return () => clearInterval(timer);
+};
+const never = () => () => {};
+
+/**
+ * Time left until `endsAtMs` (server clock), every second; null when there is no end, and in the
+ * server's render and the hydration that follows it (the two would read different seconds).
+ */
 function useTimeLeft(endsAtMs: number | null, serverNow: () => number): number | null {
-  const [, tick] = useState(0);
-  useEffect(() => {
-    if (endsAtMs === null) return;
-    const timer = setInterval(() => tick((n) => n + 1), 1000);
-    return () => clearInterval(timer);
-  }, [endsAtMs]);
-  return endsAtMs === null ? null : Math.max(0, endsAtMs - serverNow());
+  const second = useSyncExternalStore(
+    endsAtMs === null ? never : everySecond,
+    () => Math.floor(serverNow() / 1000),
+    () => null,
+  );
+  return endsAtMs === null || second === null ? null : Math.max(0, endsAtMs - serverNow());
 }
 
 function IconButton({ label, children, ...props }: { label: string; children: string; disabled?: boolean; onClick: () => void }) {

@@ -49,8 +49,8 @@ begin
 end $$;
 
 select is((select array_agg(action || ' ' || max_count || '/' || per order by action) from private.rate_limits()),
-  array['comments 20/00:01:00', 'posts 20/01:00:00', 'reactions 60/00:01:00', 'recovery codes 5/00:15:00', 'reports 20/01:00:00', 'rooms 10/1 day', 'wallet links 30/00:10:00'],
-  'the limits, in one place: comments 20 a minute, posts 20 per room an hour, reactions 60 a minute, recovery-code tries 5 in 15 minutes, reports 20 an hour, rooms 10 a day, wallet-link attempts 30 in 10 minutes');
+  array['comments 20/00:01:00', 'posts 20/01:00:00', 'reactions 60/00:01:00', 'ready marks 60/00:01:00', 'recovery codes 5/00:15:00', 'reports 20/01:00:00', 'rooms 10/1 day', 'waitlist changes 20/00:01:00', 'wallet links 30/00:10:00'],
+  'the limits, in one place: comments 20 a minute, posts 20 per room an hour, reactions 60 a minute, ready marks that are news 60 a minute, recovery-code tries 5 in 15 minutes, reports 20 an hour, rooms 10 a day, DJ waitlist changes 20 a minute, wallet-link attempts 30 in 10 minutes');
 select is(private.wait_words(interval '7.2 seconds'), '8 seconds', 'waits read in whole seconds, rounded up');
 select is(private.wait_words(interval '0.1 seconds'), '1 second', '…at least one');
 select is(private.wait_words(interval '61 seconds'), '2 minutes', '…in minutes past a minute');

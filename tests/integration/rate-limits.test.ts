@@ -6,6 +6,8 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeProblem } from "@/lib/moments/errors";
 import { addToQueue } from "@/lib/sessions/queue-writes";
+import { markReady } from "@/lib/sessions/ready-check-rpc";
+import type { BrowserData } from "@/lib/supabase/data-client";
 import { queueMessages } from "@/lib/sessions/queue-errors";
 import { rateLimitRefusal } from "@/lib/validation/rate-limit";
 import type { Database } from "@/types/database";
@@ -106,6 +108,39 @@ describe("a burst from one account", () => {
       [sessionId, member.id],
     );
     expect(n).toBe(10);
+  });
+
+  test("70 ready marks at once, each at a new position: 60 are recorded and heard by the session, 10 refused with 429 and the wait in words", async () => {
+    const party = await createRoom(owner.id, "public");
+    await addMember(party.id, member.id);
+    const [post] = await adminQuery<{ id: string }>(
+      "insert into public.posts (room_id, author_id, title, media_kind, media_url, duration_seconds) values ($1, $2, 'Party', 'embed', 'https://vimeo.com/76979871', 300) returning id",
+      [party.id, owner.id],
+    );
+    const { data: started, error } = await data(owner).rpc("start_listening_session", { room_id: party.id, post_id: post.id });
+    expect(error).toBeNull();
+    const sessionId = (started as { id: string }).id;
+    const answers = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        data(member).rpc("mark_session_ready", { session_id: sessionId, post_id: post.id, position_seconds: i }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.error === null)).toHaveLength(60);
+    const refused = answers.filter((answer) => answer.error !== null);
+    expect(refused).toHaveLength(10);
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.error?.message).toMatch(/^Your player said it was ready very often — try again in \d+ seconds?$/);
+    }
+    const [{ n }] = await adminQuery<{ n: number }>(
+      "select count(*)::int as n from realtime.messages where topic = $1 and event = 'ready' and payload ->> 'user_id' = $2",
+      [`session:${party.id}`, member.id],
+    );
+    expect(n).toBe(60);
+    // The page's call passes the words on.
+    const more = await markReady(member.client as unknown as BrowserData, { sessionId, postId: post.id, positionSeconds: 200 });
+    expect(more.ok).toBe(false);
+    expect(!more.ok && more.error).toMatch(/^Your player said it was ready very often — try again in \d+ seconds?$/);
   });
 
   test("32 requests to link a wallet at once: 30 get a nonce, 2 are refused with 429 and the wait in words", async () => {
