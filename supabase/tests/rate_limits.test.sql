@@ -7,6 +7,7 @@ create extension if not exists pgtap with schema extensions;
 select plan(26);
 
 \ir helpers/roles.psql
+\ir helpers/rate_burst.psql
 
 -- o: owner of room A and B; d: moderator of A; m and n: members of both
 insert into auth.users (id, aud, role, email, raw_user_meta_data, created_at, updated_at) values
@@ -29,24 +30,6 @@ insert into public.moments (id, post_id, author_id, body)
 select ('7d000000-0000-4000-8000-0000000000' || lpad(i::text, 2, '0'))::uuid, '7c000000-0000-4000-8000-000000000001', '7a000000-0000-4000-8000-00000000000a', 'seed ' || i
 from generate_series(1, 13) i;
 
--- How many of `n` statements `template` (with %s for 1..n) lived before the first refusal, as the person.
-create function pg_temp.burst(person uuid, n int, template text) returns int
-language plpgsql as $$
-declare
-  done int := 0;
-begin
-  perform pg_temp.act_as('authenticated', person);
-  for i in 1..n loop
-    begin
-      execute format(template, i);
-      done := done + 1;
-    exception when sqlstate 'PT429' then
-      exit;
-    end;
-  end loop;
-  perform pg_temp.act_as_superuser();
-  return done;
-end $$;
 
 select is((select array_agg(action || ' ' || max_count || '/' || per order by action) from private.rate_limits()),
   array['comments 20/00:01:00', 'posts 20/01:00:00', 'reactions 60/00:01:00', 'ready marks 60/00:01:00', 'recovery codes 5/00:15:00', 'reports 20/01:00:00', 'rooms 10/1 day', 'waitlist changes 20/00:01:00', 'wallet links 30/00:10:00'],

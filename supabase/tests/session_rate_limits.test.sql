@@ -6,6 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 \ir helpers/roles.psql
 \ir helpers/session_fixtures.psql
+\ir helpers/rate_burst.psql
 select plan(15);
 
 -- people: owner o (…a), moderator m (…b), members h (…c) and p (…d); room: public, in DJ turns.
@@ -16,24 +17,6 @@ begin
   perform public.mark_here('5e100000-0000-4000-8000-000000000001', ('5e900000-0000-4000-8000-' || right(person::text, 12))::uuid, pg_temp.sid('dj'), null, true);
 end $$;
 
--- How many of `n` statements `template` (with %s for 1..n) lived before the first refusal, as the person.
-create function pg_temp.burst(person uuid, n int, template text) returns int
-language plpgsql as $$
-declare
-  done int := 0;
-begin
-  perform pg_temp.act_as('authenticated', person);
-  for i in 1..n loop
-    begin
-      execute format(template, i);
-      done := done + 1;
-    exception when sqlstate 'PT429' then
-      exit;
-    end;
-  end loop;
-  perform pg_temp.act_as_superuser();
-  return done;
-end $$;
 
 -- The session's broadcasts of `event` about `person` so far.
 create function pg_temp.sent(event text, person uuid) returns int
